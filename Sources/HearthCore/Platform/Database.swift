@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// Hearth's connection pool to PostgreSQL (a PostgresNIO `PostgresClient`).
+///
+/// Run it as a service (`run()` drives the pool until shutdown); services borrow it to query.
+public final class Database: Service, ServiceHealth {
+    public let client: PostgresClient
+    public let logger: Logger
+    /// How long a health check may wait for the database before it counts as down.
+    public let healthCheckTimeout: Duration
+
+    public init(configuration: DatabaseConfiguration, logger: Logger, healthCheckTimeout: Duration = .seconds(2)) {
+        self.client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        self.logger = logger
+        self.healthCheckTimeout = healthCheckTimeout
+    }
+
+    /// Drives the pool until the task is cancelled or graceful shutdown begins.
+    public func run() async {
+        await cancelWhenGracefulShutdown {
+            await self.client.run()
+        }
+    }
+
+    public var healthName: String { "database" }
+
+    /// Runs `SELECT 1` within ``healthCheckTimeout``.
+    public func performHealthCheck() async -> ServiceHealthStatus {
+        let started = ContinuousClock.now
+        let checkedAt = Date()
+        do {
+            try await ping()
+            return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started)
+        } catch {
+            return ServiceHealthStatus(
+                isHealthy: false, lastChecked: checkedAt,
+                errors: ["database unreachable: \(Self.describe(error))"], responseTime: ContinuousClock.now - started)
+        }
+    }
+
+    /// Throws when the database does not answer `SELECT 1` within ``healthCheckTimeout``.
+    public func ping() async throws {
+        let client = self.client
+        let logger = self.logger
+        try await withTimeout(healthCheckTimeout) {
+            let rows = try await client.query("SELECT 1", logger: logger)
+            for try await _ in rows {}
+        }
+    }
+
+    /// A one-line description of a database error, without PostgresNIO's query dump.
+    public static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(error.code.description): \(underlying)" }
+            return error.code.description
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import PostgresNIO
+
+/// How to reach PostgreSQL: an external server from `DATABASE_URL`, or the embedded cluster.
+public struct DatabaseConfiguration: Sendable {
+    /// The PostgresNIO pool configuration.
+    public var client: PostgresClient.Configuration
+    /// Where the database is, with any password removed, for logs.
+    public var displayAddress: String
+
+    public init(client: PostgresClient.Configuration, displayAddress: String) {
+        self.client = client
+        self.displayAddress = displayAddress
+    }
+
+    /// The embedded cluster's unix socket, as its trusted superuser.
+    public static func embedded(_ endpoint: EmbeddedPostgresEndpoint, poolSize: Int) -> DatabaseConfiguration {
+        var client = PostgresClient.Configuration(
+            unixSocketPath: endpoint.socketPath, username: endpoint.username, password: nil, database: endpoint.database)
+        client.options.maximumConnections = poolSize
+        return DatabaseConfiguration(client: client, displayAddress: "unix:\(endpoint.socketPath)/\(endpoint.database)")
+    }
+
+    /// Parses `postgres://user:password@host:port/database?sslmode=…`, or a unix socket given as
+    /// `postgres://user@/database?host=/socket/dir` (libpq's convention).
+    public static func parse(url text: String, poolSize: Int) throws(DatabaseURLError) -> DatabaseConfiguration {
+        guard let components = URLComponents(string: text) else {
+            throw DatabaseURLError("it is not a URL")
+        }
+        guard let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql" else {
+            throw DatabaseURLError("the scheme must be postgres:// or postgresql://")
+        }
+        let query = Dictionary(
+            (components.queryItems ?? []).map { ($0.name.lowercased(), $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+        let known: Set<String> = ["host", "port", "sslmode", "user", "password", "dbname", "application_name", "connect_timeout"]
+        if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
+            throw DatabaseURLError("unknown parameter '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        guard let username = (components.user.flatMap { $0.removingPercentEncoding } ?? query["user"]), !username.isEmpty else {
+            throw DatabaseURLError("it names no user (postgres://USER@host/database)")
+        }
+        let password = components.password.flatMap { $0.removingPercentEncoding } ?? query["password"]
+        var path = components.path
+        if path.hasPrefix("/") { path.removeFirst() }
+        let database = path.isEmpty ? (query["dbname"] ?? username) : (path.removingPercentEncoding ?? path)
+        var port = components.port ?? 5432
+        if let text = query["port"] {
+            guard let value = Int(text), (1...65535).contains(value) else {
+                throw DatabaseURLError("port '\(text)' is not a number from 1 to 65535")
+            }
+            port = value
+        }
+        guard (1...65535).contains(port) else { throw DatabaseURLError("port \(port) is out of range") }
+        let host = (components.host.flatMap { $0.removingPercentEncoding }).flatMap { $0.isEmpty ? nil : $0 }
+            ?? query["host"]
+        guard let host, !host.isEmpty else {
+            throw DatabaseURLError("it names no host (postgres://user@HOST/database, or ?host=/socket/directory)")
+        }
+        var client: PostgresClient.Configuration
+        let display: String
+        if host.hasPrefix("/") {
+            client = .init(unixSocketPath: "\(host)/.s.PGSQL.\(port)", username: username, password: password, database: database)
+            display = "postgres://\(username)@unix:\(host)/.s.PGSQL.\(port)/\(database)"
+        } else {
+            let tls: PostgresClient.Configuration.TLS
+            switch query["sslmode"]?.lowercased() ?? "prefer" {
+            case "disable", "allow":
+                tls = .disable
+            case "prefer":
+                tls = .prefer(.makeClientConfiguration())
+            case "require":
+                var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+                tlsConfiguration.certificateVerification = .none
+                tls = .require(tlsConfiguration)
+            case "verify-ca", "verify-full":
+                tls = .require(.makeClientConfiguration())
+            case let other:
+                throw DatabaseURLError("sslmode '\(other)' is not one of disable, prefer, require, verify-ca, verify-full")
+            }
+            client = .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
+            display = "postgres://\(username)@\(host):\(port)/\(database)"
+        }
+        if let timeout = query["connect_timeout"] {
+            guard let seconds = Int(timeout), seconds > 0 else {
+                throw DatabaseURLError("connect_timeout '\(timeout)' is not a positive number of seconds")
+            }
+            client.options.connectTimeout = .seconds(seconds)
+        }
+        client.options.maximumConnections = poolSize
+        return DatabaseConfiguration(client: client, displayAddress: display)
+    }
+}
+
+/// `DATABASE_URL` could not be understood; the message says which part is wrong.
+public struct DatabaseURLError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { "DATABASE_URL is invalid: \(reason)" }
+}

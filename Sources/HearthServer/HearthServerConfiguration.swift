@@ -1,0 +1,23 @@
+/// What the HTTP server listens on and how it guards its admin endpoints.
+public struct HearthServerConfiguration: Sendable {
+    /// The address to bind; `127.0.0.1` keeps Hearth private to the machine by default.
+    public var host: String
+    /// The TCP port; 0 picks a free one (tests).
+    public var port: Int
+    /// The bearer token `/admin/*` requires; `nil` refuses every admin request.
+    public var adminToken: String?
+    /// The version reported in the `Server` header and health output.
+    public var version: String
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil, version: String = HearthVersion.current) {
+        self.host = host
+        self.port = port
+        self.adminToken = adminToken
+        self.version = version
+    }
+}
+
+/// Hearth's release version.
+public enum HearthVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,112 @@
+import Crypto
+import Foundation
+import HearthCore
+import Hummingbird
+
+/// `/healthz` (alive), `/readyz` (ready for traffic) and `/admin/health` (per-service report).
+public struct HealthController<Context: RequestContext>: Sendable {
+    public let health: HealthRegistry
+    public let readiness: ReadinessCheck
+    public let adminToken: String?
+    public let version: String
+    public let startedAt: Date
+
+    public init(health: HealthRegistry, readiness: ReadinessCheck, adminToken: String?, version: String, startedAt: Date) {
+        self.health = health
+        self.readiness = readiness
+        self.adminToken = adminToken
+        self.version = version
+        self.startedAt = startedAt
+    }
+
+    public func addRoutes(to router: Router<Context>) {
+        router.get("/healthz") { _, _ in
+            Self.json(.ok, #"{"status":"ok"}"#)
+        }
+        router.get("/readyz") { _, _ in
+            if let reasons = await readiness.notReadyReasons() {
+                return Self.json(.serviceUnavailable, Self.encode(NotReady(status: "unavailable", reasons: reasons)))
+            }
+            return Self.json(.ok, #"{"status":"ready"}"#)
+        }
+        router.get("/admin/health") { request, _ in
+            guard isAdmin(request) else {
+                var response = Self.json(.unauthorized, Self.encode(ErrorBody(error: adminToken == nil
+                    ? "admin endpoints are disabled: set HEARTH_ADMIN_TOKEN"
+                    : "missing or wrong admin token (Authorization: Bearer <HEARTH_ADMIN_TOKEN>)")))
+                response.headers[.wwwAuthenticate] = #"Bearer realm="hearth-admin""#
+                return response
+            }
+            return Self.json(.ok, Self.encode(await report()))
+        }
+    }
+
+    /// The report `/admin/health` returns.
+    func report() async -> AdminHealthReport {
+        let results = await health.checkAll()
+        let installation = try? await InstallationSettings.installationID(readiness.database)
+        return AdminHealthReport(
+            status: results.allSatisfy(\.status.isHealthy) ? "ok" : "degraded",
+            version: version,
+            installationId: installation,
+            startedAt: Self.timestamp(startedAt),
+            services: results.map { name, status in
+                .init(name: name, isHealthy: status.isHealthy, lastChecked: Self.timestamp(status.lastChecked),
+                      errors: status.errors, responseTimeMs: Self.milliseconds(status.responseTime))
+            })
+    }
+
+    /// Compares digests so the comparison takes the same time wherever the tokens differ.
+    private func isAdmin(_ request: Request) -> Bool {
+        guard let adminToken, !adminToken.isEmpty,
+              let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return false }
+        let presented = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+        return SHA256.hash(data: Data(presented.utf8)) == SHA256.hash(data: Data(adminToken.utf8))
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return (ms * 1000).rounded() / 1000
+    }
+
+    struct NotReady: Encodable {
+        var status: String
+        var reasons: [String]
+    }
+
+    struct ErrorBody: Encodable {
+        var error: String
+    }
+}
+
+/// The JSON body of `/admin/health`.
+struct AdminHealthReport: Codable, Sendable {
+    struct ServiceEntry: Codable, Sendable {
+        var name: String
+        var isHealthy: Bool
+        var lastChecked: String
+        var errors: [String]
+        var responseTimeMs: Double
+    }
+
+    var status: String
+    var version: String
+    var installationId: String?
+    var startedAt: String
+    var services: [ServiceEntry]
+}

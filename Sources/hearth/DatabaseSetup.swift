@@ -1,0 +1,57 @@
+import Foundation
+import HearthCore
+import Logging
+
+/// The database a command works with: the external server from `DATABASE_URL`, or the
+/// embedded cluster, started here and stopped by the caller.
+struct DatabaseSetup {
+    let configuration: DatabaseConfiguration
+    let embedded: EmbeddedPostgres?
+
+    static func start(_ options: DatabaseOptions.Resolved, logger: Logger) async throws -> DatabaseSetup {
+        if let url = options.databaseURL {
+            let configuration = try DatabaseConfiguration.parse(url: url, poolSize: options.poolSize)
+            logger.info("using external PostgreSQL", metadata: ["database": "\(configuration.displayAddress)"])
+            return DatabaseSetup(configuration: configuration, embedded: nil)
+        }
+        let cluster = EmbeddedPostgres(
+            configuration: EmbeddedPostgresConfiguration(
+                dataDirectory: options.dataDirectory,
+                tcpPort: options.embeddedPort,
+                binarySearch: PostgresBinarySearch(explicitDirectory: options.pgBinDirectory),
+                stopTimeout: .seconds(5)),
+            logger: logger)
+        let endpoint = try await cluster.start()
+        if let port = options.embeddedPort {
+            logger.notice("embedded PostgreSQL also listens on 127.0.0.1:\(port) (user \(endpoint.username), password in \(cluster.configuration.absoluteDataDirectory)/hearth.password)")
+        }
+        return DatabaseSetup(configuration: .embedded(endpoint, poolSize: options.poolSize), embedded: cluster)
+    }
+}
+
+/// Turns a failure into one line on stderr and exit status 1; usage errors keep exit 64.
+func reportingFailures(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CommandFailure {
+        throw error
+    } catch {
+        FileHandle.standardError.write(Data("hearth: \(describe(error))\n".utf8))
+        throw CommandFailure()
+    }
+}
+
+/// A failure already reported to the user.
+struct CommandFailure: Error {}
+
+func describe(_ error: any Error) -> String {
+    switch error {
+    case let error as EmbeddedPostgresError: return error.description
+    case let error as MigrationError: return error.description
+    case let error as DatabaseURLError: return error.description
+    default:
+        let text = String(describing: error)
+        if text.contains("PSQLError") { return Database.describe(error) }
+        return text
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+
+/// `hearth migrate`: apply pending migrations and exit.
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Apply pending database migrations, then exit.",
+        discussion: "Safe to run from several machines at once: an advisory lock makes each migration apply once.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let options = try database.resolve()
+        let logger = Bootstrap.logging(level: options.logLevel)
+        try await reportingFailures {
+            let migrations = try Migration.load(from: options.migrationsDirectory)
+            let setup = try await DatabaseSetup.start(options, logger: logger)
+            let database = Database(configuration: setup.configuration, logger: logger)
+            let result: Result<[Int], any Error> = await withTaskGroup(of: Void.self) { group in
+                group.addTask { await database.client.run() }
+                defer { group.cancelAll() }
+                do {
+                    return .success(try await Migrator(migrations: migrations, logger: logger).migrate(database.client))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            await setup.embedded?.stop()
+            let applied = try result.get()
+            let summary = applied.isEmpty
+                ? "database is current (\(migrations.count) migrations)"
+                : "applied \(applied.count) migration(s): \(applied.map(String.init).joined(separator: ", "))"
+            FileHandle.standardOutput.write(Data("hearth: \(summary)\n".utf8))
+        }
+    }
+}

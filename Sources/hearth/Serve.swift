@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthServer
+import Logging
+import Metrics
+import Prometheus
+import ServiceLifecycle
+
+/// `hearth serve`: migrate the database and serve HTTP until SIGINT or SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Start the Hearth server.")
+
+    @Option(help: "Address to listen on (env HEARTH_HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on, 0 for any free port (env HEARTH_PORT; default 8080).")
+    var port: Int?
+
+    @Option(name: .customLong("admin-token"), help: "Bearer token for /admin/* (env HEARTH_ADMIN_TOKEN; prefer the variable: options show in ps).")
+    var adminToken: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let env = EnvironmentValue()
+        let options = try database.resolve(env)
+        let server = HearthServerConfiguration(
+            host: env.string(host, "HEARTH_HOST") ?? "127.0.0.1",
+            port: try env.port(port, "HEARTH_PORT", allowZero: true) ?? 8080,
+            adminToken: env.string(adminToken, "HEARTH_ADMIN_TOKEN"))
+        let logger = Bootstrap.logging(level: options.logLevel)
+        let registry = Bootstrap.metrics()
+
+        try await reportingFailures {
+            let migrations = try Migration.load(from: options.migrationsDirectory)
+            let setup = try await DatabaseSetup.start(options, logger: logger)
+            do {
+                try await serve(server, setup: setup, migrations: migrations, registry: registry, logger: logger)
+            } catch {
+                await setup.embedded?.stop()
+                throw Self.explain(error, server: server)
+            }
+            await setup.embedded?.stop()
+        }
+    }
+
+    private func serve(
+        _ server: HearthServerConfiguration, setup: DatabaseSetup, migrations: [Migration],
+        registry: PrometheusCollectorRegistry, logger: Logger
+    ) async throws {
+        let database = Database(configuration: setup.configuration, logger: logger)
+        let migrator = Migrator(migrations: migrations, logger: logger)
+        let dependencies = HearthDependencies(
+            database: database, migrator: migrator, health: HealthRegistry([database]), metrics: registry)
+        var app = buildApplication(configuration: server, dependencies: dependencies, logger: logger) { port in
+            let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
+            logger.info("listening", metadata: ["address": "\(server.host):\(port)"])
+        }
+        app.beforeServerStarts {
+            let applied = try await migrator.migrate(database.client)
+            logger.info("database is current", metadata: [
+                "applied_now": "\(applied.count)", "migrations": "\(migrations.count)",
+            ])
+        }
+        var services: [any Service] = []
+        if let embedded = setup.embedded { services.append(EmbeddedPostgresService(cluster: embedded)) }
+        services.append(database)
+        services.append(app)
+        // Shutdown runs in reverse: the server drains its requests, then the pool closes,
+        // then the embedded cluster stops.
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            cancellationSignals: [],
+            logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(8)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        try await group.run()
+        logger.info("stopped")
+    }
+
+    /// Gives the errors people hit most a one-line explanation.
+    static func explain(_ error: any Error, server: HearthServerConfiguration) -> any Error {
+        let text = String(reflecting: error)
+        if text.contains("Address already in use") || text.contains("errno: 98") {
+            return PlainError("cannot listen on \(server.host):\(server.port): the address is already in use; choose another with --port or HEARTH_PORT")
+        }
+        if text.contains("Cannot assign requested address") || text.contains("errno: 99") {
+            return PlainError("cannot listen on \(server.host):\(server.port): no such address on this machine (--host / HEARTH_HOST)")
+        }
+        return error
+    }
+}
+
+struct PlainError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Process-wide set-up done once by each command.
+enum Bootstrap {
+    static func logging(level: Logger.Level) -> Logger {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var logger = Logger(label: "hearth")
+        logger.logLevel = level
+        return logger
+    }
+
+    static func metrics() -> PrometheusCollectorRegistry {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }
+}
