@@ -57,11 +57,22 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // The test fixture shared by the test targets: one throwaway cluster per test process.
+        .target(
+            name: "HearthTestSupport",
+            dependencies: [
+                "HearthCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/HearthTestSupport"
+        ),
         .testTarget(name: "GraphQLEngineTests", dependencies: ["GraphQLEngine"]),
         .testTarget(
             name: "HearthCoreTests",
             dependencies: [
                 "HearthCore",
+                "HearthTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
@@ -70,6 +81,7 @@ let package = Package(
             dependencies: [
                 "HearthServer",
                 "HearthCore",
+                "HearthTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

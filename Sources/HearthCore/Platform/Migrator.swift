@@ -39,7 +39,6 @@ public struct Migrator: Sendable {
                 try await connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))", logger: logger)
                 return applied
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
                 _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))", logger: logger)
                 throw error
             }
@@ -74,19 +73,24 @@ public struct Migrator: Sendable {
             guard let migration = migrations.first(where: { $0.version == version }) else { continue }
             let started = ContinuousClock.now
             try await connection.query("BEGIN", logger: logger)
-            for statement in SQLScript(migration.sql).statements {
-                do {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement.sql), logger: logger)
-                } catch {
-                    throw MigrationError.failed(
-                        fileName: migration.fileName, line: statement.line, message: Database.describe(error))
+            do {
+                for statement in SQLScript(migration.sql).statements {
+                    do {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement.sql), logger: logger)
+                    } catch {
+                        throw MigrationError.failed(
+                            fileName: migration.fileName, line: statement.line, message: Database.describe(error))
+                    }
                 }
+                try await connection.query("""
+                    INSERT INTO schema_migrations (version, name, checksum)
+                    VALUES (\(migration.version), \(migration.name), \(migration.checksum))
+                    """, logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
             }
-            try await connection.query("""
-                INSERT INTO schema_migrations (version, name, checksum)
-                VALUES (\(migration.version), \(migration.name), \(migration.checksum))
-                """, logger: logger)
-            try await connection.query("COMMIT", logger: logger)
             appliedNow.append(version)
             logger.info("applied migration", metadata: [
                 "migration": "\(migration.fileName)", "duration": "\(ContinuousClock.now - started)",

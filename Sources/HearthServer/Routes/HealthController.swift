@@ -44,7 +44,10 @@ public struct HealthController<Context: RequestContext>: Sendable {
     /// The report `/admin/health` returns.
     func report() async -> AdminHealthReport {
         let results = await health.checkAll()
-        let installation = try? await InstallationSettings.installationID(readiness.database)
+        let database = readiness.database
+        let installation = try? await withTimeout(database.healthCheckTimeout) {
+            try await InstallationSettings.installationID(database)
+        }
         return AdminHealthReport(
             status: results.allSatisfy(\.status.isHealthy) ? "ok" : "degraded",
             version: version,

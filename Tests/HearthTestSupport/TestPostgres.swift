@@ -1,0 +1,147 @@
+import Foundation
+import HearthCore
+import Logging
+import PostgresNIO
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One throwaway PostgreSQL cluster per test process, started with Hearth's own
+/// `EmbeddedPostgres` in `/tmp/hearth-test-<pid>`. A template database is migrated once;
+/// every test gets a fresh copy of it (`CREATE DATABASE … TEMPLATE …`), so tests are isolated.
+/// The cluster is stopped when the process exits; one left by a crashed run is removed next time.
+public actor TestPostgres {
+    public static let shared = TestPostgres()
+    public static let templateName = "hearth_template"
+
+    private var startTask: Task<EmbeddedPostgresEndpoint, any Error>?
+    private var counter = 0
+    private static let serverPID = Atomic<Int32>(0)
+
+    /// The repository's `migrations/` directory.
+    public static var migrationsDirectory: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("migrations").path
+    }
+
+    public static var logger: Logger {
+        var logger = Logger(label: "hearth-test")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// Starts the cluster on first use and returns how to reach its template database.
+    public func endpoint() async throws -> EmbeddedPostgresEndpoint {
+        if let startTask { return try await startTask.value }
+        let task = Task { try await Self.startCluster() }
+        startTask = task
+        return try await task.value
+    }
+
+    /// Creates a fresh, migrated database and returns its name.
+    public func createDatabase(migrated: Bool = true) async throws -> EmbeddedPostgresEndpoint {
+        var endpoint = try await endpoint()
+        counter += 1
+        let name = "t\(getpid())_\(counter)"
+        try await Self.withAdminConnection(endpoint) { connection in
+            let template = migrated ? Self.templateName : "template0"
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\" TEMPLATE \"\(template)\""),
+                                       logger: Self.logger)
+        }
+        endpoint.database = name
+        return endpoint
+    }
+
+    private static func startCluster() async throws -> EmbeddedPostgresEndpoint {
+        removeClustersOfDeadTestRuns()
+        let root = "/tmp/hearth-test-\(getpid())"
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        let cluster = EmbeddedPostgres(
+            configuration: .init(
+                dataDirectory: root + "/data",
+                database: templateName,
+                settings: ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "300"]),
+            logger: logger)
+        let endpoint = try await cluster.start()
+        if let pid = await cluster.serverPID { serverPID.store(pid, ordering: .relaxed) }
+        atexit {
+            let pid = TestPostgres.serverPID.load(ordering: .relaxed)
+            if pid > 0 { kill(pid, SIGQUIT) }
+            try? FileManager.default.removeItem(atPath: "/tmp/hearth-test-\(getpid())")
+        }
+        let database = Database(configuration: .embedded(endpoint, poolSize: 2), logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await database.client.run() }
+            defer { group.cancelAll() }
+            let migrations = try Migration.load(from: migrationsDirectory)
+            try await Migrator(migrations: migrations, logger: logger).migrate(database.client)
+        }
+        return endpoint
+    }
+
+    /// Stops clusters whose test process is gone (a crash skips `atexit`) and deletes them.
+    private static func removeClustersOfDeadTestRuns() {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
+        for entry in entries where entry.hasPrefix("hearth-test-") {
+            guard let owner = Int32(entry.dropFirst("hearth-test-".count)), kill(owner, 0) != 0, errno == ESRCH else { continue }
+            let root = "/tmp/\(entry)"
+            if let text = try? String(contentsOfFile: root + "/data/postmaster.pid", encoding: .utf8),
+               let pid = text.split(separator: "\n").first.flatMap({ Int32($0) }), pid > 0 {
+                kill(pid, SIGQUIT)
+            }
+            try? FileManager.default.removeItem(atPath: root)
+        }
+    }
+
+    static func withAdminConnection<T: Sendable>(
+        _ endpoint: EmbeddedPostgresEndpoint, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(unixSocketPath: endpoint.socketPath, username: endpoint.username, password: nil, database: "postgres"),
+            id: 1, logger: logger)
+        do {
+            let value = try await body(connection)
+            try await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
+
+/// Runs `body` with a pool connected to a fresh database of the shared test cluster.
+public func withTestDatabase<T: Sendable>(
+    migrated: Bool = true,
+    _ body: (Database, EmbeddedPostgresEndpoint) async throws -> T
+) async throws -> T {
+    let endpoint = try await TestPostgres.shared.createDatabase(migrated: migrated)
+    let database = Database(configuration: .embedded(endpoint, poolSize: 4), logger: TestPostgres.logger)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await database.client.run() }
+        defer { group.cancelAll() }
+        return try await body(database, endpoint)
+    }
+}
+
+/// A scratch directory under /tmp (short, so socket paths fit), removed by `body`'s end.
+public func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+    let path = "/tmp/hearth-scratch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                            attributes: [.posixPermissions: 0o755])
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
+}
+
+extension Database {
+    /// The rows of a one-column text query, for assertions.
+    public func strings(_ sql: String) async throws -> [String] {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        var values: [String] = []
+        for try await value in rows.decode(String.self) { values.append(value) }
+        return values
+    }
+}
