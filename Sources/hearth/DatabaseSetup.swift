@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import HearthCore
 import Logging
@@ -33,16 +34,13 @@ struct DatabaseSetup {
 func reportingFailures(_ body: () async throws -> Void) async throws {
     do {
         try await body()
-    } catch let error as CommandFailure {
+    } catch let error as ExitCode {
         throw error
     } catch {
         FileHandle.standardError.write(Data("hearth: \(describe(error))\n".utf8))
-        throw CommandFailure()
+        throw ExitCode.failure
     }
 }
-
-/// A failure already reported to the user.
-struct CommandFailure: Error {}
 
 func describe(_ error: any Error) -> String {
     switch error {

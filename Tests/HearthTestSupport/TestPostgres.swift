@@ -69,7 +69,11 @@ public actor TestPostgres {
         if let pid = await cluster.serverPID { serverPID.store(pid, ordering: .relaxed) }
         atexit {
             let pid = TestPostgres.serverPID.load(ordering: .relaxed)
-            if pid > 0 { kill(pid, SIGQUIT) }
+            if pid > 0 {
+                kill(pid, SIGQUIT)
+                // Wait (at most 3 s) for it to go, so it does not write into the folder being removed.
+                for _ in 0..<300 where kill(pid, 0) == 0 { usleep(10_000) }
+            }
             try? FileManager.default.removeItem(atPath: "/tmp/hearth-test-\(getpid())")
         }
         let database = Database(configuration: .embedded(endpoint, poolSize: 2), logger: logger)

@@ -1,0 +1,126 @@
+import Foundation
+import HearthCore
+import HearthTestSupport
+import HummingbirdTesting
+import Hummingbird
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `hearth serve` and `hearth migrate` as processes: signals, restarts, bad input.
+@Suite struct ServeCommandTests {
+    static func get(_ port: Int, _ path: String, token: String? = nil) async throws -> (HTTPResponse.Status, String) {
+        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            var headers = HTTPFields()
+            if let token { headers[.authorization] = "Bearer \(token)" }
+            let response = try await client.execute(TestClient.Request(path, method: .get, headers: headers))
+            return (response.status, response.body.map { String(buffer: $0) } ?? "")
+        }
+    }
+
+    static func installationID(_ port: Int) async throws -> String {
+        let (status, body) = try await get(port, "/admin/health", token: "tok")
+        #expect(status == .ok)
+        let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        return try #require(json?["installationId"] as? String)
+    }
+
+    @Test func sigtermStopsEverythingAndTheDataSurvivesARestart() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let env = ["HEARTH_ADMIN_TOKEN": "tok", "HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0"]
+            let first = try HearthProcess(["serve"], environment: env)
+            let port = try await first.waitUntilListening()
+            #expect(try await Self.get(port, "/readyz").0 == .ok)
+            #expect(try await Self.get(port, "/healthz").0 == .ok)
+            #expect(try await Self.get(port, "/admin/health").0 == .unauthorized)
+            let id = try await Self.installationID(port)
+            let postgres = try #require(postmasterPID(dir + "/pg"))
+            #expect(isAlive(postgres))
+
+            first.send(SIGTERM)
+            let (status, elapsed) = try await first.waitForExit()
+            #expect(status == 0, "stderr:\n\(first.stderr)")
+            #expect(elapsed < .seconds(10))
+            #expect(!isAlive(postgres), "postgres \(postgres) outlived hearth")
+
+            let second = try HearthProcess(["serve"], environment: env)
+            let secondPort = try await second.waitUntilListening()
+            #expect(try await Self.installationID(secondPort) == id)
+            second.send(SIGINT)
+            #expect(try await second.waitForExit().status == 0)
+        }
+    }
+
+    @Test func aServerLeftByAKilledHearthIsStoppedByTheNextStart() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0"]
+            let killed = try HearthProcess(["serve"], environment: env)
+            _ = try await killed.waitUntilListening()
+            let orphan = try #require(postmasterPID(dir + "/pg"))
+            killed.send(SIGKILL)
+            _ = try await killed.waitForExit()
+
+            let next = try HearthProcess(["serve"], environment: env)
+            let port = try await next.waitUntilListening()
+            #expect(!isAlive(orphan), "the orphaned postgres \(orphan) is still running")
+            #expect(next.stderr.contains("left running by an earlier hearth"))
+            #expect(try await Self.get(port, "/readyz").0 == .ok)
+            next.send(SIGTERM)
+            #expect(try await next.waitForExit().status == 0)
+        }
+    }
+
+    @Test func aPortInUseIsOneClearLine() async throws {
+        let endpoint = try await TestPostgres.shared.createDatabase()
+        let first = try HearthProcess(["serve", "--port", "0", "--database-url", endpoint.url])
+        let port = try await first.waitUntilListening()
+        let second = try HearthProcess(["serve", "--port", "\(port)", "--database-url", endpoint.url])
+        let (status, _) = try await second.waitForExit()
+        #expect(status != 0)
+        let lastLine = second.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastLine == "hearth: cannot listen on 127.0.0.1:\(port): the address is already in use; choose another with --port or HEARTH_PORT")
+        first.send(SIGTERM)
+        #expect(try await first.waitForExit().status == 0)
+    }
+
+    @Test(arguments: [
+        (["serve", "--bogus"], [String: String](), "--bogus"),
+        (["serve", "--port", "70000"], [:], "--port"),
+        (["serve"], ["HEARTH_PORT": "eighty"], "HEARTH_PORT"),
+        (["serve"], ["HEARTH_LOG_LEVEL": "loud"], "loud"),
+        (["migrate"], ["HEARTH_DB_POOL_SIZE": "0"], "HEARTH_DB_POOL_SIZE"),
+    ])
+    func badOptionsAreUsageErrors(arguments: [String], environment: [String: String], named: String) async throws {
+        let hearth = try HearthProcess(arguments, environment: environment)
+        let (status, _) = try await hearth.waitForExit()
+        #expect(status == 64)
+        #expect(hearth.stderr.contains(named))
+    }
+
+    @Test func anInvalidDatabaseURLSaysWhatIsWrong() async throws {
+        let hearth = try HearthProcess(["migrate"], environment: ["DATABASE_URL": "mysql://x@y/z"])
+        let (status, _) = try await hearth.waitForExit()
+        #expect(status == 1)
+        #expect(hearth.stderr.contains("DATABASE_URL is invalid: the scheme must be postgres://"))
+    }
+
+    @Test func twoMigrateCommandsAtOnceApplyEachMigrationOnce() async throws {
+        let endpoint = try await TestPostgres.shared.createDatabase(migrated: false)
+        let processes = try (0..<2).map { _ in try HearthProcess(["migrate"], environment: ["DATABASE_URL": endpoint.url]) }
+        for process in processes {
+            let (status, _) = try await process.waitForExit()
+            #expect(status == 0, "stderr:\n\(process.stderr)")
+        }
+        let outputs = processes.map(\.stdout)
+        #expect(outputs.filter { $0.contains("applied 1 migration(s): 1") }.count == 1, "\(outputs)")
+        #expect(outputs.filter { $0.contains("database is current") }.count == 1, "\(outputs)")
+        let database = Database(configuration: .embedded(endpoint, poolSize: 1), logger: TestPostgres.logger)
+        let versions = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await database.client.run() }
+            defer { group.cancelAll() }
+            return try await database.strings("SELECT version::text FROM schema_migrations")
+        }
+        #expect(versions == ["1"])
+    }
+}
