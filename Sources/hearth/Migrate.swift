@@ -17,17 +17,16 @@ struct Migrate: AsyncParsableCommand {
             let migrations = try Migration.load(from: options.migrationsDirectory)
             let setup = try await DatabaseSetup.start(options, logger: logger)
             let database = Database(configuration: setup.configuration, logger: logger)
-            let result: Result<[Int], any Error> = await withTaskGroup(of: Void.self) { group in
-                group.addTask { await database.client.run() }
-                defer { group.cancelAll() }
-                do {
-                    return .success(try await Migrator(migrations: migrations, logger: logger).migrate(database.client))
-                } catch {
-                    return .failure(error)
+            let applied: [Int]
+            do {
+                applied = try await database.whileRunning { database in
+                    try await Migrator(migrations: migrations, logger: logger).migrate(database.client)
                 }
+            } catch {
+                await setup.embedded?.stop()
+                throw error
             }
             await setup.embedded?.stop()
-            let applied = try result.get()
             let summary = applied.isEmpty
                 ? "database is current (\(migrations.count) migrations)"
                 : "applied \(applied.count) migration(s): \(applied.map(String.init).joined(separator: ", "))"

@@ -18,9 +18,7 @@ import Glibc
 
     static func query(_ endpoint: EmbeddedPostgresEndpoint, _ sql: String) async throws -> [String] {
         let database = Database(configuration: .embedded(endpoint, poolSize: 1), logger: TestPostgres.logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.client.run() }
-            defer { group.cancelAll() }
+        return try await database.whileRunning { database in
             var last: [String] = []
             for statement in SQLScript(sql).statements { last = try await database.strings(statement.sql) }
             return last

@@ -23,9 +23,7 @@ import Testing
                     database: database, migrator: migrator, health: HealthRegistry([database]), metrics: TestMetrics.registry),
                 logger: TestPostgres.logger)
             do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await database.client.run() }
-                defer { group.cancelAll() }
+            try await database.whileRunning { database throws in
                 try await migrator.migrate(database.client)
                 try await app.test(.live) { client throws in
                     #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok)

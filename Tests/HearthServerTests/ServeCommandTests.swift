@@ -116,10 +116,8 @@ import Glibc
         #expect(outputs.filter { $0.contains("applied 1 migration(s): 1") }.count == 1, "\(outputs)")
         #expect(outputs.filter { $0.contains("database is current") }.count == 1, "\(outputs)")
         let database = Database(configuration: .embedded(endpoint, poolSize: 1), logger: TestPostgres.logger)
-        let versions = try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.client.run() }
-            defer { group.cancelAll() }
-            return try await database.strings("SELECT version::text FROM schema_migrations")
+        let versions = try await database.whileRunning { database in
+            try await database.strings("SELECT version::text FROM schema_migrations")
         }
         #expect(versions == ["1"])
     }

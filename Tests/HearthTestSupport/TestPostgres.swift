@@ -77,9 +77,7 @@ public actor TestPostgres {
             try? FileManager.default.removeItem(atPath: "/tmp/hearth-test-\(getpid())")
         }
         let database = Database(configuration: .embedded(endpoint, poolSize: 2), logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.client.run() }
-            defer { group.cancelAll() }
+        try await database.whileRunning { database in
             let migrations = try Migration.load(from: migrationsDirectory)
             try await Migrator(migrations: migrations, logger: logger).migrate(database.client)
         }
@@ -124,11 +122,7 @@ public func withTestDatabase<T: Sendable>(
 ) async throws -> T {
     let endpoint = try await TestPostgres.shared.createDatabase(migrated: migrated)
     let database = Database(configuration: .embedded(endpoint, poolSize: 4), logger: TestPostgres.logger)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { await database.client.run() }
-        defer { group.cancelAll() }
-        return try await body(database, endpoint)
-    }
+    return try await database.whileRunning { database in try await body(database, endpoint) }
 }
 
 /// A scratch directory under /tmp (short, so socket paths fit), removed by `body`'s end.

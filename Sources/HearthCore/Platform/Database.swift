@@ -25,6 +25,16 @@ public final class Database: Service, ServiceHealth {
         }
     }
 
+    /// Runs `body` with the pool driven by a child task, for short-lived users (commands,
+    /// tests) that do not run the database as a service; the pool stops when `body` returns.
+    public func whileRunning<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.client.run() }
+            defer { group.cancelAll() }
+            return try await body(self)
+        }
+    }
+
     public var healthName: String { "database" }
 
     /// Runs `SELECT 1` within ``healthCheckTimeout``.
