@@ -10,7 +10,8 @@ run: postgres-server
 	.build/release/hearth serve $(HEARTH_ARGS)
 
 test: postgres-server
-	$(SWIFT) test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
 
 build:
 	$(SWIFT) build

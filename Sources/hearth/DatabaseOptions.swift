@@ -49,7 +49,7 @@ struct DatabaseOptions: ParsableArguments {
         }
         return Resolved(
             databaseURL: env.string(databaseURL, "DATABASE_URL", "HEARTH_DATABASE_URL"),
-            dataDirectory: env.string(dataDirectory, "HEARTH_DATA_DIR") ?? "./.hearth/postgres",
+            dataDirectory: env.string(dataDirectory, "HEARTH_DATA_DIR") ?? EmbeddedPostgresConfiguration.defaultDataDirectory(),
             embeddedPort: try env.port(embeddedPort, "HEARTH_EMBEDDED_PORT", allowZero: false),
             pgBinDirectory: env.string(pgBinDirectory, "HEARTH_PG_BINDIR"),
             poolSize: try env.integer(poolSize, "HEARTH_DB_POOL_SIZE", range: 1...1000) ?? 10,

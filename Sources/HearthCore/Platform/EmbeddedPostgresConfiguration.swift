@@ -43,6 +43,21 @@ public struct EmbeddedPostgresConfiguration: Sendable {
         self.stopTimeout = stopTimeout
     }
 
+    /// The data directory used when none is given: `./.hearth/postgres`; but when Hearth runs
+    /// as root from a folder the cluster's user cannot enter (such as `/root`), the cluster
+    /// could not start there, so `/var/lib/hearth/postgres` is used instead.
+    public static func defaultDataDirectory(clusterUser: String = "postgres") -> String {
+        let local = "./.hearth/postgres"
+        let absolute = EmbeddedPostgresConfiguration(dataDirectory: local).absoluteDataDirectory
+        guard let owner = try? ClusterOwner.forCurrentProcess(clusterUser: clusterUser) else { return local }
+        do {
+            try owner.checkCanReach(absolute)
+            return local
+        } catch {
+            return "/var/lib/hearth/postgres"
+        }
+    }
+
     /// The data directory as an absolute, standardized path.
     public var absoluteDataDirectory: String {
         let url = URL(fileURLWithPath: dataDirectory, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
