@@ -30,7 +30,8 @@ struct DatabaseOptions: ParsableArguments {
     /// The option values with the environment and defaults applied.
     struct Resolved {
         var databaseURL: String?
-        var dataDirectory: String
+        /// `nil`: the embedded cluster's default, decided only when the cluster is used.
+        var dataDirectory: String?
         var embeddedPort: Int?
         var pgBinDirectory: String?
         var poolSize: Int
@@ -49,7 +50,7 @@ struct DatabaseOptions: ParsableArguments {
         }
         return Resolved(
             databaseURL: env.string(databaseURL, "DATABASE_URL", "HEARTH_DATABASE_URL"),
-            dataDirectory: env.string(dataDirectory, "HEARTH_DATA_DIR") ?? EmbeddedPostgresConfiguration.defaultDataDirectory(),
+            dataDirectory: env.string(dataDirectory, "HEARTH_DATA_DIR"),
             embeddedPort: try env.port(embeddedPort, "HEARTH_EMBEDDED_PORT", allowZero: false),
             pgBinDirectory: env.string(pgBinDirectory, "HEARTH_PG_BINDIR"),
             poolSize: try env.integer(poolSize, "HEARTH_DB_POOL_SIZE", range: 1...1000) ?? 10,

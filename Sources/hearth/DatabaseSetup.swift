@@ -4,7 +4,7 @@ import HearthCore
 import Logging
 
 /// The database a command works with: the external server from `DATABASE_URL`, or the
-/// embedded cluster, started here and stopped by the caller.
+/// embedded cluster, started here and stopped by ``run(_:)``.
 struct DatabaseSetup {
     let configuration: DatabaseConfiguration
     let embedded: EmbeddedPostgres?
@@ -17,7 +17,7 @@ struct DatabaseSetup {
         }
         let cluster = EmbeddedPostgres(
             configuration: EmbeddedPostgresConfiguration(
-                dataDirectory: options.dataDirectory,
+                dataDirectory: options.dataDirectory ?? EmbeddedPostgresConfiguration.defaultDataDirectory(),
                 tcpPort: options.embeddedPort,
                 binarySearch: PostgresBinarySearch(explicitDirectory: options.pgBinDirectory),
                 stopTimeout: .seconds(5)),
@@ -27,6 +27,18 @@ struct DatabaseSetup {
             logger.notice("embedded PostgreSQL also listens on 127.0.0.1:\(port) (user \(endpoint.username), password in \(cluster.configuration.absoluteDataDirectory)/hearth.password)")
         }
         return DatabaseSetup(configuration: .embedded(endpoint, poolSize: options.poolSize), embedded: cluster)
+    }
+
+    /// Runs `body`, then stops the embedded cluster (if any) whether `body` succeeded or not.
+    func run<T>(_ body: (DatabaseConfiguration) async throws -> T) async throws -> T {
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(configuration))
+        } catch {
+            result = .failure(error)
+        }
+        await embedded?.stop()
+        return try result.get()
     }
 }
 

@@ -16,17 +16,11 @@ struct Migrate: AsyncParsableCommand {
         try await reportingFailures {
             let migrations = try Migration.load(from: options.migrationsDirectory)
             let setup = try await DatabaseSetup.start(options, logger: logger)
-            let database = Database(configuration: setup.configuration, logger: logger)
-            let applied: [Int]
-            do {
-                applied = try await database.whileRunning { database in
+            let applied = try await setup.run { configuration in
+                try await Database(configuration: configuration, logger: logger).whileRunning { database in
                     try await Migrator(migrations: migrations, logger: logger).migrate(database.client)
                 }
-            } catch {
-                await setup.embedded?.stop()
-                throw error
             }
-            await setup.embedded?.stop()
             let summary = applied.isEmpty
                 ? "database is current (\(migrations.count) migrations)"
                 : "applied \(applied.count) migration(s): \(applied.map(String.init).joined(separator: ", "))"

@@ -36,20 +36,21 @@ struct Serve: AsyncParsableCommand {
             let migrations = try Migration.load(from: options.migrationsDirectory)
             let setup = try await DatabaseSetup.start(options, logger: logger)
             do {
-                try await serve(server, setup: setup, migrations: migrations, registry: registry, logger: logger)
+                try await setup.run { configuration in
+                    try await serve(server, database: configuration, embedded: setup.embedded,
+                                    migrations: migrations, registry: registry, logger: logger)
+                }
             } catch {
-                await setup.embedded?.stop()
                 throw Self.explain(error, server: server)
             }
-            await setup.embedded?.stop()
         }
     }
 
     private func serve(
-        _ server: HearthServerConfiguration, setup: DatabaseSetup, migrations: [Migration],
-        registry: PrometheusCollectorRegistry, logger: Logger
+        _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?,
+        migrations: [Migration], registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
-        let database = Database(configuration: setup.configuration, logger: logger)
+        let database = Database(configuration: configuration, logger: logger)
         let migrator = Migrator(migrations: migrations, logger: logger)
         let dependencies = HearthDependencies(
             database: database, migrator: migrator, health: HealthRegistry([database]), metrics: registry)
@@ -65,7 +66,7 @@ struct Serve: AsyncParsableCommand {
             ])
         }
         var services: [any Service] = []
-        if let embedded = setup.embedded { services.append(EmbeddedPostgresService(cluster: embedded)) }
+        if let embedded { services.append(EmbeddedPostgresService(cluster: embedded)) }
         services.append(database)
         services.append(app)
         // Shutdown runs in reverse: the server drains its requests, then the pool closes,

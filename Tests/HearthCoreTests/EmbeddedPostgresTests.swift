@@ -53,10 +53,7 @@ import Glibc
             for stalePID in [getpid(), 999_999] {
                 let text = "\(stalePID)\n\(dir)/pg\n1700000000\n5432\n\(dir)/pg\n\n  5432001 0\nready   \n"
                 try text.write(toFile: dir + "/pg/postmaster.pid", atomically: true, encoding: .utf8)
-                let restarted = Self.cluster(dir + "/pg")
-                let endpoint = try await restarted.start()
-                #expect(try await Self.query(endpoint, "SELECT 'up'") == ["up"])
-                await restarted.stop()
+                _ = try await Self.startAnswerAndStop(dir + "/pg")
             }
         }
     }
@@ -69,11 +66,8 @@ import Glibc
             let orphanPID = try #require(await abandoned.serverPID)
             try Self.releaseLockOnly(abandoned)
 
-            let next = Self.cluster(dir + "/pg")
-            let endpoint = try await next.start()
+            _ = try await Self.startAnswerAndStop(dir + "/pg")
             #expect(kill(orphanPID, 0) != 0, "the orphaned postgres \(orphanPID) is still running")
-            #expect(try await Self.query(endpoint, "SELECT 'up'") == ["up"])
-            await next.stop()
         }
     }
 
@@ -145,14 +139,22 @@ import Glibc
     @Test func usesAShortSocketDirectoryForLongDataPaths() async throws {
         try await withTemporaryDirectory { dir throws in
             let long = dir + "/" + String(repeating: "deep/", count: 18) + "pg"
-            let cluster = Self.cluster(long)
-            let endpoint = try await cluster.start()
+            let endpoint = try await Self.startAnswerAndStop(long)
             #expect(endpoint.socketDirectory.hasPrefix("/tmp/hearth-"))
             #expect(endpoint.socketPath.utf8.count <= 107)
-            #expect(try await Self.query(endpoint, "SELECT 'up'") == ["up"])
-            await cluster.stop()
             try? FileManager.default.removeItem(atPath: endpoint.socketDirectory)
         }
+    }
+
+    /// Starts a cluster in `dataDirectory`, expects it to answer a query, stops it, and returns
+    /// where it listened.
+    static func startAnswerAndStop(_ dataDirectory: String) async throws -> EmbeddedPostgresEndpoint {
+        let cluster = Self.cluster(dataDirectory)
+        let endpoint = try await cluster.start()
+        let answer = try await Self.query(endpoint, "SELECT 'up'")
+        await cluster.stop()
+        #expect(answer == ["up"])
+        return endpoint
     }
 
     /// Simulates the owner's death: the lock goes, the server stays.

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -35,18 +36,22 @@ final class HearthProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         let output = self.output
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; return }
-            output.text.withLock { $0.stdout += String(decoding: data, as: UTF8.self) }
-        }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; return }
-            output.text.withLock { $0.stderr += String(decoding: data, as: UTF8.self) }
-        }
+        Self.collect(out, into: output) { $0.stdout += $1 }
+        Self.collect(err, into: output) { $0.stderr += $1 }
         self.process = process
         try process.run()
+    }
+
+    /// Appends what arrives on `pipe` to `output` until end of file.
+    private static func collect(
+        _ pipe: Pipe, into output: Output,
+        _ append: @escaping @Sendable (inout (stdout: String, stderr: String), String) -> Void
+    ) {
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            output.text.withLock { append(&$0, String(decoding: data, as: UTF8.self)) }
+        }
     }
 
     var stdout: String { output.text.withLock { $0.stdout } }
@@ -91,8 +96,7 @@ struct HearthProcessError: Error, CustomStringConvertible {
 
 /// The pid recorded in a cluster's `postmaster.pid`, if any.
 func postmasterPID(_ dataDirectory: String) -> Int32? {
-    (try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8))
-        .flatMap { $0.split(separator: "\n").first }.flatMap { Int32($0) }
+    PostmasterPIDFile.read(dataDirectory: dataDirectory)?.pid
 }
 
 func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }

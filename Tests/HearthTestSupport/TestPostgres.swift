@@ -90,8 +90,7 @@ public actor TestPostgres {
         for entry in entries where entry.hasPrefix("hearth-test-") {
             guard let owner = Int32(entry.dropFirst("hearth-test-".count)), kill(owner, 0) != 0, errno == ESRCH else { continue }
             let root = "/tmp/\(entry)"
-            if let text = try? String(contentsOfFile: root + "/data/postmaster.pid", encoding: .utf8),
-               let pid = text.split(separator: "\n").first.flatMap({ Int32($0) }), pid > 0 {
+            if let pid = PostmasterPIDFile.read(dataDirectory: root + "/data")?.pid {
                 kill(pid, SIGQUIT)
             }
             try? FileManager.default.removeItem(atPath: root)

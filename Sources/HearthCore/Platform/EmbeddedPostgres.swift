@@ -242,10 +242,9 @@ public actor EmbeddedPostgres {
     /// owns the cluster, so a server still running there is an orphan and is stopped; a file
     /// naming a dead process, or a process that is not a postgres, is removed.
     private func recoverPidFile(in dataDirectory: String) async throws {
-        let pidFile = dataDirectory + "/postmaster.pid"
-        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8) else { return }
-        guard let pid = text.split(separator: "\n").first.flatMap({ Int32($0.trimmingCharacters(in: .whitespaces)) }),
-              pid > 0 else {
+        let pidFile = PostmasterPIDFile.path(in: dataDirectory)
+        guard FileManager.default.fileExists(atPath: pidFile) else { return }
+        guard let pid = PostmasterPIDFile.read(dataDirectory: dataDirectory)?.pid else {
             logger.warning("removing unreadable postmaster.pid", metadata: ["data_dir": "\(dataDirectory)"])
             try? FileManager.default.removeItem(atPath: pidFile)
             return
@@ -300,12 +299,9 @@ public actor EmbeddedPostgres {
             if child.hasExited {
                 throw EmbeddedPostgresError.startFailed(path: dataDirectory, output: child.lastOutput)
             }
-            if let text = try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8) {
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-                if lines.count >= 8, lines[0].trimmingCharacters(in: .whitespaces) == "\(child.pid)",
-                   lines[7].trimmingCharacters(in: .whitespaces) == "ready" {
-                    return
-                }
+            if let file = PostmasterPIDFile.read(dataDirectory: dataDirectory),
+               file.pid == child.pid, file.status == "ready" {
+                return
             }
             if ContinuousClock.now > deadline {
                 throw EmbeddedPostgresError.startTimedOut(

@@ -22,7 +22,7 @@ public struct EmbeddedPostgresConfiguration: Sendable {
     public var stopTimeout: Duration
 
     public init(
-        dataDirectory: String = "./.hearth/postgres",
+        dataDirectory: String = EmbeddedPostgresConfiguration.localDataDirectory,
         tcpPort: Int? = nil,
         binarySearch: PostgresBinarySearch = .init(),
         clusterUser: String = "postgres",
@@ -43,11 +43,14 @@ public struct EmbeddedPostgresConfiguration: Sendable {
         self.stopTimeout = stopTimeout
     }
 
+    /// `./.hearth/postgres`: the cluster lives beside the folder Hearth is started from.
+    public static let localDataDirectory = "./.hearth/postgres"
+
     /// The data directory used when none is given: `./.hearth/postgres`; but when Hearth runs
     /// as root from a folder the cluster's user cannot enter (such as `/root`), the cluster
     /// could not start there, so `/var/lib/hearth/postgres` is used instead.
     public static func defaultDataDirectory(clusterUser: String = "postgres") -> String {
-        let local = "./.hearth/postgres"
+        let local = localDataDirectory
         let absolute = EmbeddedPostgresConfiguration(dataDirectory: local).absoluteDataDirectory
         guard let owner = try? ClusterOwner.forCurrentProcess(clusterUser: clusterUser) else { return local }
         do {

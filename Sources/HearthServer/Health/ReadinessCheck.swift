@@ -11,24 +11,21 @@ public struct ReadinessCheck: Sendable {
         self.migrator = migrator
     }
 
-    /// `nil` when ready, else the reasons it is not.
+    /// `nil` when ready, else the reasons it is not. Reading the migration state is the
+    /// reachability check too: a database that cannot answer it is unreachable for Hearth.
     public func notReadyReasons() async -> [String]? {
+        let client = database.client
+        let migrator = self.migrator
+        let status: Migrator.Status
         do {
-            try await database.ping()
+            status = try await withTimeout(database.healthCheckTimeout) { try await migrator.status(client) }
         } catch {
             return ["database unreachable: \(Database.describe(error))"]
         }
-        do {
-            let client = database.client
-            let migrator = self.migrator
-            let status = try await withTimeout(database.healthCheckTimeout) { try await migrator.status(client) }
-            var reasons = status.problems.map(\.description)
-            if !status.pending.isEmpty {
-                reasons.append("migrations not applied yet: \(status.pending.map(String.init).joined(separator: ", "))")
-            }
-            return reasons.isEmpty ? nil : reasons
-        } catch {
-            return ["cannot read migration state: \(Database.describe(error))"]
+        var reasons = status.problems.map(\.description)
+        if !status.pending.isEmpty {
+            reasons.append("migrations not applied yet: \(status.pending.map(String.init).joined(separator: ", "))")
         }
+        return reasons.isEmpty ? nil : reasons
     }
 }

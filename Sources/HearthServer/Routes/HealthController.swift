@@ -43,11 +43,13 @@ public struct HealthController<Context: RequestContext>: Sendable {
 
     /// The report `/admin/health` returns.
     func report() async -> AdminHealthReport {
-        let results = await health.checkAll()
         let database = readiness.database
-        let installation = try? await withTimeout(database.healthCheckTimeout) {
+        async let checks = health.checkAll()
+        async let installationID = withTimeout(database.healthCheckTimeout) {
             try await InstallationSettings.installationID(database)
         }
+        let installation = try? await installationID
+        let results = await checks
         return AdminHealthReport(
             status: results.allSatisfy(\.status.isHealthy) ? "ok" : "degraded",
             version: version,
