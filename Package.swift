@@ -51,6 +51,7 @@ let package = Package(
             dependencies: [
                 "HearthServer",
                 "HearthCore",
+                "GraphQLEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -1,0 +1,86 @@
+extension GraphQLError {
+    /// The message followed by each location quoted from the source with a caret under the
+    /// column, as graphql-js's `printError` lays it out; used by the CLI.
+    public var printed: String {
+        var output = message
+        if let source {
+            for location in locations {
+                output += "\n\n" + Self.quote(source, at: location)
+            }
+        } else {
+            for location in locations {
+                output += "\n    at \(location.line):\(location.column)"
+            }
+        }
+        return output
+    }
+
+    /// `name:line:column` and the lines around it, the caret under the column.
+    static func quote(_ source: Source, at location: SourceLocation) -> String {
+        let text = String(decoding: source.body, as: UTF8.self)
+        let lines = splitLines(text)
+        let lineIndex = location.line - 1
+        let header = "\(source.name):\(location.line):\(location.column)\n"
+        guard lineIndex >= 0, lineIndex < lines.count else { return header }
+        let line = lines[lineIndex]
+        let lineUnits = Array(line.utf16)
+
+        // A minified document: show the long line in 80-unit pieces.
+        if lineUnits.count > 120 {
+            let pieceIndex = location.column / 80
+            let pieceColumn = location.column % 80
+            var pieces: [String] = []
+            var start = 0
+            while start < lineUnits.count {
+                let end = min(start + 80, lineUnits.count)
+                pieces.append(String(decoding: lineUnits[start..<end], as: UTF16.self))
+                start = end
+            }
+            var rows: [(String, String?)] = [("\(location.line) |", pieces.first)]
+            for piece in pieces.dropFirst().prefix(pieceIndex) {
+                rows.append(("|", piece))
+            }
+            rows.append(("|", String(repeating: " ", count: max(pieceColumn - 1, 0)) + "^"))
+            rows.append(("|", pieceIndex + 1 < pieces.count ? pieces[pieceIndex + 1] : nil))
+            return header + prefixed(rows)
+        }
+
+        return header + prefixed([
+            ("\(location.line - 1) |", lineIndex > 0 ? lines[lineIndex - 1] : nil),
+            ("\(location.line) |", line),
+            ("|", String(repeating: " ", count: max(location.column - 1, 0)) + "^"),
+            ("\(location.line + 1) |", lineIndex + 1 < lines.count ? lines[lineIndex + 1] : nil),
+        ])
+    }
+
+    private static func prefixed(_ rows: [(String, String?)]) -> String {
+        let present = rows.compactMap { row in row.1.map { (row.0, $0) } }
+        let width = present.map(\.0.count).max() ?? 0
+        return present.map { prefix, line in
+            String(repeating: " ", count: width - prefix.count) + prefix + (line.isEmpty ? "" : " " + line)
+        }.joined(separator: "\n")
+    }
+
+    /// Splits on `\r\n`, `\n` and `\r`, as GraphQL counts lines.
+    static func splitLines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var current: [UInt8] = []
+        var bytes = text.utf8.makeIterator()
+        var pendingCR = false
+        while let byte = bytes.next() {
+            if pendingCR {
+                pendingCR = false
+                if byte == 0x0A { continue }
+            }
+            if byte == 0x0A || byte == 0x0D {
+                lines.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+                pendingCR = byte == 0x0D
+            } else {
+                current.append(byte)
+            }
+        }
+        lines.append(String(decoding: current, as: UTF8.self))
+        return lines
+    }
+}

@@ -1,0 +1,133 @@
+public enum OperationType: String, Sendable, Hashable, CaseIterable {
+    case query, mutation, subscription
+}
+
+/// `query Name($v: T) @d { … }`, or the `{ … }` shorthand (no name, variables or directives).
+public struct OperationDefinition: Sendable {
+    /// Allowed by the September 2025 specification (graphql-js 16 rejects it).
+    public var description: StringValue?
+    public var operation: OperationType
+    public var name: Name?
+    public var variableDefinitions: [VariableDefinition]
+    public var directives: [Directive]
+    public var selectionSet: SelectionSet
+    public var range: SourceRange
+}
+
+/// `$name: Type = default @directives`
+public struct VariableDefinition: Sendable {
+    /// Allowed by the September 2025 specification (graphql-js 16 rejects it).
+    public var description: StringValue?
+    public var variable: Variable
+    public var type: TypeReference
+    public var defaultValue: Value?
+    public var directives: [Directive]
+    public var range: SourceRange
+}
+
+/// `$name`
+public struct Variable: Sendable, Hashable {
+    public var name: Name
+    public var range: SourceRange
+}
+
+/// `{ selection… }`
+public struct SelectionSet: Sendable {
+    public var selections: [Selection]
+    public var range: SourceRange
+}
+
+public enum Selection: Sendable {
+    case field(Field)
+    case fragmentSpread(FragmentSpread)
+    case inlineFragment(InlineFragment)
+
+    public var range: SourceRange {
+        switch self {
+        case .field(let node): node.range
+        case .fragmentSpread(let node): node.range
+        case .inlineFragment(let node): node.range
+        }
+    }
+}
+
+/// `alias: name(arguments) @directives { … }`
+public struct Field: Sendable {
+    public var alias: Name?
+    public var name: Name
+    public var arguments: [Argument]
+    public var directives: [Directive]
+    public var selectionSet: SelectionSet?
+    public var range: SourceRange
+
+    /// The key the field's value has in the response: its alias, else its name.
+    public var responseKey: String { alias?.value ?? name.value }
+}
+
+/// `name: value`
+public struct Argument: Sendable {
+    public var name: Name
+    public var value: Value
+    public var range: SourceRange
+}
+
+/// `...Name @directives`
+public struct FragmentSpread: Sendable {
+    public var name: Name
+    public var directives: [Directive]
+    public var range: SourceRange
+}
+
+/// `... on Type @directives { … }` (the type condition is optional)
+public struct InlineFragment: Sendable {
+    public var typeCondition: NamedType?
+    public var directives: [Directive]
+    public var selectionSet: SelectionSet
+    public var range: SourceRange
+}
+
+/// `fragment Name on Type @directives { … }`
+public struct FragmentDefinition: Sendable {
+    /// Allowed by the September 2025 specification (graphql-js 16 rejects it).
+    public var description: StringValue?
+    public var name: Name
+    public var typeCondition: NamedType
+    public var directives: [Directive]
+    public var selectionSet: SelectionSet
+    public var range: SourceRange
+}
+
+/// `@name(arguments)`
+public struct Directive: Sendable {
+    public var name: Name
+    public var arguments: [Argument]
+    public var range: SourceRange
+}
+
+/// A type named by reference: `User`.
+public struct NamedType: Sendable, Hashable {
+    public var name: Name
+    public var range: SourceRange { name.range }
+}
+
+/// A type as written in a document: `User`, `[User]`, `User!`, `[User!]!`.
+public indirect enum TypeReference: Sendable, Hashable {
+    case named(NamedType)
+    case list(TypeReference, range: SourceRange)
+    case nonNull(TypeReference, range: SourceRange)
+
+    public var range: SourceRange {
+        switch self {
+        case .named(let type): type.range
+        case .list(_, let range), .nonNull(_, let range): range
+        }
+    }
+
+    /// The named type at the core of lists and non-nulls.
+    public var namedType: NamedType {
+        switch self {
+        case .named(let type): type
+        case .list(let inner, _), .nonNull(let inner, _): inner.namedType
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// Block strings (`"""…"""`): the spec's `BlockStringValue()` dedent, and printing a value
+/// back as a block string the way graphql-js's `printBlockString` does.
+public enum BlockString {
+    /// The spec's `BlockStringValue()` over raw lines: removes the common indentation of all
+    /// lines but the first, then leading and trailing blank lines.
+    public static func dedent(lines: [String]) -> String {
+        var content: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for line in lines {
+            let start = content.count
+            content.append(contentsOf: line.utf8)
+            ranges.append(start..<content.count)
+        }
+        return dedentedValue(content: content, lines: ranges)
+    }
+
+    /// The dedent over lines given as ranges of one byte buffer (the lexer's form).
+    static func dedentedValue(content: [UInt8], lines: [Range<Int>]) -> String {
+        var commonIndent = Int.max
+        var firstNonBlank: Int? = nil
+        var lastNonBlank = -1
+        for (index, line) in lines.enumerated() {
+            var indent = 0
+            while indent < line.count {
+                let code = content[line.lowerBound + indent]
+                if code != 0x20 && code != 0x09 { break }
+                indent += 1
+            }
+            if indent == line.count { continue }  // blank line
+            if firstNonBlank == nil { firstNonBlank = index }
+            lastNonBlank = index
+            if index != 0 && indent < commonIndent { commonIndent = indent }
+        }
+        let first = firstNonBlank ?? 0
+        guard first <= lastNonBlank else { return "" }
+        var output: [UInt8] = []
+        output.reserveCapacity(content.count)
+        for index in first...lastNonBlank {
+            if index > first { output.append(0x0A) }
+            let line = lines[index]
+            let skip = index == 0 ? 0 : min(commonIndent, line.count)
+            output.append(contentsOf: content[(line.lowerBound + skip)..<line.upperBound])
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A value as a block string literal, laid out as graphql-js prints it: on its own lines
+    /// when that reads better or is needed to keep the value intact.
+    public static func print(_ value: String, minimize: Bool = false) -> String {
+        let escaped = value.replacingAll("\"\"\"", with: "\\\"\"\"")
+        let lines = GraphQLError.splitLines(escaped)
+        let isSingleLine = lines.count == 1
+        let forceLeadingNewLine =
+            lines.count > 1
+            && lines.dropFirst().allSatisfy { line in line.isEmpty || line.utf8.first == 0x20 || line.utf8.first == 0x09 }
+        let hasTrailingTripleQuotes = escaped.hasSuffix("\\\"\"\"")
+        let hasTrailingQuote = value.hasSuffix("\"") && !hasTrailingTripleQuotes
+        let hasTrailingSlash = value.hasSuffix("\\")
+        let forceTrailingNewLine = hasTrailingQuote || hasTrailingSlash
+        let printAsMultipleLines =
+            !minimize
+            && (!isSingleLine || value.utf16.count > 70 || forceTrailingNewLine || forceLeadingNewLine
+                || hasTrailingTripleQuotes)
+        var result = ""
+        let firstUnit = value.utf8.first
+        let skipLeadingNewLine = isSingleLine && (firstUnit == 0x20 || firstUnit == 0x09)
+        if (printAsMultipleLines && !skipLeadingNewLine) || forceLeadingNewLine { result += "\n" }
+        result += escaped
+        if printAsMultipleLines || forceTrailingNewLine { result += "\n" }
+        return "\"\"\"" + result + "\"\"\""
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced, scanning left to right (no Foundation).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        let text = Array(utf8)
+        let pattern = Array(target.utf8)
+        guard !pattern.isEmpty, text.count >= pattern.count else { return self }
+        var output: [UInt8] = []
+        var index = 0
+        var changed = false
+        while index < text.count {
+            if index + pattern.count <= text.count && text[index] == pattern[0]
+                && text[index..<(index + pattern.count)].elementsEqual(pattern)
+            {
+                output.append(contentsOf: replacement.utf8)
+                index += pattern.count
+                changed = true
+            } else {
+                output.append(text[index])
+                index += 1
+            }
+        }
+        return changed ? String(decoding: output, as: UTF8.self) : self
+    }
+}

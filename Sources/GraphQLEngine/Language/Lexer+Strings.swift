@@ -1,0 +1,170 @@
+extension Lexer {
+    /// `"…"`: a string on one line, escapes cooked (`\n`, `\uXXXX`, `\u{…}`, surrogate pairs).
+    func readString(from start: Int) throws(GraphQLError) -> Token {
+        let count = bytes.count
+        var position = start + 1
+        var chunkStart = position
+        var cooked: [UInt8]? = nil
+        while position < count {
+            let code = bytes[position]
+            if code == 0x22 {  // closing quote
+                let value: String
+                if var buffer = cooked {
+                    buffer.append(contentsOf: bytes[chunkStart..<position])
+                    value = String(decoding: buffer, as: UTF8.self)
+                } else {
+                    value = String(decoding: UnsafeBufferPointer(rebasing: bytes[chunkStart..<position]), as: UTF8.self)
+                }
+                return Token(kind: .string, start: start, end: position + 1, stringValue: value)
+            }
+            if code == 0x5C {  // backslash
+                var buffer = cooked ?? []
+                buffer.append(contentsOf: bytes[chunkStart..<position])
+                position += try readEscape(at: position, into: &buffer)
+                cooked = buffer
+                chunkStart = position
+                continue
+            }
+            if code == 0x0A || code == 0x0D { break }
+            if code < 0x80 {
+                position += 1
+            } else if let (_, length) = UTF8Scalar.decode(bytes, at: position) {
+                position += length
+            } else {
+                throw error(at: position, "Invalid character within String: \(printCodePoint(at: position)).")
+            }
+        }
+        throw error(at: position, "Unterminated string.")
+    }
+
+    /// Cooks the escape sequence at `position` (a backslash) into `buffer`; returns its length.
+    private func readEscape(at position: Int, into buffer: inout [UInt8]) throws(GraphQLError) -> Int {
+        let next = byte(at: position + 1)
+        switch next {
+        case 0x22: buffer.append(0x22)
+        case 0x5C: buffer.append(0x5C)
+        case 0x2F: buffer.append(0x2F)
+        case 0x62: buffer.append(0x08)  // b
+        case 0x66: buffer.append(0x0C)  // f
+        case 0x6E: buffer.append(0x0A)  // n
+        case 0x72: buffer.append(0x0D)  // r
+        case 0x74: buffer.append(0x09)  // t
+        case 0x75:  // u
+            return byte(at: position + 2) == 0x7B
+                ? try readVariableWidthUnicodeEscape(at: position, into: &buffer)
+                : try readFixedWidthUnicodeEscape(at: position, into: &buffer)
+        default:
+            throw error(at: position, "Invalid character escape sequence: \"\(text(from: position, length: 2))\".")
+        }
+        return 2
+    }
+
+    /// `\u{1F600}`: one to eight hex digits naming a Unicode scalar value.
+    private func readVariableWidthUnicodeEscape(at position: Int, into buffer: inout [UInt8]) throws(GraphQLError) -> Int {
+        var point: Int32 = 0
+        var size = 3
+        while size < 12 {
+            let code = byte(at: position + size)
+            size += 1
+            if code == 0x7D {  // }
+                if size < 5 || !Self.isScalarValue(point) { break }
+                UTF8Scalar.append(UInt32(point), to: &buffer)
+                return size
+            }
+            point = (point &<< 4) | Self.hexValue(code)
+            if point < 0 { break }
+        }
+        throw error(at: position, "Invalid Unicode escape sequence: \"\(text(from: position, length: size))\".")
+    }
+
+    /// `\uXXXX`, or a JSON-style surrogate pair `\uD83D\uDE00` joined into one scalar.
+    private func readFixedWidthUnicodeEscape(at position: Int, into buffer: inout [UInt8]) throws(GraphQLError) -> Int {
+        let code = hex16(at: position + 2)
+        if Self.isScalarValue(code) {
+            UTF8Scalar.append(UInt32(code), to: &buffer)
+            return 6
+        }
+        if code >= 0xD800 && code <= 0xDBFF && byte(at: position + 6) == 0x5C && byte(at: position + 7) == 0x75 {
+            let trailing = hex16(at: position + 8)
+            if trailing >= 0xDC00 && trailing <= 0xDFFF {
+                let scalar = 0x10000 + ((UInt32(code) - 0xD800) << 10) + (UInt32(trailing) - 0xDC00)
+                UTF8Scalar.append(scalar, to: &buffer)
+                return 12
+            }
+        }
+        throw error(at: position, "Invalid Unicode escape sequence: \"\(text(from: position, length: 6))\".")
+    }
+
+    /// Four hex digits as a number; negative if any is not a hex digit.
+    private func hex16(at position: Int) -> Int32 {
+        Self.hexValue(byte(at: position)) &<< 12 | Self.hexValue(byte(at: position + 1)) &<< 8
+            | Self.hexValue(byte(at: position + 2)) &<< 4 | Self.hexValue(byte(at: position + 3))
+    }
+
+    @inline(__always)
+    static func hexValue(_ code: Int) -> Int32 {
+        switch code {
+        case 0x30...0x39: Int32(code - 0x30)
+        case 0x41...0x46: Int32(code - 0x37)
+        case 0x61...0x66: Int32(code - 0x57)
+        default: -1
+        }
+    }
+
+    @inline(__always)
+    static func isScalarValue(_ code: Int32) -> Bool {
+        (code >= 0 && code <= 0xD7FF) || (code >= 0xE000 && code <= 0x10FFFF)
+    }
+
+    /// The source text of `length` bytes from `position`, widened to whole characters, for
+    /// quoting a bad escape.
+    private func text(from position: Int, length: Int) -> String {
+        var end = min(position + length, bytes.count)
+        while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+    }
+
+    /// `"""…"""`: raw text (only `\"""` is an escape), its lines dedented by the spec's
+    /// `BlockStringValue()`.
+    func readBlockString(from start: Int) throws(GraphQLError) -> Token {
+        let count = bytes.count
+        var position = start + 3
+        var chunkStart = position
+        var content: [UInt8] = []
+        var lines: [Range<Int>] = []
+        var lineStart = 0
+        while position < count {
+            let code = bytes[position]
+            if code == 0x22 && byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22 {
+                content.append(contentsOf: bytes[chunkStart..<position])
+                lines.append(lineStart..<content.count)
+                let value = BlockString.dedentedValue(content: content, lines: lines)
+                return Token(kind: .blockString, start: start, end: position + 3, stringValue: value)
+            }
+            if code == 0x5C && byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22
+                && byte(at: position + 3) == 0x22
+            {
+                content.append(contentsOf: bytes[chunkStart..<position])
+                chunkStart = position + 1  // keep the quotes, drop the backslash
+                position += 4
+                continue
+            }
+            if code == 0x0A || code == 0x0D {
+                content.append(contentsOf: bytes[chunkStart..<position])
+                lines.append(lineStart..<content.count)
+                lineStart = content.count
+                position += (code == 0x0D && byte(at: position + 1) == 0x0A) ? 2 : 1
+                chunkStart = position
+                continue
+            }
+            if code < 0x80 {
+                position += 1
+            } else if let (_, length) = UTF8Scalar.decode(bytes, at: position) {
+                position += length
+            } else {
+                throw error(at: position, "Invalid character within String: \(printCodePoint(at: position)).")
+            }
+        }
+        throw error(at: position, "Unterminated string.")
+    }
+}

@@ -1,0 +1,242 @@
+/// Turns a ``Source``'s UTF-8 bytes into tokens on demand, one token ahead of the parser,
+/// the way graphql-js's lexer does: so a bad character is reported when the parser reaches
+/// the token before it, and errors come in the same order as graphql-js's.
+///
+/// Whitespace, line terminators, commas, comments and the byte-order mark are skipped.
+struct Lexer {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let source: Source
+    /// The current token (already lexed).
+    private(set) var token: Token
+    /// Where the previously current token ended: AST nodes end there.
+    private(set) var lastTokenEnd: Int = 0
+    private var lookaheadToken: Token?
+
+    init(source: Source, bytes: UnsafeBufferPointer<UInt8>) {
+        self.source = source
+        self.bytes = bytes
+        self.token = Token(kind: .startOfFile, start: 0, end: 0)
+    }
+
+    /// Moves to the next token.
+    @inline(__always)
+    mutating func advance() throws(GraphQLError) {
+        lastTokenEnd = token.end
+        if token.kind == .endOfFile { return }
+        if let next = lookaheadToken {
+            token = next
+            lookaheadToken = nil
+        } else {
+            token = try readToken(from: token.end)
+        }
+    }
+
+    /// The token after the current one, without moving.
+    mutating func lookahead() throws(GraphQLError) -> Token {
+        if token.kind == .endOfFile { return token }
+        if let next = lookaheadToken { return next }
+        let next = try readToken(from: token.end)
+        lookaheadToken = next
+        return next
+    }
+
+    /// Every token of a source, up to and including `<EOF>`: for tools and tests.
+    static func tokens(of source: Source) throws(GraphQLError) -> [Token] {
+        try source.body.withUnsafeBufferPointer { (buffer) throws(GraphQLError) -> [Token] in
+            var lexer = Lexer(source: source, bytes: buffer)
+            var tokens: [Token] = []
+            repeat {
+                try lexer.advance()
+                tokens.append(lexer.token)
+            } while lexer.token.kind != .endOfFile
+            return tokens
+        }
+    }
+
+    // MARK: - Reading tokens
+
+    /// The byte at `index`, or -1 past the end.
+    @inline(__always)
+    func byte(at index: Int) -> Int {
+        index < bytes.count ? Int(bytes[index]) : -1
+    }
+
+    func error(at position: Int, _ description: String) -> GraphQLError {
+        GraphQLError.syntax(source, at: position, description)
+    }
+
+    private func readToken(from start: Int) throws(GraphQLError) -> Token {
+        let count = bytes.count
+        var position = start
+        while position < count {
+            let code = bytes[position]
+            switch code {
+            case 0x20, 0x09, 0x2C, 0x0A, 0x0D:  // space, tab, comma, line terminators
+                position += 1
+                continue
+            case 0xEF where byte(at: position + 1) == 0xBB && byte(at: position + 2) == 0xBF:  // BOM
+                position += 3
+                continue
+            case 0x23:  // # comment, up to the end of the line
+                position = skipComment(from: position + 1)
+                continue
+            case 0x21: return Token(kind: .bang, start: position, end: position + 1)
+            case 0x24: return Token(kind: .dollar, start: position, end: position + 1)
+            case 0x26: return Token(kind: .amp, start: position, end: position + 1)
+            case 0x28: return Token(kind: .parenL, start: position, end: position + 1)
+            case 0x29: return Token(kind: .parenR, start: position, end: position + 1)
+            case 0x2E:
+                if byte(at: position + 1) == 0x2E && byte(at: position + 2) == 0x2E {
+                    return Token(kind: .spread, start: position, end: position + 3)
+                }
+            case 0x3A: return Token(kind: .colon, start: position, end: position + 1)
+            case 0x3D: return Token(kind: .equals, start: position, end: position + 1)
+            case 0x40: return Token(kind: .at, start: position, end: position + 1)
+            case 0x5B: return Token(kind: .bracketL, start: position, end: position + 1)
+            case 0x5D: return Token(kind: .bracketR, start: position, end: position + 1)
+            case 0x7B: return Token(kind: .braceL, start: position, end: position + 1)
+            case 0x7C: return Token(kind: .pipe, start: position, end: position + 1)
+            case 0x7D: return Token(kind: .braceR, start: position, end: position + 1)
+            case 0x22:
+                if byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22 {
+                    return try readBlockString(from: position)
+                }
+                return try readString(from: position)
+            default:
+                break
+            }
+            if Self.isDigit(code) || code == 0x2D {
+                return try readNumber(from: position)
+            }
+            if Self.isNameStart(code) {
+                return readName(from: position)
+            }
+            throw unexpectedCharacter(at: position)
+        }
+        return Token(kind: .endOfFile, start: count, end: count)
+    }
+
+    private func skipComment(from start: Int) -> Int {
+        var position = start
+        let count = bytes.count
+        while position < count {
+            let code = bytes[position]
+            if code == 0x0A || code == 0x0D { break }
+            if code < 0x80 {
+                position += 1
+            } else if let (_, length) = UTF8Scalar.decode(bytes, at: position) {
+                position += length
+            } else {
+                break  // not UTF-8: reported as an invalid character by the next read
+            }
+        }
+        return position
+    }
+
+    private func unexpectedCharacter(at position: Int) -> GraphQLError {
+        if bytes[position] == 0x27 {
+            return error(at: position, "Unexpected single quote character ('), did you mean to use a double quote (\")?")
+        }
+        if bytes[position] >= 0x80 && UTF8Scalar.decode(bytes, at: position) == nil {
+            return error(at: position, "Invalid character: \(printCodePoint(at: position)).")
+        }
+        return error(at: position, "Unexpected character: \(printCodePoint(at: position)).")
+    }
+
+    /// How graphql-js names the character at a position in messages: `"a"`, `'"'`, `U+00E9`,
+    /// `<EOF>`; bytes that are not UTF-8 are named as such.
+    func printCodePoint(at position: Int) -> String {
+        guard position < bytes.count else { return TokenKind.endOfFile.description }
+        guard let (scalar, _) = UTF8Scalar.decode(bytes, at: position) else {
+            return "byte 0x" + Self.hex(UInt32(bytes[position]), digits: 2) + " (not UTF-8)"
+        }
+        if scalar >= 0x20 && scalar <= 0x7E {
+            return scalar == 0x22 ? "'\"'" : "\"\(Character(Unicode.Scalar(UInt8(scalar))))\""
+        }
+        return "U+" + Self.hex(scalar, digits: 4)
+    }
+
+    static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
+    }
+
+    private func readName(from start: Int) -> Token {
+        var position = start + 1
+        let count = bytes.count
+        while position < count && Self.isNameContinue(bytes[position]) {
+            position += 1
+        }
+        return Token(kind: .name, start: start, end: position)
+    }
+
+    // MARK: - Numbers
+
+    private func readNumber(from start: Int) throws(GraphQLError) -> Token {
+        var position = start
+        var code = byte(at: position)
+        var isFloat = false
+        if code == 0x2D {  // -
+            position += 1
+            code = byte(at: position)
+        }
+        if code == 0x30 {  // 0
+            position += 1
+            code = byte(at: position)
+            if code >= 0x30 && code <= 0x39 {
+                throw error(at: position, "Invalid number, unexpected digit after 0: \(printCodePoint(at: position)).")
+            }
+        } else {
+            position = try readDigits(from: position)
+            code = byte(at: position)
+        }
+        if code == 0x2E {  // .
+            isFloat = true
+            position = try readDigits(from: position + 1)
+            code = byte(at: position)
+        }
+        if code == 0x45 || code == 0x65 {  // E e
+            isFloat = true
+            position += 1
+            code = byte(at: position)
+            if code == 0x2B || code == 0x2D {  // + -
+                position += 1
+            }
+            position = try readDigits(from: position)
+            code = byte(at: position)
+        }
+        // A number may not run straight into a `.` or a name.
+        if code == 0x2E || (code >= 0 && Self.isNameStart(UInt8(code))) {
+            throw error(at: position, "Invalid number, expected digit but got: \(printCodePoint(at: position)).")
+        }
+        return Token(kind: isFloat ? .float : .int, start: start, end: position)
+    }
+
+    private func readDigits(from start: Int) throws(GraphQLError) -> Int {
+        let code = byte(at: start)
+        guard code >= 0x30 && code <= 0x39 else {
+            throw error(at: start, "Invalid number, expected digit but got: \(printCodePoint(at: start)).")
+        }
+        var position = start + 1
+        let count = bytes.count
+        while position < count && Self.isDigit(bytes[position]) {
+            position += 1
+        }
+        return position
+    }
+
+    // MARK: - Character classes
+
+    @inline(__always)
+    static func isDigit(_ code: UInt8) -> Bool { code &- 0x30 < 10 }
+
+    @inline(__always)
+    static func isNameStart(_ code: UInt8) -> Bool {
+        (code | 0x20) &- 0x61 < 26 || code == 0x5F
+    }
+
+    @inline(__always)
+    static func isNameContinue(_ code: UInt8) -> Bool {
+        (code | 0x20) &- 0x61 < 26 || code &- 0x30 < 10 || code == 0x5F
+    }
+}
