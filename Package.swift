@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
+        // For the Benchmarks package (and anyone who wants the engine alone).
+        .library(name: "GraphQLEngine", targets: ["GraphQLEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),

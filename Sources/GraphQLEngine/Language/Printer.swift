@@ -29,10 +29,9 @@ public enum Printer {
     }
 
     public static func print(_ node: VariableDefinition) -> String {
-        let body =
-            "$" + node.variable.name.value + ": " + print(node.type) + wrap(" = ", node.defaultValue.map(print))
-            + wrap(" ", directives(node.directives))
-        return described(node.description, body)
+        // A variable's description stays on its line: `"the id" $id: ID`.
+        wrap("", node.description.map(print), " ") + "$" + node.variable.name.value + ": " + print(node.type)
+            + wrap(" = ", node.defaultValue.map(print)) + wrap(" ", directives(node.directives))
     }
 
     public static func print(_ node: SelectionSet) -> String {
