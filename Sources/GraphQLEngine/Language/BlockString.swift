@@ -11,18 +11,41 @@ public enum BlockString {
             content.append(contentsOf: line.utf8)
             ranges.append(start..<content.count)
         }
-        return dedentedValue(content: content, lines: ranges)
+        return content.withUnsafeBufferPointer { dedentedValue(of: $0, lines: ranges) }
     }
 
-    /// The dedent over lines given as ranges of one byte buffer (the lexer's form).
-    static func dedentedValue(content: [UInt8], lines: [Range<Int>]) -> String {
+    /// The dedent over lines that still contain `\"""` escapes: unescapes into a buffer first.
+    static func dedentedValue(unescaping bytes: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) -> String {
+        var content: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for line in lines {
+            let start = content.count
+            var index = line.lowerBound
+            while index < line.upperBound {
+                if bytes[index] == 0x5C && index + 3 < line.upperBound
+                    && bytes[index + 1] == 0x22 && bytes[index + 2] == 0x22 && bytes[index + 3] == 0x22
+                {
+                    content.append(contentsOf: [0x22, 0x22, 0x22])
+                    index += 4
+                } else {
+                    content.append(bytes[index])
+                    index += 1
+                }
+            }
+            ranges.append(start..<content.count)
+        }
+        return content.withUnsafeBufferPointer { dedentedValue(of: $0, lines: ranges) }
+    }
+
+    /// The dedent over lines given as ranges of a byte buffer, written straight into the result.
+    static func dedentedValue(of bytes: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) -> String {
         var commonIndent = Int.max
         var firstNonBlank: Int? = nil
         var lastNonBlank = -1
         for (index, line) in lines.enumerated() {
             var indent = 0
             while indent < line.count {
-                let code = content[line.lowerBound + indent]
+                let code = bytes[line.lowerBound + indent]
                 if code != 0x20 && code != 0x09 { break }
                 indent += 1
             }
@@ -33,15 +56,28 @@ public enum BlockString {
         }
         let first = firstNonBlank ?? 0
         guard first <= lastNonBlank else { return "" }
-        var output: [UInt8] = []
-        output.reserveCapacity(content.count)
+        var size = lastNonBlank - first  // newlines
         for index in first...lastNonBlank {
-            if index > first { output.append(0x0A) }
             let line = lines[index]
-            let skip = index == 0 ? 0 : min(commonIndent, line.count)
-            output.append(contentsOf: content[(line.lowerBound + skip)..<line.upperBound])
+            size += line.count - (index == 0 ? 0 : min(commonIndent, line.count))
         }
-        return String(decoding: output, as: UTF8.self)
+        return String(unsafeUninitializedCapacity: size) { output in
+            var written = 0
+            for index in first...lastNonBlank {
+                if index > first {
+                    output[written] = 0x0A
+                    written += 1
+                }
+                let line = lines[index]
+                let from = line.lowerBound + (index == 0 ? 0 : min(commonIndent, line.count))
+                let length = line.upperBound - from
+                if length > 0, let target = output.baseAddress, let origin = bytes.baseAddress {
+                    (target + written).update(from: origin + from, count: length)
+                    written += length
+                }
+            }
+            return written
+        }
     }
 
     /// A value as a block string literal, laid out as graphql-js prints it: on its own lines

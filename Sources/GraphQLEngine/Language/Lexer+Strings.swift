@@ -125,44 +125,44 @@ extension Lexer {
     }
 
     /// `"""…"""`: raw text (only `\"""` is an escape), its lines dedented by the spec's
-    /// `BlockStringValue()`.
-    func readBlockString(from start: Int) throws(GraphQLError) -> Token {
+    /// `BlockStringValue()`. Lines are found as ranges of the source itself, so a block string
+    /// without escapes is copied once, straight into its value.
+    mutating func readBlockString(from start: Int) throws(GraphQLError) -> Token {
         let count = bytes.count
         var position = start + 3
-        var chunkStart = position
-        var content: [UInt8] = []
+        var lineStart = position
+        // Reused between block strings: most are a few lines, and this saves allocating for them.
         var lines: [Range<Int>] = []
-        var lineStart = 0
+        swap(&lines, &blockStringLines)
+        lines.removeAll(keepingCapacity: true)
+        defer { swap(&lines, &blockStringLines) }
+        var hasEscape = false
         while position < count {
             let code = bytes[position]
-            if code == 0x22 && byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22 {
-                content.append(contentsOf: bytes[chunkStart..<position])
-                lines.append(lineStart..<content.count)
-                let value = BlockString.dedentedValue(content: content, lines: lines)
-                return Token(kind: .blockString, start: start, end: position + 3, stringValue: value)
-            }
-            if code == 0x5C && byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22
-                && byte(at: position + 3) == 0x22
-            {
-                content.append(contentsOf: bytes[chunkStart..<position])
-                chunkStart = position + 1  // keep the quotes, drop the backslash
-                position += 4
-                continue
-            }
-            if code == 0x0A || code == 0x0D {
-                content.append(contentsOf: bytes[chunkStart..<position])
-                lines.append(lineStart..<content.count)
-                lineStart = content.count
-                position += (code == 0x0D && byte(at: position + 1) == 0x0A) ? 2 : 1
-                chunkStart = position
-                continue
-            }
-            if code < 0x80 {
-                position += 1
-            } else if let (_, length) = UTF8Scalar.decode(bytes, at: position) {
+            if code >= 0x80 {
+                guard let (_, length) = UTF8Scalar.decode(bytes, at: position) else {
+                    throw error(at: position, "Invalid character within String: \(printCodePoint(at: position)).")
+                }
                 position += length
-            } else {
-                throw error(at: position, "Invalid character within String: \(printCodePoint(at: position)).")
+                continue
+            }
+            switch code {
+            case 0x22 where byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22:
+                lines.append(lineStart..<position)
+                let value =
+                    hasEscape
+                    ? BlockString.dedentedValue(unescaping: bytes, lines: lines)
+                    : BlockString.dedentedValue(of: bytes, lines: lines)
+                return Token(kind: .blockString, start: start, end: position + 3, stringValue: value)
+            case 0x5C where byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22 && byte(at: position + 3) == 0x22:
+                hasEscape = true
+                position += 4
+            case 0x0A, 0x0D:
+                lines.append(lineStart..<position)
+                position += (code == 0x0D && byte(at: position + 1) == 0x0A) ? 2 : 1
+                lineStart = position
+            default:
+                position += 1
             }
         }
         throw error(at: position, "Unterminated string.")

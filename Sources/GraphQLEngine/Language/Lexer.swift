@@ -11,6 +11,8 @@ struct Lexer {
     /// Where the previously current token ended: AST nodes end there.
     private(set) var lastTokenEnd: Int = 0
     private var lookaheadToken: Token?
+    /// Scratch space for the line ranges of block strings.
+    var blockStringLines: [Range<Int>] = []
 
     init(source: Source, bytes: UnsafeBufferPointer<UInt8>) {
         self.source = source
@@ -65,7 +67,7 @@ struct Lexer {
         GraphQLError.syntax(source, at: position, description)
     }
 
-    private func readToken(from start: Int) throws(GraphQLError) -> Token {
+    private mutating func readToken(from start: Int) throws(GraphQLError) -> Token {
         let count = bytes.count
         var position = start
         while position < count {
