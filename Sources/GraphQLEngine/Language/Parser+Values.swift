@@ -83,21 +83,21 @@ extension Parser {
     /// Type : NamedType | ListType | NonNullType
     mutating func parseTypeReference() throws(GraphQLError) -> TypeReference {
         let start = lexer.token.start
-        var type: TypeReference
+        let nullable: NullableType
         if peek(.bracketL) {
             try enterNesting()
             defer { leaveNesting() }
             try advance()
             let inner = try parseTypeReference()
             try expect(.bracketR)
-            type = .list(inner, range: range(from: start))
+            nullable = .list(inner, range: range(from: start))
         } else {
-            type = .named(try parseNamedType())
+            nullable = .named(try parseNamedType())
         }
         if try expectOptional(.bang) {
-            return .nonNull(type, range: range(from: start))
+            return .nonNull(nullable, range: range(from: start))
         }
-        return type
+        return nullable.typeReference
     }
 
     /// NamedType : Name

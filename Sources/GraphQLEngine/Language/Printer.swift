@@ -90,7 +90,7 @@ public enum Printer {
         switch type {
         case .named(let named): named.name.value
         case .list(let inner, _): "[" + print(inner) + "]"
-        case .nonNull(let inner, _): print(inner) + "!"
+        case .nonNull(let inner, _): print(inner.typeReference) + "!"
         }
     }
 

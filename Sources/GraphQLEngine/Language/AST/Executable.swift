@@ -111,10 +111,13 @@ public struct NamedType: Sendable, Hashable {
 }
 
 /// A type as written in a document: `User`, `[User]`, `User!`, `[User!]!`.
-public indirect enum TypeReference: Sendable, Hashable {
+///
+/// Non-null wraps a ``NullableType`` (as the grammar says: `NamedType !` or `ListType !`), so
+/// `T!!` cannot be represented and `T!` needs no allocation; only lists are boxed.
+public enum TypeReference: Sendable, Hashable {
     case named(NamedType)
-    case list(TypeReference, range: SourceRange)
-    case nonNull(TypeReference, range: SourceRange)
+    indirect case list(TypeReference, range: SourceRange)
+    case nonNull(NullableType, range: SourceRange)
 
     public var range: SourceRange {
         switch self {
@@ -127,7 +130,22 @@ public indirect enum TypeReference: Sendable, Hashable {
     public var namedType: NamedType {
         switch self {
         case .named(let type): type
-        case .list(let inner, _), .nonNull(let inner, _): inner.namedType
+        case .list(let inner, _): inner.namedType
+        case .nonNull(let inner, _): inner.typeReference.namedType
+        }
+    }
+}
+
+/// What a non-null type wraps: a named type or a list.
+public enum NullableType: Sendable, Hashable {
+    case named(NamedType)
+    indirect case list(TypeReference, range: SourceRange)
+
+    /// The same type as a ``TypeReference``.
+    public var typeReference: TypeReference {
+        switch self {
+        case .named(let type): .named(type)
+        case .list(let inner, let range): .list(inner, range: range)
         }
     }
 }
