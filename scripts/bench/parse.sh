@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# `make bench`: parse speed of Hearth's GraphQL parser against graphql-js (node-graphql) and
+# GraphQLSwift on the same inputs, in one run, printed as one table.
+# Inputs: ../shared/bench (or HEARTH_BENCH_INPUTS) and graphql-js's getIntrospectionQuery().
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+work=$(mktemp -d /tmp/hearth-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+export HEARTH_BENCH_INPUTS=${HEARTH_BENCH_INPUTS:-$root/../shared/bench}
+export HEARTH_BENCH_INTROSPECTION=$work/introspection.graphql
+
+if ! node -e "require('${GRAPHQL_JS_PATH:-/usr/share/nodejs/graphql}')" 2>/dev/null && ! node -e "require('graphql')" 2>/dev/null; then
+  echo "graphql-js is needed for the comparison: apt-get install -y nodejs node-graphql" >&2
+  exit 1
+fi
+for input in kitchen-sink.graphql github-schema.graphql; do
+  [ -f "$HEARTH_BENCH_INPUTS/$input" ] || echo "note: $HEARTH_BENCH_INPUTS/$input not found; that row is skipped (set HEARTH_BENCH_INPUTS)" >&2
+done
+
+echo "graphql-js…" >&2
+node scripts/bench/graphql-js.js --write-introspection "$HEARTH_BENCH_INTROSPECTION" "$HEARTH_BENCH_INPUTS" > "$work/graphql-js.jsonl"
+echo "Hearth and GraphQLSwift (ordo-one/benchmark; the first build takes a few minutes)…" >&2
+swift package --package-path Benchmarks --disable-sandbox benchmark --target ParserBenchmarks --no-progress \
+  > "$work/swift.txt"
+python3 scripts/bench/parse-table.py "$work/graphql-js.jsonl" "$work/swift.txt"
