@@ -13,7 +13,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal],
-        timeUnits: .microseconds,
+        timeUnits: .nanoseconds,
         warmupIterations: 20,
         maxDuration: .seconds(3),
         maxIterations: 100_000
