@@ -7,14 +7,7 @@
 const fs = require('fs');
 const path = require('path');
 
-function loadGraphQL() {
-  const candidates = [process.env.GRAPHQL_JS_PATH, 'graphql', '/usr/share/nodejs/graphql'].filter(Boolean);
-  for (const candidate of candidates) {
-    try { return require(candidate); } catch (error) { /* try the next one */ }
-  }
-  process.stderr.write('graphql-js not found (apt-get install -y node-graphql, or set GRAPHQL_JS_PATH)\n');
-  process.exit(3);
-}
+const loadGraphQL = require('../reference/load-graphql');
 const { parse, getIntrospectionQuery, version } = loadGraphQL();
 
 const args = process.argv.slice(2);

@@ -25,16 +25,16 @@ for line in open(swift_path):
     if current is None or not line.startswith("│"):
         continue
     cells = [cell.strip() for cell in line.strip().strip("│").split("│")]
-    metric = re.match(r"(Time \(wall clock\)|Malloc \(total\)) \((\w*)\)", cells[0]) or re.match(r"(Malloc \(total\))", cells[0])
+    # "Time (wall clock) (ns) *" or "Malloc (total) (K) *": the last parenthesis is the unit.
+    metric = re.match(r"(Time \(wall clock\)|Malloc \(total\))(?: \((\w+)\))?", cells[0])
     if not metric or len(cells) < 4:
         continue
-    unit_match = re.search(r"\((K|M)\)", cells[0])
+    unit = metric.group(2) or ""
     median = float(cells[3].replace(",", ""))
-    if cells[0].startswith("Time"):
-        unit = re.search(r"\((μs|ms|ns|s)\)", cells[0]).group(1)
+    if metric.group(1).startswith("Time"):
         current["us"] = median * {"ns": 0.001, "μs": 1, "ms": 1000, "s": 1_000_000}[unit]
     else:
-        current["mallocs"] = median * scale[unit_match.group(1) if unit_match else ""]
+        current["mallocs"] = median * scale[unit]
 
 print(f"| input | bytes | Hearth µs | Hearth MB/s | Hearth allocs | {version} µs | {version} MB/s | GraphQLSwift µs | GraphQLSwift MB/s | GraphQLSwift allocs | graphql-js ÷ Hearth | GraphQLSwift ÷ Hearth |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

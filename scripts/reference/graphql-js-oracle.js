@@ -3,14 +3,7 @@
 // on stdin and writes, for each, what graphql-js makes of it: the printed form when it parses,
 // else the first error's message, line and column. Uses Debian's node-graphql package.
 'use strict';
-function loadGraphQL() {
-  const candidates = [process.env.GRAPHQL_JS_PATH, 'graphql', '/usr/share/nodejs/graphql'].filter(Boolean);
-  for (const candidate of candidates) {
-    try { return require(candidate); } catch (error) { /* try the next one */ }
-  }
-  process.stderr.write('graphql-js not found (apt-get install -y node-graphql, or set GRAPHQL_JS_PATH)\n');
-  process.exit(3);
-}
+const loadGraphQL = require('./load-graphql');
 const { parse, print, version } = loadGraphQL();
 
 let input = '';

@@ -4,8 +4,9 @@ extension GraphQLError {
     public var printed: String {
         var output = message
         if let source {
+            let lines = Source.lines(of: String(decoding: source.body, as: UTF8.self))
             for location in locations {
-                output += "\n\n" + Self.quote(source, at: location)
+                output += "\n\n" + Self.quote(lines, of: source, at: location)
             }
         } else {
             for location in locations {
@@ -16,9 +17,7 @@ extension GraphQLError {
     }
 
     /// `name:line:column` and the lines around it, the caret under the column.
-    static func quote(_ source: Source, at location: SourceLocation) -> String {
-        let text = String(decoding: source.body, as: UTF8.self)
-        let lines = splitLines(text)
+    static func quote(_ lines: [String], of source: Source, at location: SourceLocation) -> String {
         let lineIndex = location.line - 1
         let header = "\(source.name):\(location.line):\(location.column)\n"
         guard lineIndex >= 0, lineIndex < lines.count else { return header }
@@ -59,28 +58,5 @@ extension GraphQLError {
         return present.map { prefix, line in
             String(repeating: " ", count: width - prefix.count) + prefix + (line.isEmpty ? "" : " " + line)
         }.joined(separator: "\n")
-    }
-
-    /// Splits on `\r\n`, `\n` and `\r`, as GraphQL counts lines.
-    static func splitLines(_ text: String) -> [String] {
-        var lines: [String] = []
-        var current: [UInt8] = []
-        var bytes = text.utf8.makeIterator()
-        var pendingCR = false
-        while let byte = bytes.next() {
-            if pendingCR {
-                pendingCR = false
-                if byte == 0x0A { continue }
-            }
-            if byte == 0x0A || byte == 0x0D {
-                lines.append(String(decoding: current, as: UTF8.self))
-                current.removeAll(keepingCapacity: true)
-                pendingCR = byte == 0x0D
-            } else {
-                current.append(byte)
-            }
-        }
-        lines.append(String(decoding: current, as: UTF8.self))
-        return lines
     }
 }

@@ -1,7 +1,7 @@
 /// An error as GraphQL reports it: a message, the places in the document it concerns, the
 /// response path it happened at, and extensions such as `code`.
 ///
-/// Syntax errors carry the ``Source`` and byte positions too, so a tool can quote the
+/// Syntax errors carry their ``Source`` too, so a tool can quote the
 /// offending line (see ``printed``).
 public struct GraphQLError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
@@ -10,8 +10,6 @@ public struct GraphQLError: Error, Sendable, Equatable, CustomStringConvertible 
     public var extensions: [(key: String, value: ExtensionValue)]
     /// The document the locations refer to, when known.
     public var source: Source?
-    /// Byte offsets into ``source`` matching ``locations``.
-    public var positions: [Int]
 
     public init(
         _ message: String,
@@ -24,7 +22,6 @@ public struct GraphQLError: Error, Sendable, Equatable, CustomStringConvertible 
         self.path = path
         self.extensions = extensions
         self.source = nil
-        self.positions = []
     }
 
     /// An error at byte positions of a source; locations are computed from them.
@@ -40,7 +37,6 @@ public struct GraphQLError: Error, Sendable, Equatable, CustomStringConvertible 
         self.path = path
         self.extensions = extensions
         self.source = source
-        self.positions = positions
     }
 
     /// A syntax error, worded as graphql-js words them: `Syntax Error: <description>`.

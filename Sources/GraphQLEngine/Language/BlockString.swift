@@ -84,7 +84,7 @@ public enum BlockString {
     /// when that reads better or is needed to keep the value intact.
     public static func print(_ value: String, minimize: Bool = false) -> String {
         let escaped = value.replacingAll("\"\"\"", with: "\\\"\"\"")
-        let lines = GraphQLError.splitLines(escaped)
+        let lines = Source.lines(of: escaped)
         let isSingleLine = lines.count == 1
         let forceLeadingNewLine =
             lines.count > 1
@@ -104,30 +104,5 @@ public enum BlockString {
         result += escaped
         if printAsMultipleLines || forceTrailingNewLine { result += "\n" }
         return "\"\"\"" + result + "\"\"\""
-    }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced, scanning left to right (no Foundation).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        let text = Array(utf8)
-        let pattern = Array(target.utf8)
-        guard !pattern.isEmpty, text.count >= pattern.count else { return self }
-        var output: [UInt8] = []
-        var index = 0
-        var changed = false
-        while index < text.count {
-            if index + pattern.count <= text.count && text[index] == pattern[0]
-                && text[index..<(index + pattern.count)].elementsEqual(pattern)
-            {
-                output.append(contentsOf: replacement.utf8)
-                index += pattern.count
-                changed = true
-            } else {
-                output.append(text[index])
-                index += 1
-            }
-        }
-        return changed ? String(decoding: output, as: UTF8.self) : self
     }
 }

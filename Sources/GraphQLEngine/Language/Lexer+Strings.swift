@@ -26,13 +26,10 @@ extension Lexer {
                 continue
             }
             if code == 0x0A || code == 0x0D { break }
-            if code < 0x80 {
-                position += 1
-            } else if let (_, length) = UTF8Scalar.decode(bytes, at: position) {
-                position += length
-            } else {
+            guard let length = characterLength(at: position) else {
                 throw error(at: position, "Invalid character within String: \(printCodePoint(at: position)).")
             }
+            position += length
         }
         throw error(at: position, "Unterminated string.")
     }
@@ -140,7 +137,7 @@ extension Lexer {
         while position < count {
             let code = bytes[position]
             if code >= 0x80 {
-                guard let (_, length) = UTF8Scalar.decode(bytes, at: position) else {
+                guard let length = characterLength(at: position) else {
                     throw error(at: position, "Invalid character within String: \(printCodePoint(at: position)).")
                 }
                 position += length

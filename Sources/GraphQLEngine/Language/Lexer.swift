@@ -124,22 +124,25 @@ struct Lexer {
         while position < count {
             let code = bytes[position]
             if code == 0x0A || code == 0x0D { break }
-            if code < 0x80 {
-                position += 1
-            } else if let (_, length) = UTF8Scalar.decode(bytes, at: position) {
-                position += length
-            } else {
-                break  // not UTF-8: reported as an invalid character by the next read
-            }
+            // Bytes that are not UTF-8 end the comment and are reported by the next read.
+            guard let length = characterLength(at: position) else { break }
+            position += length
         }
         return position
+    }
+
+    /// The length in bytes of the character at `position`: 1 for ASCII, 2 to 4 for other
+    /// UTF-8, nil when the bytes there are not UTF-8.
+    @inline(__always)
+    func characterLength(at position: Int) -> Int? {
+        bytes[position] < 0x80 ? 1 : UTF8Scalar.decode(bytes, at: position)?.length
     }
 
     private func unexpectedCharacter(at position: Int) -> GraphQLError {
         if bytes[position] == 0x27 {
             return error(at: position, "Unexpected single quote character ('), did you mean to use a double quote (\")?")
         }
-        if bytes[position] >= 0x80 && UTF8Scalar.decode(bytes, at: position) == nil {
+        if characterLength(at: position) == nil {
             return error(at: position, "Invalid character: \(printCodePoint(at: position)).")
         }
         return error(at: position, "Unexpected character: \(printCodePoint(at: position)).")

@@ -41,6 +41,29 @@ public struct Source: Sendable {
         return SourceLocation(line: line, column: Self.utf16Length(body[lineStart..<end]) + 1)
     }
 
+    /// A text split into lines at `\r\n`, `\n` and `\r`, as GraphQL counts them.
+    static func lines(of text: String) -> [String] {
+        var lines: [String] = []
+        var current: [UInt8] = []
+        var bytes = text.utf8.makeIterator()
+        var pendingCR = false
+        while let byte = bytes.next() {
+            if pendingCR {
+                pendingCR = false
+                if byte == 0x0A { continue }
+            }
+            if byte == 0x0A || byte == 0x0D {
+                lines.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+                pendingCR = byte == 0x0D
+            } else {
+                current.append(byte)
+            }
+        }
+        lines.append(String(decoding: current, as: UTF8.self))
+        return lines
+    }
+
     /// UTF-16 code units in a run of UTF-8 bytes: one per scalar, two for scalars above U+FFFF
     /// (4-byte sequences). Continuation bytes count nothing.
     static func utf16Length(_ bytes: ArraySlice<UInt8>) -> Int {

@@ -23,13 +23,10 @@ struct DocumentGenerator {
     // MARK: - Tokens
 
     private let names = ["id", "name", "user", "node", "friends", "edges", "first", "after", "on", "type", "query",
-                         "fragment", "Ünı", "a", "_x", "__typename", "input", "true_", "null2", "extend", "schema"]
+                         "fragment", "uni", "a", "_x", "__typename", "input", "true_", "null2", "extend", "schema"]
     private let typeNames = ["User", "Node", "Query", "Mutation", "String", "Int", "Boolean", "ID", "Float", "Episode"]
 
-    mutating func name() -> String {
-        let candidate = pick(names)
-        return candidate == "Ünı" ? "uni" : candidate
-    }
+    mutating func name() -> String { pick(names) }
 
     mutating func stringLiteral() -> String {
         pick([

@@ -41,8 +41,6 @@ struct ReferenceOracle {
         }
     }
 
-    static var isAvailable: Bool { find().oracle != nil }
-
     func run(_ documents: [String]) throws -> Batch {
         let process = Process()
         process.executableURL = node
