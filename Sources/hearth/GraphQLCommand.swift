@@ -7,7 +7,7 @@ struct GraphQLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graphql",
         abstract: "Work with GraphQL documents (schema files, queries) using Hearth's engine.",
-        subcommands: [Format.self])
+        subcommands: [Format.self, PrintSchema.self])
 }
 
 extension GraphQLCommand {
@@ -57,17 +57,64 @@ extension GraphQLCommand {
             }
             if failed { throw ExitCode.failure }
         }
+    }
 
-        private func read(_ path: String) throws -> [UInt8] {
-            if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
-            }
-            return Array(data)
-        }
+    /// `hearth graphql print-schema S.graphql`: the schema in canonical SDL (graphql-js printSchema).
+    struct PrintSchema: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "print-schema",
+            abstract: "Build a schema from SDL and print it in canonical form (as graphql-js's printSchema does).",
+            discussion: """
+                Problems in the SDL (syntax, unknown types, broken interface contracts, …) are printed \
+                with file:line:column, and the exit status is 1.
+                """)
 
-        private func standardError(_ text: String) {
-            FileHandle.standardError.write(Data(text.utf8))
+        @ArgumentParser.Argument(help: "The schema's SDL file (\"-\" for standard input).")
+        var schema: String
+
+        func run() throws {
+            let built = try loadSchema(schema)
+            FileHandle.standardOutput.write(Data((SchemaPrinter.print(built) + "\n").utf8))
         }
     }
+}
+
+/// Reads a file, or standard input for "-".
+func read(_ path: String) throws -> [UInt8] {
+    if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+    }
+    return Array(data)
+}
+
+func standardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}
+
+/// `file:line:column: message` for each location (or `file: message` when there is none).
+func located(_ error: GraphQLError, file: String) -> String {
+    guard !error.locations.isEmpty else { return "\(file): \(error.message)" }
+    return error.locations.map { "\(file):\($0.line):\($0.column): \(error.message)" }.joined(separator: "\n")
+}
+
+/// Builds the schema in `path`, printing every problem and exiting 1 when there are any.
+func loadSchema(_ path: String) throws -> GraphQLSchema {
+    let bytes: [UInt8]
+    do {
+        bytes = try read(path)
+    } catch {
+        standardError("hearth: cannot read \(path): \(error.localizedDescription)\n")
+        throw ExitCode.failure
+    }
+    let name = path == "-" ? "<stdin>" : path
+    do {
+        let document = try Parser.parse(Source(bytes: bytes, name: name), options: .trusted)
+        return try SchemaBuilder.build(document)
+    } catch let error as GraphQLError {
+        standardError(error.printed + "\n")
+    } catch let error as SchemaError {
+        for problem in error.errors { standardError(located(problem, file: name) + "\n") }
+    }
+    throw ExitCode.failure
 }
