@@ -7,7 +7,7 @@ struct GraphQLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graphql",
         abstract: "Work with GraphQL documents (schema files, queries) using Hearth's engine.",
-        subcommands: [Format.self, PrintSchema.self])
+        subcommands: [Format.self, Validate.self, PrintSchema.self])
 }
 
 extension GraphQLCommand {
@@ -59,6 +59,62 @@ extension GraphQLCommand {
         }
     }
 
+    /// `hearth graphql validate --schema S.graphql FILE…`: check client operations against a schema.
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate GraphQL operation files against a schema (all of graphql-js's validation rules).",
+            discussion: """
+                Prints one line per problem, file:line:column: message, and exits 1 when any file has \
+                a problem (0 when all are valid). With --json, prints [{file, message, locations}] instead.
+                """)
+
+        @Option(name: .long, help: "The schema's SDL file.")
+        var schema: String
+
+        @ArgumentParser.Argument(help: "Operation files to validate (\"-\" for standard input).")
+        var files: [String]
+
+        @Flag(name: .long, help: "Print the problems as a JSON array.")
+        var json = false
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("Name at least one operation FILE (or \"-\" for standard input).") }
+        }
+
+        func run() throws {
+            let built = try loadSchema(schema)
+            var problems: [(file: String, error: GraphQLError)] = []
+            for path in files {
+                let name = path == "-" ? "<stdin>" : path
+                do {
+                    let bytes = try read(path)
+                    let document = try Parser.parse(Source(bytes: bytes, name: name))
+                    for error in Validator.validate(document, against: built) { problems.append((name, error)) }
+                } catch let error as GraphQLError {
+                    problems.append((name, error))
+                } catch {
+                    standardError("hearth: cannot read \(path): \(error.localizedDescription)\n")
+                    throw ExitCode.failure
+                }
+            }
+            if json {
+                let entries = problems.map { problem -> [String: Any] in
+                    [
+                        "file": problem.file, "message": problem.error.message,
+                        "locations": problem.error.locations.map { ["line": $0.line, "column": $0.column] },
+                    ]
+                }
+                let data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
+                FileHandle.standardOutput.write(data + Data("\n".utf8))
+            } else {
+                for problem in problems {
+                    FileHandle.standardOutput.write(Data((located(problem.error, file: problem.file) + "\n").utf8))
+                }
+            }
+            if !problems.isEmpty { throw ExitCode.failure }
+        }
+    }
+
     /// `hearth graphql print-schema S.graphql`: the schema in canonical SDL (graphql-js printSchema).
     struct PrintSchema: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -95,7 +151,9 @@ func standardError(_ text: String) {
 /// `file:line:column: message` for each location (or `file: message` when there is none).
 func located(_ error: GraphQLError, file: String) -> String {
     guard !error.locations.isEmpty else { return "\(file): \(error.message)" }
-    return error.locations.map { "\(file):\($0.line):\($0.column): \(error.message)" }.joined(separator: "\n")
+    let first = error.locations[0]
+    let others = error.locations.dropFirst().map { "\n    see also \(file):\($0.line):\($0.column)" }
+    return "\(file):\(first.line):\(first.column): \(error.message)" + others.joined()
 }
 
 /// Builds the schema in `path`, printing every problem and exiting 1 when there are any.

@@ -1,0 +1,18 @@
+/// An anonymous operation must be the document's only operation.
+final class LoneAnonymousOperationRule: ValidationRule {
+    override class var events: ValidationEvents { [.document, .operation] }
+    private var operationCount = 0
+
+    override func enterDocument(_ node: Document) {
+        operationCount = node.definitions.reduce(0) { count, definition in
+            if case .operation = definition { return count + 1 }
+            return count
+        }
+    }
+
+    override func enterOperation(_ node: OperationDefinition) {
+        if node.name == nil && operationCount > 1 {
+            report("This anonymous operation must be the only defined operation.", node.range)
+        }
+    }
+}

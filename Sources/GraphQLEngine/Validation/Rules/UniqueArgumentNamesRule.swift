@@ -1,0 +1,13 @@
+/// No argument is given twice to a field or directive.
+final class UniqueArgumentNamesRule: ValidationRule {
+    override class var events: ValidationEvents { [.field, .directive] }
+
+    override func enterField(_ node: Field) { check(node.arguments) }
+    override func enterDirective(_ node: Directive, location: DirectiveLocation) { check(node.arguments) }
+
+    private func check(_ arguments: [Argument]) {
+        for (name, ranges) in SDLValidator.duplicates(arguments.map(\.name)) {
+            context.report("There can be only one argument named \"\(name)\".", ranges)
+        }
+    }
+}

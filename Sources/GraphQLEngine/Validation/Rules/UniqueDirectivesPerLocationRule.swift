@@ -1,0 +1,30 @@
+/// A non-repeatable directive appears at most once on a node.
+final class UniqueDirectivesPerLocationRule: ValidationRule {
+    override class var events: ValidationEvents { [.operation, .fragmentDefinition, .variableDefinition, .field, .fragmentSpread, .inlineFragment] }
+
+    override func enterOperation(_ node: OperationDefinition) { check(node.directives) }
+    override func enterFragmentDefinition(_ node: FragmentDefinition) { check(node.directives) }
+    override func enterVariableDefinition(_ node: VariableDefinition) { check(node.directives) }
+    override func enterField(_ node: Field) { check(node.directives) }
+    override func enterFragmentSpread(_ node: FragmentSpread) { check(node.directives) }
+    override func enterInlineFragment(_ node: InlineFragment) { check(node.directives) }
+
+    private func isUnique(_ name: String) -> Bool {
+        for case .directive(let definition) in context.document.definitions where definition.name.value == name {
+            return !definition.repeatable
+        }
+        return schema.directive(named: name).map { !$0.isRepeatable } ?? false
+    }
+
+    private func check(_ directives: [Directive]) {
+        guard directives.count > 1 else { return }
+        var seen: [String: Directive] = [:]
+        for directive in directives where isUnique(directive.name.value) {
+            if let first = seen[directive.name.value] {
+                report("The directive \"@\(directive.name.value)\" can only be used once at this location.", first.range, directive.range)
+            } else {
+                seen[directive.name.value] = directive
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/// No two variables of an operation share a name.
+final class UniqueVariableNamesRule: ValidationRule {
+    override class var events: ValidationEvents { [.operation] }
+
+    override func enterOperation(_ node: OperationDefinition) {
+        for (name, ranges) in SDLValidator.duplicates(node.variableDefinitions.map(\.variable.name)) {
+            context.report("There can be only one variable named \"$\(name)\".", ranges)
+        }
+    }
+}
