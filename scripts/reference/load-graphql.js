@@ -7,7 +7,11 @@
 function loadGraphQL() {
   const candidates = [process.env.GRAPHQL_JS_PATH, 'graphql', '/usr/share/nodejs/graphql'].filter(Boolean);
   for (const candidate of candidates) {
-    try { return require(candidate); } catch (error) { /* try the next one */ }
+    try {
+      const graphql = require(candidate);
+      loadGraphQL.root = require('path').dirname(require.resolve(candidate));
+      return graphql;
+    } catch (error) { /* try the next one */ }
   }
   process.stderr.write('graphql-js not found (apt-get install -y node-graphql, or set GRAPHQL_JS_PATH)\n');
   process.exit(3);

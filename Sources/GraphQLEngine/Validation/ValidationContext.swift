@@ -27,7 +27,8 @@ final class ValidationContext {
         self.document = document
         self.maxErrors = maxErrors
         self.typeInfo = TypeInfo(schema: schema)
-        for case .fragment(let fragment) in document.definitions where fragments[fragment.name.value] == nil {
+        // As graphql-js: with duplicate names (an error of its own), the last definition wins.
+        for case .fragment(let fragment) in document.definitions {
             fragments[fragment.name.value] = fragment
         }
     }

@@ -42,6 +42,11 @@ struct ReferenceOracle {
     }
 
     func run(_ documents: [String]) throws -> Batch {
+        try JSONDecoder().decode(Batch.self, from: runScript(script, input: JSONEncoder().encode(documents)))
+    }
+
+    /// Runs one of the reference scripts with `input` on stdin and returns its stdout.
+    func runScript(_ script: URL, input payload: Data) throws -> Data {
         let process = Process()
         process.executableURL = node
         process.arguments = [script.path]
@@ -52,7 +57,6 @@ struct ReferenceOracle {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let payload = try JSONEncoder().encode(documents)
         // Read on GCD threads so neither side blocks on a full pipe.
         let outputBox = ResultBox()
         let errorBox = ResultBox()
@@ -67,7 +71,7 @@ struct ReferenceOracle {
             let errorText = String(decoding: errorBox.data, as: UTF8.self)
             throw OracleError(description: "graphql-js oracle exited \(process.terminationStatus): \(errorText)")
         }
-        return try JSONDecoder().decode(Batch.self, from: outputBox.data)
+        return outputBox.data
     }
 
     struct OracleError: Error, CustomStringConvertible {
