@@ -16,11 +16,13 @@ test: postgres-server graphql-reference
 build:
 	$(SWIFT) build
 
-# Parse speed against graphql-js and GraphQLSwift, as one table (see Benchmarks/).
+# Parse speed, then schema building and validation speed, against graphql-js and GraphQLSwift:
+# two tables (see Benchmarks/).
 bench: graphql-reference
 	scripts/bench/parse.sh
+	scripts/bench/validation.sh
 
-# graphql-js (Debian's node-graphql): the reference for the differential parser test and the
+# graphql-js (Debian's node-graphql): the reference for the differential tests and the
 # speed peer for `make bench`. scripts/reference/load-graphql.js is where it is looked for.
 graphql-reference:
 	@node scripts/reference/load-graphql.js >/dev/null 2>&1 || \

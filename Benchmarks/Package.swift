@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // Benchmarks for Hearth, kept out of the main build. Run with `make bench` from the repository
-// root. Compares Hearth's GraphQL parser with GraphQLSwift's (graphql-js is measured by
-// scripts/bench/graphql-js.js on the same inputs).
+// root. Compares Hearth's GraphQL parser, schema builder and validator with GraphQLSwift's
+// (graphql-js is measured by scripts/bench/graphql-js*.js on the same inputs).
 import Foundation
 import PackageDescription
 
@@ -27,7 +27,17 @@ let package = Package(
             ],
             path: "Benchmarks/ParserBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "ValidationBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GraphQLEngine", package: rootIdentity),
+                .product(name: "GraphQL", package: "GraphQL"),
+            ],
+            path: "Benchmarks/ValidationBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,7 @@
 /// The walker calls a rule only for the events named in ``events`` and, like graphql-js, stops
 /// calling it inside a node after it asked to ``skipChildren()``.
 class ValidationRule {
-    unowned let context: ValidationContext
+    let context: ValidationContext
     /// Depth at which this rule skips the rest of a subtree; nil while not skipping.
     var skipDepth: Int?
     var skipRequested = false
@@ -15,7 +15,7 @@ class ValidationRule {
     class var events: ValidationEvents { [] }
 
     var schema: GraphQLSchema { context.schema }
-    var typeInfo: TypeInfo { context.typeInfo }
+    var typeInfo: TypeInfo { _read { yield context.typeInfo } }
 
     /// Called from an enter method: do not visit this node's children (for this rule).
     final func skipChildren() { skipRequested = true }

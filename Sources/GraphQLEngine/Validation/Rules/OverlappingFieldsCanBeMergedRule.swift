@@ -21,12 +21,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         var entries: [String: [NodeAndDefinition]] = [:]
 
         func append(_ key: String, _ item: NodeAndDefinition) {
-            if entries[key] == nil {
-                keys.append(key)
-                entries[key] = [item]
-            } else {
-                entries[key]?.append(item)
-            }
+            if entries[key] == nil { keys.append(key) }
+            entries[key, default: []].append(item)
         }
     }
 
@@ -55,7 +51,12 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private var comparedFragmentPairs: [String: [String: Bool]] = [:]
     /// Shape ("twin") class of each field, by the field's source position.
     private var shapeOfField: [Int: Int] = [:]
-    private var shapeIDs: [String: Int] = [:]
+    private var shapeIDs: [ShapeKey: Int] = [:]
+
+    struct ShapeKey: Hashable {
+        let parentType: TypeID?
+        let text: String
+    }
 
     override func enterSelectionSet(_ node: SelectionSet) {
         for conflict in findConflictsWithin(typeInfo.parentType, node) {
@@ -188,16 +189,15 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private func collectConflictsWithin(_ conflicts: inout [Conflict], _ fieldMap: FieldMap) {
         for key in fieldMap.keys {
             guard let fields = fieldMap.entries[key], fields.count > 1 else { continue }
-            var pairs = ShapePairs(enabled: fields.count > 4)
-            let shapes = pairs.enabled ? fields.map(shape) : []
-            for i in fields.indices {
-                for j in (i + 1)..<fields.count {
-                    if pairs.enabled && pairs.knownClean(shapes[i], shapes[j]) { continue }
-                    let conflict = findConflict(false, key, fields[i], fields[j])
-                    if pairs.enabled { pairs.record(shapes[i], shapes[j], conflict != nil) }
-                    if let conflict { conflicts.append(conflict) }
+            if fields.count <= 4 {
+                for i in fields.indices {
+                    for j in (i + 1)..<fields.count {
+                        if let conflict = findConflict(false, key, fields[i], fields[j]) { conflicts.append(conflict) }
+                    }
                 }
+                continue
             }
+            comparePairs(&conflicts, false, key, fields, fields, within: true)
         }
     }
 
@@ -207,39 +207,86 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     ) {
         for key in fieldMap1.keys {
             guard let fields1 = fieldMap1.entries[key], let fields2 = fieldMap2.entries[key] else { continue }
-            var pairs = ShapePairs(enabled: fields1.count * fields2.count > 16)
-            let shapes1 = pairs.enabled ? fields1.map(shape) : []
-            let shapes2 = pairs.enabled ? fields2.map(shape) : []
-            for (i, field1) in fields1.enumerated() {
-                for (j, field2) in fields2.enumerated() {
-                    if pairs.enabled && pairs.knownClean(shapes1[i], shapes2[j]) { continue }
-                    let conflict = findConflict(mutuallyExclusive, key, field1, field2)
-                    if pairs.enabled { pairs.record(shapes1[i], shapes2[j], conflict != nil) }
-                    if let conflict { conflicts.append(conflict) }
+            if fields1.count * fields2.count <= 16 {
+                for field1 in fields1 {
+                    for field2 in fields2 {
+                        if let conflict = findConflict(mutuallyExclusive, key, field1, field2) { conflicts.append(conflict) }
+                    }
+                }
+                continue
+            }
+            comparePairs(&conflicts, mutuallyExclusive, key, fields1, fields2, within: false)
+        }
+    }
+
+    /// The pairs of `fields1 × fields2` (or of `fields1` among themselves when `within`), compared
+    /// once per pair of shapes. Only when a pair of shapes conflicts are its copies compared one
+    /// by one, in graphql-js's order, so the errors and their locations are the same.
+    private func comparePairs(
+        _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ key: String, _ fields1: [NodeAndDefinition],
+        _ fields2: [NodeAndDefinition], within: Bool
+    ) {
+        let shapes1 = fields1.map(shape)
+        let shapes2 = within ? shapes1 : fields2.map(shape)
+        // First occurrence of each shape (and, within one list, its second occurrence).
+        var first1: [Int: Int] = [:]
+        var second1: [Int: Int] = [:]
+        for (index, shape) in shapes1.enumerated() {
+            if first1[shape] == nil { first1[shape] = index } else if second1[shape] == nil { second1[shape] = index }
+        }
+        var first2: [Int: Int] = [:]
+        if within { first2 = first1 } else { for (index, shape) in shapes2.enumerated() where first2[shape] == nil { first2[shape] = index } }
+        // One representative pair per pair of shapes, taken in the order graphql-js meets them.
+        var representatives: [(i: Int, j: Int)] = []
+        for (shape1, i) in first1 {
+            for (shape2, j) in first2 {
+                if within {
+                    if shape1 == shape2 {
+                        if let k = second1[shape1] { representatives.append((i, k)) }
+                    } else if i < j {
+                        representatives.append((i, j))
+                    }
+                } else {
+                    representatives.append((i, j))
+                }
+            }
+        }
+        representatives.sort { $0.i != $1.i ? $0.i < $1.i : $0.j < $1.j }
+        var found: [Int64: Conflict] = [:]
+        for (i, j) in representatives {
+            if let conflict = findConflict(mutuallyExclusive, key, fields1[i], fields2[j]) {
+                found[Int64(i) << 32 | Int64(j)] = conflict
+            }
+        }
+        if found.isEmpty { return }
+        var dirty: Set<Int64> = []
+        for position in found.keys {
+            let i = Int(position >> 32)
+            let j = Int(position & 0xFFFF_FFFF)
+            dirty.insert(Self.pairKey(shapes1[i], shapes2[j]))
+        }
+        for i in fields1.indices {
+            for j in (within ? i + 1 : 0)..<fields2.count where dirty.contains(Self.pairKey(shapes1[i], shapes2[j])) {
+                if let conflict = found[Int64(i) << 32 | Int64(j)] {
+                    conflicts.append(conflict)
+                } else if let conflict = findConflict(mutuallyExclusive, key, fields1[i], fields2[j]) {
+                    conflicts.append(conflict)
                 }
             }
         }
     }
 
-    /// Pairs of shapes already compared without a conflict.
-    struct ShapePairs {
-        let enabled: Bool
-        var clean: Set<Int64> = []
-        var dirty: Set<Int64> = []
-
-        func key(_ a: Int, _ b: Int) -> Int64 { Int64(min(a, b)) << 32 | Int64(max(a, b)) }
-        func knownClean(_ a: Int, _ b: Int) -> Bool { clean.contains(key(a, b)) }
-        mutating func record(_ a: Int, _ b: Int, _ conflicted: Bool) {
-            let pair = key(a, b)
-            if conflicted { dirty.insert(pair); clean.remove(pair) } else if !dirty.contains(pair) { clean.insert(pair) }
-        }
-    }
+    static func pairKey(_ a: Int, _ b: Int) -> Int64 { Int64(min(a, b)) << 32 | Int64(max(a, b)) }
 
     /// The twin class of a field: fields with the same parent type and the same printed text.
     private func shape(_ item: NodeAndDefinition) -> Int {
         let position = item.field.range.start
         if let known = shapeOfField[position] { return known }
-        let text = "\(item.parentType?.index ?? -1)|" + Printer.print(.field(item.field))
+        let field = item.field
+        // A plain field is its name; anything with arguments, directives or a selection set is
+        // its printed text (which always contains more than a name).
+        let plain = field.arguments.isEmpty && field.directives.isEmpty && field.selectionSet == nil
+        let text = ShapeKey(parentType: item.parentType, text: plain ? field.name.value : Printer.print(.field(field)))
         let id: Int
         if let existing = shapeIDs[text] {
             id = existing
