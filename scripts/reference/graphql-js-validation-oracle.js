@@ -3,7 +3,8 @@
 // stdin:
 //   { schemas: {name: sdl}, operations: [{schema, document}], sdl: [text], print: [name] }
 // and writes what graphql-js makes of it:
-//   { version, operations: [errors], sdl: [errors], print: {name: printSchema output} }
+//   { version, operations: [errors], sdl: [errors], print: {name: printSchema output},
+//     typeNames: {name: [type names in type-map order]} }
 // where errors are [{message, locations: [{line, column}]}]. For SDL: the SDL rules' errors if
 // any, else validateSchema's. graphql-js before 16.9 lacks @oneOf: it is then declared in the SDL
 // (so the schema builds) and the Swift side leaves out the checks that version cannot make.
@@ -63,5 +64,7 @@ process.stdin.on('end', () => {
   const sdl = (request.sdl || []).map(sdlErrors);
   const printed = {};
   for (const name of request.print || []) printed[name] = printSchema(schemas[name]);
-  process.stdout.write(JSON.stringify({ version, hasOneOf, operations, sdl, print: printed }));
+  const typeNames = {};
+  for (const [name, schema] of Object.entries(schemas)) typeNames[name] = Object.keys(schema.getTypeMap());
+  process.stdout.write(JSON.stringify({ version, hasOneOf, operations, sdl, print: printed, typeNames }));
 });

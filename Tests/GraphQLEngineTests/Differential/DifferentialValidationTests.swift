@@ -6,7 +6,8 @@ import Testing
 /// Validates several hundred generated operations against three schemas with Hearth and with
 /// graphql-js and requires the same set of errors (message and locations) for each; builds a
 /// corpus of broken SDL documents with both and requires the same errors; and requires
-/// `printSchema` output identical to graphql-js's for the GitHub schema.
+/// `printSchema` output identical to graphql-js's for the GitHub schema, and the same type-map
+/// order (what introspection lists) for every schema.
 ///
 /// The runnable reference is graphql-js 16.6 (Debian's node-graphql); the target is 16.11.
 /// Differences, all from what 16.6 lacks (graphql-js 16.9 added them), are left out of the
@@ -43,6 +44,7 @@ struct DifferentialValidationTests {
         var operations: [[Problem]]
         var sdl: [[Problem]]
         var print: [String: String]
+        var typeNames: [String: [String]]
     }
 
     static func key(_ message: String, _ locations: [(Int, Int)]) -> String {
@@ -131,6 +133,10 @@ struct DifferentialValidationTests {
             if SchemaPrinter.print(schema) != printed { mismatches.append("[printSchema] \(name) differs") }
         }
         #expect(reply.print["github"] != nil || sdlByName["github"] == nil)
+        // The type map's order is what introspection lists.
+        for (name, names) in reply.typeNames {
+            if schemas[name]?.types.map(\.name) != names { mismatches.append("[type map order] \(name) differs") }
+        }
 
         if !mismatches.isEmpty {
             let summary = "\(mismatches.count) disagreements with graphql-js \(reply.version):\n\n"
