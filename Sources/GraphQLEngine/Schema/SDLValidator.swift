@@ -233,23 +233,8 @@ struct SDLValidator {
     }
 
     mutating func checkArgumentDefinitions(_ parent: String, _ arguments: [InputValueDefinition]) {
-        for (name, ranges) in Self.duplicates(arguments.map(\.name)) {
+        for (name, ranges) in arguments.map(\.name).duplicates {
             report("Argument \"\(parent)(\(name):)\" can only be defined once.", ranges)
-        }
-    }
-
-    /// Names that occur more than once, in order of first occurrence, with every occurrence.
-    static func duplicates(_ names: [Name]) -> [(String, [SourceRange])] {
-        guard names.count > 1 else { return [] }
-        var groups: [String: [SourceRange]] = [:]
-        var order: [String] = []
-        for name in names {
-            if groups[name.value] == nil { order.append(name.value) }
-            groups[name.value, default: []].append(name.range)
-        }
-        return order.compactMap { name in
-            guard let ranges = groups[name], ranges.count > 1 else { return nil }
-            return (name, ranges)
         }
     }
 
@@ -324,7 +309,7 @@ struct SDLValidator {
                             + Suggestions.didYouMean(suggestions), [argument.range])
                 }
             }
-            for (argumentName, ranges) in Self.duplicates(directive.arguments.map(\.name)) {
+            for (argumentName, ranges) in directive.arguments.map(\.name).duplicates {
                 report("There can be only one argument named \"\(argumentName)\".", ranges)
             }
             for argument in directive.arguments { checkInputFieldNames(argument.value) }

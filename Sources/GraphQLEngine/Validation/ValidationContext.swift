@@ -47,10 +47,6 @@ final class ValidationContext {
             extensions: [("code", .string("GRAPHQL_VALIDATION_FAILED"))]))
     }
 
-    func report(_ error: GraphQLError) {
-        report(error.message, [])
-    }
-
     func fragment(named name: String) -> FragmentDefinition? { fragments[name] }
 
     /// The fragment spreads in a selection set, nested ones included, not following fragments.

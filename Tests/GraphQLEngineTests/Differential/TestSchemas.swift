@@ -139,6 +139,98 @@ enum TestSchemas {
         directive @tag(name: String!) repeatable on FIELD | FRAGMENT_SPREAD | INLINE_FRAGMENT
         """#
 
+    /// The shape Hearth's API takes in DESIGN.md (connections, payload types, subscriptions,
+    /// custom scalars), standing in for `schema.graphql` until the repository has one.
+    static let householdAPI = #"""
+        scalar DateTime @specifiedBy(url: "https://www.rfc-editor.org/rfc/rfc3339")
+        scalar UUID
+        scalar Decimal
+        scalar URL
+        scalar JSON
+
+        enum Role { OWNER ADMIN MEMBER VIEWER }
+        enum StockChange { IN_STOCK OUT_OF_STOCK }
+        enum TaskKind { TASK EVENT }
+        enum TaskSort { DEADLINE PRIORITY CREATED TITLE }
+
+        type PageInfo { hasNextPage: Boolean! endCursor: String }
+
+        interface Node { id: UUID! }
+        interface Timestamped { createdAt: DateTime! updatedAt: DateTime! }
+
+        type User implements Node { id: UUID! displayName: String! avatarURL: URL email: String }
+        type Member { user: User! role: Role! joinedAt: DateTime! }
+        type MemberEdge { node: Member! cursor: String! }
+        type MemberConnection { edges: [MemberEdge!]! pageInfo: PageInfo! totalCount: Int! }
+
+        type Household implements Node & Timestamped {
+          id: UUID!
+          name: String!
+          description: String
+          timeZone: String!
+          createdAt: DateTime!
+          updatedAt: DateTime!
+          members(first: Int = 20, after: String): MemberConnection!
+          stores(first: Int = 20, after: String): StoreConnection!
+          tasks(filter: TaskFilter, sort: TaskSort = DEADLINE, first: Int = 20, after: String): TaskConnection!
+          myRole: Role
+        }
+
+        type Store implements Node { id: UUID! domain: String! name: String lastSyncedAt: DateTime products(first: Int = 50, after: String, search: String): ProductConnection! }
+        type StoreEdge { node: Store! cursor: String! }
+        type StoreConnection { edges: [StoreEdge!]! pageInfo: PageInfo! totalCount: Int! }
+        type Product implements Node { id: UUID! title: String! vendor: String variants: [Variant!]! }
+        type Variant { id: UUID! title: String! price: Decimal! compareAtPrice: Decimal available: Boolean! }
+        type ProductEdge { node: Product! cursor: String! }
+        type ProductConnection { edges: [ProductEdge!]! pageInfo: PageInfo! totalCount: Int! }
+
+        type Task implements Node & Timestamped {
+          id: UUID!
+          kind: TaskKind!
+          title: String!
+          notes: String
+          deadline: DateTime
+          assignee: User
+          labels: [Label!]!
+          subtasks: [Subtask!]!
+          completedAt: DateTime
+          createdAt: DateTime!
+          updatedAt: DateTime!
+        }
+        type Label { id: UUID! name: String! color: String! }
+        type Subtask { id: UUID! title: String! done: Boolean! }
+        type TaskEdge { node: Task! cursor: String! }
+        type TaskConnection { edges: [TaskEdge!]! pageInfo: PageInfo! totalCount: Int! }
+
+        input TaskFilter { kind: TaskKind completed: Boolean assigneeId: UUID labelIds: [UUID!] dueBefore: DateTime dueAfter: DateTime search: String }
+        input CreateTaskInput { id: UUID householdId: UUID! title: String! notes: String deadline: DateTime labels: [String!] = [] }
+        input HouseholdRef @oneOf { id: UUID inviteCode: String }
+
+        type AuthPayload { token: String! expiresAt: DateTime! user: User! }
+        union ChangeEvent = Task | Product | Household
+
+        type Query {
+          serverInfo: ServerInfo!
+          me: User
+          households(first: Int = 20, after: String): [Household!]!
+          household(ref: HouseholdRef!): Household
+          node(id: UUID!): Node
+          searchUsers(query: String!, first: Int = 10): [User!]!
+        }
+        type ServerInfo { version: String! startedAt: DateTime! }
+        type Mutation {
+          signIn(email: String!, password: String!): AuthPayload!
+          createHousehold(name: String!, description: String, timeZone: String = "UTC"): Household!
+          createTask(input: CreateTaskInput!): Task!
+          completeTask(id: UUID!): Task!
+          addStore(householdId: UUID!, domain: String!): Store!
+        }
+        type Subscription {
+          householdChanged(householdId: UUID!): ChangeEvent!
+          priceDropped(storeId: UUID!, below: Decimal): Variant!
+        }
+        """#
+
     /// Hearth's own schema, once the repository has one (`schema.graphql` at its root).
     static var hearth: String? {
         let url = ReferenceOracle.repositoryRoot.appendingPathComponent("schema.graphql")

@@ -3,7 +3,7 @@ final class UniqueVariableNamesRule: ValidationRule {
     override class var events: ValidationEvents { [.operation] }
 
     override func enterOperation(_ node: OperationDefinition) {
-        for (name, ranges) in SDLValidator.duplicates(node.variableDefinitions.map(\.variable.name)) {
+        for (name, ranges) in node.variableDefinitions.map(\.variable.name).duplicates {
             context.report("There can be only one variable named \"$\(name)\".", ranges)
         }
     }
