@@ -3,11 +3,15 @@
 ///
 /// Built like any SDL (see `SchemaBuilder`), so the introspection types are ordinary types.
 enum BuiltInDefinitions {
-    static let scalarNames: Set<String> = ["String", "Int", "Float", "Boolean", "ID"]
-    static let introspectionTypeNames: Set<String> = [
-        "__Schema", "__Type", "__TypeKind", "__Field", "__InputValue", "__EnumValue", "__Directive",
-        "__DirectiveLocation",
+    /// The specified scalars, then the introspection types, in graphql-js's order (which is the
+    /// order of "Did you mean" suggestions in SDL).
+    static let standardTypeNames: [String] = scalarOrder + [
+        "__Schema", "__Directive", "__DirectiveLocation", "__Type", "__Field", "__InputValue", "__EnumValue",
+        "__TypeKind",
     ]
+    private static let scalarOrder = ["String", "Int", "Float", "Boolean", "ID"]
+    static let scalarNames = Set(scalarOrder)
+    static let introspectionTypeNames = Set(standardTypeNames.dropFirst(scalarOrder.count))
 
     /// Parsed once per process; a constant, so it is safe to share.
     static let document: Document = {

@@ -37,6 +37,15 @@ public enum GraphQLType: Hashable, Sendable {
         return false
     }
 
+    /// What a list value's items must be at a position of this type: the list's item type, or,
+    /// for a position that is not a list, the nullable type itself (a lone value is coerced to a
+    /// one-item list; graphql-js's TypeInfo does the same).
+    public var listItemType: GraphQLType {
+        let nullable = self.nullable
+        if case .list(let item) = nullable { return item }
+        return nullable
+    }
+
     /// A list, possibly non-null.
     public var isList: Bool {
         if case .list = nullable { return true }

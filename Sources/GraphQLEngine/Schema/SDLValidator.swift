@@ -25,11 +25,6 @@ struct SDLValidator {
     var schemaDirectives: [String: Directive] = [:]
     var typeDirectives: [String: [String: Directive]] = [:]
 
-    static let standardTypeNames: [String] = ["String", "Int", "Float", "Boolean", "ID"] + [
-        "__Schema", "__Directive", "__DirectiveLocation", "__Type", "__Field", "__InputValue", "__EnumValue",
-        "__TypeKind",
-    ]
-
     static func validate(_ document: Document) -> [GraphQLError] {
         var validator = SDLValidator(document: document)
         validator.run()
@@ -99,71 +94,39 @@ struct SDLValidator {
     }
 
     mutating func visitType(name: String, definition: TypeDefinition) {
-        switch definition {
-        case .scalar(let node):
-            checkTypeDirectives(name, node.directives, at: .scalar)
-        case .object(let node):
-            checkFieldNames(name, node.fields.map(\.name))
-            checkFieldArguments(name, node.fields)
-            checkTypeDirectives(name, node.directives, at: .object)
-            for interface in node.interfaces { checkNamedType(interface) }
-            for field in node.fields { visitField(field) }
-        case .interface(let node):
-            checkFieldNames(name, node.fields.map(\.name))
-            checkFieldArguments(name, node.fields)
-            checkTypeDirectives(name, node.directives, at: .interface)
-            for interface in node.interfaces { checkNamedType(interface) }
-            for field in node.fields { visitField(field) }
-        case .union(let node):
-            checkTypeDirectives(name, node.directives, at: .union)
-            for member in node.types { checkNamedType(member) }
-        case .enumeration(let node):
-            checkEnumValueNames(name, node.values)
-            checkTypeDirectives(name, node.directives, at: .enumeration)
-            for value in node.values {
-                var seen: [String: Directive] = [:]
-                checkDirectives(value.directives, at: .enumValue, seen: &seen)
-            }
-        case .inputObject(let node):
-            checkFieldNames(name, node.fields.map(\.name))
-            checkTypeDirectives(name, node.directives, at: .inputObject)
-            for field in node.fields { visitInputValue(field, location: .inputFieldDefinition) }
-        }
+        visitParts(
+            name, directives: definition.directives, at: definition.directiveLocation, interfaces: definition.interfaces,
+            fields: definition.fields, members: definition.members, values: definition.values,
+            inputFields: definition.inputFields, inputFieldLocation: .inputFieldDefinition)
     }
 
-    mutating func visitExtension(_ extensionNode: TypeExtension) {
-        let name = extensionNode.name.value
-        switch extensionNode {
-        case .scalar(let node):
-            checkTypeDirectives(name, node.directives, at: .scalar)
-        case .object(let node):
-            checkFieldNames(name, node.fields.map(\.name))
-            checkFieldArguments(name, node.fields)
-            checkTypeDirectives(name, node.directives, at: .object)
-            for interface in node.interfaces { checkNamedType(interface) }
-            for field in node.fields { visitField(field) }
-        case .interface(let node):
-            checkFieldNames(name, node.fields.map(\.name))
-            checkFieldArguments(name, node.fields)
-            checkTypeDirectives(name, node.directives, at: .interface)
-            for interface in node.interfaces { checkNamedType(interface) }
-            for field in node.fields { visitField(field) }
-        case .union(let node):
-            checkTypeDirectives(name, node.directives, at: .union)
-            for member in node.types { checkNamedType(member) }
-        case .enumeration(let node):
-            checkEnumValueNames(name, node.values)
-            checkTypeDirectives(name, node.directives, at: .enumeration)
-            for value in node.values {
-                var seen: [String: Directive] = [:]
-                checkDirectives(value.directives, at: .enumValue, seen: &seen)
-            }
-        case .inputObject(let node):
-            checkFieldNames(name, node.fields.map(\.name))
-            checkTypeDirectives(name, node.directives, at: .inputObject)
-            // graphql-js names the location of an input *extension*'s fields ARGUMENT_DEFINITION.
-            for field in node.fields { visitInputValue(field, location: .argumentDefinition) }
+    mutating func visitExtension(_ node: TypeExtension) {
+        // graphql-js names the location of an input *extension*'s fields ARGUMENT_DEFINITION.
+        visitParts(
+            node.name.value, directives: node.directives, at: node.directiveLocation, interfaces: node.interfaces,
+            fields: node.fields, members: node.members, values: node.values, inputFields: node.inputFields,
+            inputFieldLocation: .argumentDefinition)
+    }
+
+    /// A definition's or extension's parts, in graphql-js's visiting order (kinds lack the
+    /// parts that do not apply to them, so each kind takes only its own steps).
+    mutating func visitParts(
+        _ name: String, directives: [Directive], at location: DirectiveLocation, interfaces: [NamedType],
+        fields: [FieldDefinition], members: [NamedType], values: [EnumValueDefinition],
+        inputFields: [InputValueDefinition], inputFieldLocation: DirectiveLocation
+    ) {
+        checkEnumValueNames(name, values)
+        checkFieldNames(name, fields.isEmpty ? inputFields.map(\.name) : fields.map(\.name))
+        checkFieldArguments(name, fields)
+        checkTypeDirectives(name, directives, at: location)
+        for interface in interfaces { checkNamedType(interface) }
+        for member in members { checkNamedType(member) }
+        for field in fields { visitField(field) }
+        for value in values {
+            var seen: [String: Directive] = [:]
+            checkDirectives(value.directives, at: .enumValue, seen: &seen)
         }
+        for field in inputFields { visitInputValue(field, location: inputFieldLocation) }
     }
 
     mutating func visitField(_ field: FieldDefinition) {
@@ -240,8 +203,8 @@ struct SDLValidator {
 
     mutating func checkNamedType(_ node: NamedType) {
         let name = node.name.value
-        if definedTypes[name] != nil || Self.standardTypeNames.contains(name) { return }
-        let suggestions = Suggestions.list(name, Self.standardTypeNames + definedTypeNames)
+        if definedTypes[name] != nil || BuiltInDefinitions.standardTypeNames.contains(name) { return }
+        let suggestions = Suggestions.list(name, BuiltInDefinitions.standardTypeNames + definedTypeNames)
         report("Unknown type \"\(name)\"." + Suggestions.didYouMean(suggestions), [node.range])
     }
 

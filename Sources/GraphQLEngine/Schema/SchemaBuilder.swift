@@ -105,58 +105,23 @@ struct SchemaAssembly {
     // MARK: - Merged parts of a definition and its extensions
 
     static func interfaces(_ type: Pending) -> [NamedType] {
-        var result: [NamedType]
-        switch type.definition {
-        case .object(let node): result = node.interfaces
-        case .interface(let node): result = node.interfaces
-        default: return []
-        }
-        for extensionNode in type.extensions {
-            switch extensionNode {
-            case .object(let node): result += node.interfaces
-            case .interface(let node): result += node.interfaces
-            default: break
-            }
-        }
-        return result
+        type.extensions.isEmpty ? type.definition.interfaces : type.definition.interfaces + type.extensions.flatMap(\.interfaces)
     }
 
     static func fields(_ type: Pending) -> [FieldDefinition] {
-        var result: [FieldDefinition]
-        switch type.definition {
-        case .object(let node): result = node.fields
-        case .interface(let node): result = node.fields
-        default: return []
-        }
-        for extensionNode in type.extensions {
-            switch extensionNode {
-            case .object(let node): result += node.fields
-            case .interface(let node): result += node.fields
-            default: break
-            }
-        }
-        return result
+        type.extensions.isEmpty ? type.definition.fields : type.definition.fields + type.extensions.flatMap(\.fields)
     }
 
     static func members(_ type: Pending) -> [NamedType] {
-        guard case .union(let node) = type.definition else { return [] }
-        var result = node.types
-        for case .union(let extensionNode) in type.extensions { result += extensionNode.types }
-        return result
+        type.extensions.isEmpty ? type.definition.members : type.definition.members + type.extensions.flatMap(\.members)
     }
 
     static func values(_ type: Pending) -> [EnumValueDefinition] {
-        guard case .enumeration(let node) = type.definition else { return [] }
-        var result = node.values
-        for case .enumeration(let extensionNode) in type.extensions { result += extensionNode.values }
-        return result
+        type.extensions.isEmpty ? type.definition.values : type.definition.values + type.extensions.flatMap(\.values)
     }
 
     static func inputFields(_ type: Pending) -> [InputValueDefinition] {
-        guard case .inputObject(let node) = type.definition else { return [] }
-        var result = node.fields
-        for case .inputObject(let extensionNode) in type.extensions { result += extensionNode.fields }
-        return result
+        type.extensions.isEmpty ? type.definition.inputFields : type.definition.inputFields + type.extensions.flatMap(\.inputFields)
     }
 
     static func kind(_ definition: TypeDefinition) -> TypeKind {
@@ -278,15 +243,7 @@ struct SchemaAssembly {
         let name = definition.name.value
         let kind = Self.kind(definition)
         let builtIn = type.builtIn
-        let description: String?
-        switch definition {
-        case .scalar(let node): description = node.description?.value
-        case .object(let node): description = node.description?.value
-        case .interface(let node): description = node.description?.value
-        case .union(let node): description = node.description?.value
-        case .enumeration(let node): description = node.description?.value
-        case .inputObject(let node): description = node.description?.value
-        }
+        let description = definition.description?.value
         var specifiedByURL: String?
         var isOneOf = false
         var coercion: any ScalarCoercing = options.scalars[name] ?? CustomScalarCoercion()

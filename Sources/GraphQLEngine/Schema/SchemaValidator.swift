@@ -71,18 +71,27 @@ enum SchemaValidator {
             for directive in schema.directives {
                 validateName(directive.name, directive.definition?.range)
                 for argument in directive.arguments {
-                    validateName(argument.name, argument.definition?.range)
-                    if !schema.kind(of: argument.type).isInput {
-                        report(
-                            "The type of @\(directive.name)(\(argument.name):) must be Input Type but got: \(describe(argument.type)).",
-                            [argument.definition?.range])
-                    }
-                    if argument.isRequired && argument.deprecationReason != nil {
-                        report(
-                            "Required argument @\(directive.name)(\(argument.name):) cannot be deprecated.",
-                            [deprecatedDirective(argument.definition?.directives), argument.definition?.type.range])
-                    }
+                    // graphql-js points a directive argument's type error at the whole argument.
+                    validateArgument(argument, of: "@\(directive.name)", typeErrorAt: argument.definition?.range)
                 }
+            }
+        }
+
+        /// An argument of a directive or field: its name, an input type, and not both required and
+        /// deprecated. `owner` (`@name` or `Type.field`) is built only when there is a message.
+        mutating func validateArgument(
+            _ argument: GraphQLInputValue, of owner: @autoclosure () -> String, typeErrorAt: SourceRange?
+        ) {
+            validateName(argument.name, argument.definition?.range)
+            if !schema.kind(of: argument.type).isInput {
+                report(
+                    "The type of \(owner())(\(argument.name):) must be Input Type but got: \(describe(argument.type)).",
+                    [typeErrorAt])
+            }
+            if argument.isRequired && argument.deprecationReason != nil {
+                report(
+                    "Required argument \(owner())(\(argument.name):) cannot be deprecated.",
+                    [deprecatedDirective(argument.definition?.directives), argument.definition?.type.range])
             }
         }
 
@@ -128,36 +137,14 @@ enum SchemaValidator {
                         [field.definition?.type.range])
                 }
                 for argument in field.arguments {
-                    validateName(argument.name, argument.definition?.range)
-                    if !schema.kind(of: argument.type).isInput {
-                        report(
-                            "The type of \(type.name).\(field.name)(\(argument.name):) must be Input Type but got: \(describe(argument.type)).",
-                            [argument.definition?.type.range])
-                    }
-                    if argument.isRequired && argument.deprecationReason != nil {
-                        report(
-                            "Required argument \(type.name).\(field.name)(\(argument.name):) cannot be deprecated.",
-                            [deprecatedDirective(argument.definition?.directives), argument.definition?.type.range])
-                    }
+                    validateArgument(argument, of: "\(type.name).\(field.name)", typeErrorAt: argument.definition?.type.range)
                 }
             }
         }
 
         /// Every `implements` entry of `type` that names `interface`.
         func implementsNodes(_ type: GraphQLNamedType, _ interface: GraphQLNamedType) -> [SourceRange?] {
-            var nodes: [NamedType] = []
-            switch type.definition {
-            case .object(let node): nodes += node.interfaces
-            case .interface(let node): nodes += node.interfaces
-            default: break
-            }
-            for extensionNode in type.extensions {
-                switch extensionNode {
-                case .object(let node): nodes += node.interfaces
-                case .interface(let node): nodes += node.interfaces
-                default: break
-                }
-            }
+            let nodes = (type.definition?.interfaces ?? []) + type.extensions.flatMap(\.interfaces)
             return nodes.filter { $0.name.value == interface.name }.map(\.range)
         }
 
@@ -235,9 +222,7 @@ enum SchemaValidator {
         }
 
         func memberNodes(_ union: GraphQLNamedType, _ name: String) -> [SourceRange?] {
-            var nodes: [NamedType] = []
-            if case .union(let node) = union.definition { nodes += node.types }
-            for case .union(let node) in union.extensions { nodes += node.types }
+            let nodes = (union.definition?.members ?? []) + union.extensions.flatMap(\.members)
             return nodes.filter { $0.name.value == name }.map(\.range)
         }
 

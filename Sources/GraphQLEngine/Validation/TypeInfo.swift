@@ -112,10 +112,7 @@ public struct TypeInfo {
     }
 
     mutating func enterListValue() {
-        let listType = inputType?.nullable
-        let itemType: GraphQLType?
-        if case .list(let item) = listType { itemType = item } else { itemType = listType }
-        inputTypeStack.append(isInput(itemType))
+        inputTypeStack.append(isInput(inputType?.listItemType))
     }
 
     mutating func enterObjectField(_ node: ObjectField) {

@@ -11,9 +11,13 @@ final class ValidationContext {
     private(set) var aborted = false
 
     private var fragments: [String: FragmentDefinition] = [:]
+    /// Directives the document itself defines (rare in executable documents), by name; as in
+    /// graphql-js they take precedence over the schema's, and the last of a name wins.
+    let documentDirectives: [String: DirectiveDefinition]
     private var spreadsCache: [Int: [FragmentSpread]] = [:]
     private var referencedFragmentsCache: [Int: [FragmentDefinition]] = [:]
     private var usagesCache: [Int: [VariableUsage]] = [:]
+    private var recursiveUsagesCache: [Int: [VariableUsage]] = [:]
 
     /// A variable used somewhere, with the type its position expects.
     struct VariableUsage {
@@ -28,9 +32,15 @@ final class ValidationContext {
         self.maxErrors = maxErrors
         self.typeInfo = TypeInfo(schema: schema)
         // As graphql-js: with duplicate names (an error of its own), the last definition wins.
-        for case .fragment(let fragment) in document.definitions {
-            fragments[fragment.name.value] = fragment
+        var directives: [String: DirectiveDefinition] = [:]
+        for definition in document.definitions {
+            switch definition {
+            case .fragment(let fragment): fragments[fragment.name.value] = fragment
+            case .directive(let directive): directives[directive.name.value] = directive
+            default: break
+            }
         }
+        documentDirectives = directives
     }
 
     func report(_ message: String, _ ranges: [SourceRange]) {
@@ -85,8 +95,9 @@ final class ValidationContext {
         return result
     }
 
-    /// Variables used in an operation and every fragment it reaches.
+    /// Variables used in an operation and every fragment it reaches (three rules ask; computed once).
     func recursiveVariableUsages(of operation: OperationDefinition) -> [VariableUsage] {
+        if let cached = recursiveUsagesCache[operation.range.start] { return cached }
         var usages = variableUsages(
             key: operation.range.start, directives: operation.directives,
             selectionSet: operation.selectionSet,
@@ -94,6 +105,7 @@ final class ValidationContext {
         for fragment in recursivelyReferencedFragments(of: operation) {
             usages += variableUsages(of: fragment)
         }
+        recursiveUsagesCache[operation.range.start] = usages
         return usages
     }
 
@@ -171,10 +183,7 @@ struct VariableUsageCollector {
         case .variable(let variable):
             usages.append(.init(variable: variable, type: type, hasLocationDefault: hasDefault))
         case .list(let list):
-            let listType = type?.nullable
-            var itemType: GraphQLType?
-            if case .list(let item) = listType { itemType = item } else { itemType = listType }
-            for item in list.values { collect(item, type: itemType, hasDefault: false) }
+            for item in list.values { collect(item, type: type?.listItemType, hasDefault: false) }
         case .object(let object):
             let inputObject = type.flatMap { schema[$0.namedType].kind == .inputObject ? schema[$0.namedType] : nil }
             for field in object.fields {

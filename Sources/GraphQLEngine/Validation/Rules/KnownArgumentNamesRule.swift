@@ -5,12 +5,10 @@ final class KnownArgumentNamesRule: ValidationRule {
     override func enterDirective(_ node: Directive, location: DirectiveLocation) {
         defer { skipChildren() }
         let name = node.name.value
-        var known: [String]?
-        for case .directive(let definition) in context.document.definitions where definition.name.value == name {
-            known = definition.arguments.map(\.name.value)
-        }
-        if known == nil { known = schema.directive(named: name).map { $0.arguments.map(\.name) } }
-        guard let known else { return }
+        guard
+            let known = context.documentDirectives[name].map({ $0.arguments.map(\.name.value) })
+                ?? schema.directive(named: name).map({ $0.arguments.map(\.name) })
+        else { return }
         for argument in node.arguments where !known.contains(argument.name.value) {
             let suggestions = Suggestions.list(argument.name.value, known)
             report(

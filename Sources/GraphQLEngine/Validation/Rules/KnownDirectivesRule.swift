@@ -1,17 +1,13 @@
 /// Directives are defined by the schema and used where they are allowed.
 final class KnownDirectivesRule: ValidationRule {
     override class var events: ValidationEvents { [.directive] }
-    private lazy var documentDirectives: [String: [DirectiveLocation]] = {
-        var locations: [String: [DirectiveLocation]] = [:]
-        for case .directive(let definition) in context.document.definitions {
-            locations[definition.name.value] = definition.directiveLocations
-        }
-        return locations
-    }()
 
     override func enterDirective(_ node: Directive, location: DirectiveLocation) {
         let name = node.name.value
-        guard let locations = documentDirectives[name] ?? schema.directive(named: name)?.locations else {
+        guard
+            let locations = context.documentDirectives[name]?.directiveLocations
+                ?? schema.directive(named: name)?.locations
+        else {
             report("Unknown directive \"@\(name)\".", node.range)
             return
         }

@@ -15,11 +15,10 @@ final class ProvidedRequiredArgumentsRule: ValidationRule {
     override func leaveDirective(_ node: Directive) {
         let name = node.name.value
         var required: [(String, String)]?
-        for case .directive(let definition) in context.document.definitions where definition.name.value == name {
+        if let definition = context.documentDirectives[name] {
             required = definition.arguments.filter { $0.type.isNonNullReference && $0.defaultValue == nil }
                 .map { ($0.name.value, Printer.print($0.type)) }
-        }
-        if required == nil, let directive = schema.directive(named: name) {
+        } else if let directive = schema.directive(named: name) {
             required = directive.arguments.filter(\.isRequired).map { ($0.name, schema.describe($0.type)) }
         }
         for (argumentName, type) in required ?? []

@@ -10,9 +10,7 @@ final class UniqueDirectivesPerLocationRule: ValidationRule {
     override func enterInlineFragment(_ node: InlineFragment) { check(node.directives) }
 
     private func isUnique(_ name: String) -> Bool {
-        for case .directive(let definition) in context.document.definitions where definition.name.value == name {
-            return !definition.repeatable
-        }
+        if let definition = context.documentDirectives[name] { return !definition.repeatable }
         return schema.directive(named: name).map { !$0.isRepeatable } ?? false
     }
 
