@@ -7,7 +7,7 @@ struct GraphQLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graphql",
         abstract: "Work with GraphQL documents (schema files, queries) using Hearth's engine.",
-        subcommands: [Format.self, Validate.self, PrintSchema.self])
+        subcommands: [Format.self, Validate.self, PrintSchema.self, Execute.self])
 }
 
 extension GraphQLCommand {
@@ -131,6 +131,84 @@ extension GraphQLCommand {
         func run() throws {
             let built = try loadSchema(schema)
             FileHandle.standardOutput.write(Data((SchemaPrinter.print(built) + "\n").utf8))
+        }
+    }
+}
+
+extension GraphQLCommand {
+    /// `hearth graphql execute --schema S --data root.json QUERY.graphql`: run an operation over JSON data.
+    struct Execute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Execute an operation over JSON data with default resolvers, printing the response JSON.",
+            discussion: """
+                Every field reads the same-named key of its parent in the data (the root value is the \
+                --data file's object); interfaces and unions resolve through a "__typename" key. The \
+                response is printed as graphql-js serializes it ("errors" first, then "data"). Exit \
+                status 0 when the operation ran (even with field errors), 1 when it was refused \
+                (syntax, validation, variables).
+                """)
+
+        @Option(name: .long, help: "The schema's SDL file.")
+        var schema: String
+
+        @Option(name: .long, help: "A JSON file with the root value (default: an empty object).")
+        var data: String?
+
+        @Option(name: .long, help: "A JSON file with the variables object.")
+        var variables: String?
+
+        @Option(name: .long, help: "The operation to run, when the document has several.")
+        var operation: String?
+
+        @Flag(name: .long, help: "Refuse introspection (__schema, __type), as a server with introspection off does.")
+        var noIntrospection = false
+
+        @ArgumentParser.Argument(help: "The operation's file (\"-\" for standard input).")
+        var query: String
+
+        func run() async throws {
+            let built = try loadSchema(schema)
+            let executable: ExecutableSchema
+            do {
+                executable = try ExecutableSchema(built, resolvers: Resolvers(defaultResolution: .everywhere))
+            } catch {
+                standardError("hearth: \(error)\n")
+                throw ExitCode.failure
+            }
+            let root = try readJSON(data, what: "data") ?? .object(GraphQLObject())
+            let variableValues: GraphQLObject
+            switch try readJSON(variables, what: "variables") {
+            case nil: variableValues = GraphQLObject()
+            case .object(let object)?: variableValues = object
+            case _?:
+                standardError("hearth: \(variables ?? "variables"): the variables must be a JSON object\n")
+                throw ExitCode.failure
+            }
+            let text: String
+            do {
+                text = String(decoding: try read(query), as: UTF8.self)
+            } catch {
+                standardError("hearth: cannot read \(query): \(error.localizedDescription)\n")
+                throw ExitCode.failure
+            }
+            let executor = Executor(executable, configuration: ExecutorConfiguration(
+                introspection: !noIntrospection, limits: .unlimited, documentCacheCapacity: 0, parseOptions: .trusted))
+            let response = await executor.execute(
+                GraphQLRequest(query: text, operationName: operation, variables: variableValues), rootValue: .value(root))
+            FileHandle.standardOutput.write(Data(response.json + [10]))
+            if !response.hasData { throw ExitCode.failure }
+        }
+
+        private func readJSON(_ path: String?, what: String) throws -> GraphQLValue? {
+            guard let path else { return nil }
+            do {
+                return try JSONParser.parse(try read(path))
+            } catch let error as JSONParser.SyntaxError {
+                standardError("hearth: \(path): invalid JSON \(what): \(error)\n")
+            } catch {
+                standardError("hearth: cannot read \(path): \(error.localizedDescription)\n")
+            }
+            throw ExitCode.failure
         }
     }
 }

@@ -47,6 +47,9 @@ public enum Validator {
         Rule(MaxIntrospectionDepthRule.self, "MaxIntrospectionDepth"),
     ]
 
+    /// graphql-js's optional `NoSchemaIntrospectionCustomRule`: added when introspection is off.
+    public static let noSchemaIntrospection = Rule(NoSchemaIntrospectionCustomRule.self, "NoSchemaIntrospectionCustom")
+
     /// The rules with these graphql-js names (for tests and tools that run a few).
     public static func rules(named names: String...) -> [Rule] {
         specifiedRules.filter { names.contains($0.name) }

@@ -1,0 +1,240 @@
+import Synchronization
+
+/// Batches and caches loads by key for one request, so a level of a query costs one batch call
+/// per loader instead of one call per field.
+///
+/// Loads issued while the executor resolves a level are queued; when every running resolver of
+/// the level is waiting on a loader (or done), the queued keys go to the batch function together.
+/// Values (and errors) are cached per key for the rest of the request.
+public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendable, BatchDispatching {
+    /// The batch function: one result per key, in the keys' order.
+    public typealias Batch = @Sendable ([Key]) async throws -> [Result<Value, any Error>]
+
+    private struct State {
+        var cache: [Key: LoadPromise<Value>] = [:]
+        var queue: [Key] = []
+    }
+
+    private let batch: Batch
+    private let maxBatchSize: Int
+    private let scheduler: BatchScheduler
+    private let state = Mutex(State())
+
+    /// A loader tied to a request's scheduler (see ``RequestScope/loader(_:maxBatchSize:batch:)``).
+    init(scheduler: BatchScheduler, maxBatchSize: Int, batch: @escaping Batch) {
+        self.scheduler = scheduler
+        self.maxBatchSize = max(1, maxBatchSize)
+        self.batch = batch
+    }
+
+    /// A loader outside any execution: each load is dispatched at once (no batching, still cached).
+    public convenience init(maxBatchSize: Int = 100, batch: @escaping Batch) {
+        self.init(scheduler: BatchScheduler(), maxBatchSize: maxBatchSize, batch: batch)
+    }
+
+    /// The value for `key`, from the cache or the next batch.
+    public func load(_ key: Key) async throws -> Value {
+        let (promise, isNew) = state.withLock { state -> (LoadPromise<Value>, Bool) in
+            if let promise = state.cache[key] { return (promise, false) }
+            let promise = LoadPromise<Value>()
+            state.cache[key] = promise
+            state.queue.append(key)
+            return (promise, true)
+        }
+        _ = isNew
+        if let ready = promise.ready { return try ready.get() }
+        if scheduler.park(self) { await scheduler.dispatch() }
+        return try await promise.value
+    }
+
+    /// Values for several keys, in order (each key's error thrown for the first that failed).
+    public func loadMany(_ keys: [Key]) async throws -> [Value] {
+        let promises = state.withLock { state -> [LoadPromise<Value>] in
+            keys.map { key in
+                if let promise = state.cache[key] { return promise }
+                let promise = LoadPromise<Value>()
+                state.cache[key] = promise
+                state.queue.append(key)
+                return promise
+            }
+        }
+        if promises.contains(where: { $0.ready == nil }) {
+            if scheduler.park(self) { await scheduler.dispatch() }
+        }
+        var values: [Value] = []
+        values.reserveCapacity(promises.count)
+        for promise in promises { values.append(try await promise.value) }
+        return values
+    }
+
+    /// Puts a value in the cache (for example one loaded by another query).
+    public func prime(_ key: Key, _ value: Value) {
+        state.withLock { state in
+            guard state.cache[key] == nil else { return }
+            let promise = LoadPromise<Value>()
+            promise.fulfil(.success(value))
+            state.cache[key] = promise
+        }
+    }
+
+    func dispatchQueued() async -> [@Sendable () -> Void] {
+        let keys = state.withLock { state -> [Key] in
+            defer { state.queue.removeAll() }
+            return state.queue
+        }
+        guard !keys.isEmpty else { return [] }
+        var fulfilments: [@Sendable () -> Void] = []
+        let promises = state.withLock { state in keys.map { state.cache[$0] } }
+        var start = 0
+        while start < keys.count {
+            let end = min(start + maxBatchSize, keys.count)
+            let chunk = Array(keys[start..<end])
+            let results: [Result<Value, any Error>]
+            do {
+                let answered = try await batch(chunk)
+                if answered.count == chunk.count {
+                    results = answered
+                } else {
+                    let error = DataLoaderError.countMismatch(keys: chunk.count, values: answered.count)
+                    results = Array(repeating: .failure(error), count: chunk.count)
+                }
+            } catch {
+                results = Array(repeating: .failure(error), count: chunk.count)
+            }
+            for (offset, result) in results.enumerated() {
+                if let promise = promises[start + offset] { fulfilments.append { promise.fulfil(result) } }
+            }
+            start = end
+        }
+        return fulfilments
+    }
+}
+
+/// A batch function broke its contract.
+public enum DataLoaderError: Error, Sendable, CustomStringConvertible {
+    case countMismatch(keys: Int, values: Int)
+    /// The batch function returned no value for a key (see ``DataLoader/results(for:from:)``).
+    case missing(String)
+
+    public var description: String {
+        switch self {
+        case .countMismatch(let keys, let values): "DataLoader batch returned \(values) values for \(keys) keys"
+        case .missing(let key): "DataLoader batch returned no value for key \(key)"
+        }
+    }
+}
+
+extension DataLoader {
+    /// Aligns a batch's answer given as a dictionary with its keys; a missing key becomes an error.
+    public static func results(for keys: [Key], from values: [Key: Value]) -> [Result<Value, any Error>] {
+        keys.map { key in
+            if let value = values[key] { return .success(value) }
+            return .failure(DataLoaderError.missing(String(describing: key)))
+        }
+    }
+}
+
+/// Something the scheduler can ask to send its queued keys.
+protocol BatchDispatching: AnyObject, Sendable {
+    /// Runs the batch for the queued keys; returns the work that hands each waiting load its result.
+    func dispatchQueued() async -> [@Sendable () -> Void]
+}
+
+/// The value of one key: pending until its batch answers.
+final class LoadPromise<Value: Sendable>: Sendable {
+    private enum State {
+        case pending([CheckedContinuation<Value, any Error>])
+        case done(Result<Value, any Error>)
+    }
+
+    private let state = Mutex(State.pending([]))
+
+    var ready: Result<Value, any Error>? {
+        state.withLock { state in
+            if case .done(let result) = state { return result }
+            return nil
+        }
+    }
+
+    func fulfil(_ result: Result<Value, any Error>) {
+        let waiting = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+            guard case .pending(let continuations) = state else { return [] }
+            state = .done(result)
+            return continuations
+        }
+        for continuation in waiting { continuation.resume(with: result) }
+    }
+
+    var value: Value {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                let result = state.withLock { state -> Result<Value, any Error>? in
+                    switch state {
+                    case .done(let result): return result
+                    case .pending(var continuations):
+                        continuations.append(continuation)
+                        state = .pending(continuations)
+                        return nil
+                    }
+                }
+                if let result { continuation.resume(with: result) }
+            }
+        }
+    }
+}
+
+/// Knows how many resolvers of the current level are running, and dispatches the queued loads
+/// when none is: the moment every outstanding resolver waits on a loader (or has finished).
+final class BatchScheduler: Sendable {
+    private struct State {
+        var active = 0
+        var parked = 0
+        var queued: [ObjectIdentifier: any BatchDispatching] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// The executor is about to start `count` resolvers that may load.
+    func expect(_ count: Int) {
+        state.withLock { $0.active += count }
+    }
+
+    /// A resolver queued loads on `loader` and is about to wait; true when it must dispatch now.
+    func park(_ loader: any BatchDispatching) -> Bool {
+        state.withLock { state in
+            state.queued[ObjectIdentifier(loader)] = loader
+            state.active -= 1
+            state.parked += 1
+            return state.active <= 0
+        }
+    }
+
+    /// A resolver the executor started has returned.
+    func finished() async {
+        let dispatchNow = state.withLock { state in
+            state.active -= 1
+            return state.active <= 0 && !state.queued.isEmpty
+        }
+        if dispatchNow { await dispatch() }
+    }
+
+    /// Sends every queued batch (again while batches queue more), then wakes the parked resolvers.
+    /// The parked resolvers are counted as running again before any of them wakes, so the count
+    /// never touches zero while they resume.
+    func dispatch() async {
+        var fulfilments: [@Sendable () -> Void] = []
+        while true {
+            let loaders = state.withLock { state -> [any BatchDispatching] in
+                defer { state.queued.removeAll() }
+                return Array(state.queued.values)
+            }
+            if loaders.isEmpty { break }
+            for loader in loaders { fulfilments += await loader.dispatchQueued() }
+        }
+        state.withLock { state in
+            state.active += state.parked
+            state.parked = 0
+        }
+        for fulfil in fulfilments { fulfil() }
+    }
+}

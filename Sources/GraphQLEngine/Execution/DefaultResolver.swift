@@ -1,0 +1,64 @@
+/// The resolver used where none is bound: reads the parent's same-named key (plain data),
+/// ``GraphQLFieldReadable`` field, or stored property (by reflection).
+enum DefaultResolver {
+    static func resolve(_ name: String, of source: Resolved) -> Resolved {
+        switch source {
+        case .value(.object(let object)):
+            return object[name].map(Resolved.value) ?? .null
+        case .object(let host):
+            if let readable = host as? any GraphQLFieldReadable { return readable.graphQLField(name) }
+            for child in Mirror(reflecting: host).children where child.label == name {
+                return resolved(child.value)
+            }
+            return .null
+        default:
+            return .null
+        }
+    }
+
+    /// The object type a value names for itself: a `__typename` key, or ``GraphQLTypeNamed``.
+    static func typeName(of value: Resolved) -> String? {
+        switch value {
+        case .value(.object(let object)):
+            if case .string(let name) = object["__typename"] { return name }
+            return nil
+        case .object(let host):
+            if let named = host as? any GraphQLTypeNamed { return named.graphQLTypeName }
+            if let readable = host as? any GraphQLFieldReadable, case .value(.string(let name)) = readable.graphQLField("__typename") {
+                return name
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// A reflected property as a resolver result.
+    static func resolved(_ value: Any) -> Resolved {
+        switch value {
+        case let resolved as Resolved: return resolved
+        case let value as GraphQLValue: return .value(value)
+        case let string as String: return .value(.string(string))
+        case let int as Int: return .value(.int(int))
+        case let int as Int32: return .value(.int(Int(int)))
+        case let int as Int64: return .value(.int(Int(int)))
+        case let double as Double: return .value(.float(double))
+        case let float as Float: return .value(.float(Double(float)))
+        case let bool as Bool: return .value(.bool(bool))
+        case let leaf as any GraphQLLeafRepresentable: return .value(leaf.graphQLValue)
+        default:
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .optional:
+                guard let wrapped = mirror.children.first else { return .null }
+                return resolved(wrapped.value)
+            case .collection, .set:
+                return .list(mirror.children.map { resolved($0.value) })
+            default:
+                // A stored property of a Sendable host is Sendable; `any Sendable` has `Any`'s layout
+                // (a marker protocol adds no witness table), and a marker protocol cannot be cast to.
+                return .object(unsafeBitCast(value, to: (any Sendable).self))
+            }
+        }
+    }
+}

@@ -1,0 +1,439 @@
+/// One execution of an operation (the spec's ExecuteQuery / ExecuteMutation / ExecuteSubscriptionEvent).
+///
+/// Synchronous resolvers are called inline while the selection is walked depth-first, so a fully
+/// synchronous query never suspends. A suspending resolver leaves a `.pending` slot; once the walk
+/// is done, all pending fields run concurrently (one child task each, in one task group per level),
+/// and their results are completed in turn, queueing the next level. Not `Sendable`: it lives in the
+/// executing task; only resolver calls leave it.
+final class Execution {
+    let executable: ExecutableSchema
+    let schema: GraphQLSchema
+    let source: Source
+    let collector: FieldCollector
+    let variables: GraphQLObject
+    let context: any Sendable
+    let scope: RequestScope
+    let onInternalError: (@Sendable (any Error, String) -> Void)?
+
+    var slots: [ResultSlot] = []
+    var errors: [GraphQLError] = []
+    private var path: [GraphQLError.PathElement] = []
+    private var chain: [Link] = []
+    private var pending: [Pending] = []
+
+    /// A composite position above the current one: its slot and whether it may become null.
+    struct Link {
+        var slot: Int32
+        var nullable: Bool
+    }
+
+    struct Pending {
+        var resolve: @Sendable (FieldInput) async throws -> Resolved
+        var input: FieldInput
+        var slot: Int
+        var field: PlannedField
+        var path: [GraphQLError.PathElement]
+        var chain: [Link]
+    }
+
+    init(
+        executable: ExecutableSchema, document: Document, fragments: [String: FragmentDefinition], variables: GraphQLObject,
+        context: any Sendable, scope: RequestScope, onInternalError: (@Sendable (any Error, String) -> Void)?
+    ) {
+        self.executable = executable
+        self.schema = executable.schema
+        self.source = document.source
+        self.collector = FieldCollector(schema: executable, fragments: fragments, variables: variables)
+        self.variables = variables
+        self.context = context
+        self.scope = scope
+        self.onInternalError = onInternalError
+    }
+
+    // MARK: - Operations
+
+    /// Executes `selectionSet` on the root type; slot 0 holds the data afterwards.
+    func run(_ selectionSet: SelectionSet, on root: GraphQLNamedType, rootValue: Resolved, serially: Bool) async {
+        let plan = collector.plan([selectionSet], on: root)
+        slots.reserveCapacity(64)
+        slots.append(.null)
+        let first = reserve(plan.fields.count)
+        slots[0] = .object(plan, first: Int32(first))
+        chain = [Link(slot: 0, nullable: true)]
+        if serially {
+            for index in plan.fields.indices {
+                path = [.key(plan.fields[index].responseKey)]
+                chain = [Link(slot: 0, nullable: true)]
+                let ok = executeField(plan.fields[index], in: plan, source: rootValue, slot: first + index)
+                path.removeAll()
+                if !ok {
+                    slots[0] = .null
+                    return
+                }
+                await drain()
+                if slots[0].isNull { return }
+            }
+        } else {
+            if !executeFields(plan, source: rootValue, first: first) {
+                slots[0] = .null
+                chain.removeAll()
+                return
+            }
+            chain.removeAll()
+            await drain()
+        }
+    }
+
+    // MARK: - Fields
+
+    private func reserve(_ count: Int) -> Int {
+        let first = slots.count
+        slots.append(contentsOf: repeatElement(.null, count: count))
+        return first
+    }
+
+    /// Executes a plan's fields into consecutive slots; false when a non-null field failed
+    /// (the enclosing position must become null).
+    private func executeFields(_ plan: SelectionPlan, source: Resolved, first: Int) -> Bool {
+        let fields = plan.fields
+        for index in fields.indices {
+            let field = fields[index]
+            path.append(.key(field.responseKey))
+            let ok = executeField(field, in: plan, source: source, slot: first + index)
+            path.removeLast()
+            if !ok { return false }
+        }
+        return true
+    }
+
+    private func executeField(_ field: PlannedField, in plan: SelectionPlan, source: Resolved, slot: Int) -> Bool {
+        let value: Resolved
+        switch field.kind {
+        case .typename:
+            slots[slot] = .string(plan.type.name)
+            return true
+        case .schema:
+            value = .object(Introspection.SchemaValue())
+        case .type:
+            guard let arguments = arguments(field) else { return failField(field, slot) }
+            if case .string(let name) = arguments["name"], let type = schema.type(named: name) {
+                value = .object(Introspection.TypeValue(type: .named(type.id)))
+            } else {
+                value = .null
+            }
+        case .binding(let binding):
+            switch binding {
+            case .property:
+                if !field.definition.arguments.isEmpty, arguments(field) == nil { return failField(field, slot) }
+                value = DefaultResolver.resolve(field.name, of: source)
+            case .event:
+                value = source
+            case .introspection(let introspection):
+                guard let arguments = arguments(field) else { return failField(field, slot) }
+                value = Introspection.resolve(introspection, input(field, source, arguments))
+            case .resolver(.sync(let resolve)):
+                guard let arguments = arguments(field) else { return failField(field, slot) }
+                do {
+                    value = try resolve(input(field, source, arguments))
+                } catch {
+                    recordResolverError(error, field)
+                    return failField(field, slot)
+                }
+            case .resolver(.async(let resolve)):
+                guard let arguments = arguments(field) else { return failField(field, slot) }
+                slots[slot] = .pending
+                pending.append(Pending(
+                    resolve: resolve, input: input(field, source, arguments), slot: slot, field: field, path: path, chain: chain))
+                return true
+            }
+        }
+        return completeField(field, value, slot: slot)
+    }
+
+    private func input(_ field: PlannedField, _ source: Resolved, _ arguments: GraphQLObject) -> FieldInput {
+        FieldInput(source: source, arguments: arguments, context: context, info: field.info, request: scope)
+    }
+
+    /// The field's coerced arguments, or nil after recording why they could not be coerced.
+    private func arguments(_ field: PlannedField) -> GraphQLObject? {
+        if let constant = field.constantArguments { return constant }
+        guard let node = field.nodes.first else { return GraphQLObject() }
+        do throws(ArgumentCoercion.ArgumentError) {
+            return try ArgumentCoercion.values(of: field.definition, node: node, variables: variables, schema: schema)
+        } catch {
+            errors.append(GraphQLError(
+                error.message, source: source, positions: [error.position], path: path,
+                extensions: [("code", .string("BAD_USER_INPUT"))]))
+            return nil
+        }
+    }
+
+    /// A field whose resolution failed (error recorded): null when it may be, else propagate.
+    private func failField(_ field: PlannedField, _ slot: Int) -> Bool {
+        if field.returnType.isNonNull { return false }
+        slots[slot] = .null
+        return true
+    }
+
+    private func completeField(_ field: PlannedField, _ value: Resolved, slot: Int) -> Bool {
+        let type = field.returnType
+        let composite = Self.holdsPositions(type, schema)
+        if composite { chain.append(Link(slot: Int32(slot), nullable: !type.isNonNull)) }
+        let ok = complete(type, field, value, slot: slot)
+        if composite { chain.removeLast() }
+        return ok ? true : failField(field, slot)
+    }
+
+    /// Lists and composite types hold further positions (where a suspending field may wait).
+    private static func holdsPositions(_ type: GraphQLType, _ schema: GraphQLSchema) -> Bool {
+        switch type {
+        case .list: true
+        case .nonNull(let inner): holdsPositions(inner, schema)
+        case .named(let id): schema[id].kind.isComposite
+        }
+    }
+
+    // MARK: - Completion
+
+    /// Completes `value` as `type` into `slot`; false when the position must become null because
+    /// of an error (already recorded).
+    private func complete(_ type: GraphQLType, _ field: PlannedField, _ value: Resolved, slot: Int) -> Bool {
+        switch type {
+        case .nonNull(let inner):
+            guard complete(inner, field, value, slot: slot) else { return false }
+            if slots[slot].isNull {
+                record("Cannot return null for non-nullable field \(field.info.coordinate).", field)
+                return false
+            }
+            return true
+        case .list(let item):
+            switch value {
+            case .null, .value(.null):
+                slots[slot] = .null
+                return true
+            case .list(let items):
+                return completeList(item, field, count: items.count, slot: slot) { items[$0] }
+            case .value(.list(let values)):
+                return completeList(item, field, count: values.count, slot: slot) { .value(values[$0]) }
+            default:
+                record("Expected Iterable, but did not find one for field \"\(field.info.coordinate)\".", field)
+                return false
+            }
+        case .named(let id):
+            switch value {
+            case .null, .value(.null):
+                slots[slot] = .null
+                return true
+            default: break
+            }
+            let named = schema[id]
+            switch named.kind {
+            case .object:
+                return completeObject(named, field, value, slot: slot)
+            case .interface, .union:
+                guard let runtime = runtimeType(of: value, abstract: named, field) else { return false }
+                return completeObject(runtime, field, value, slot: slot)
+            case .enumeration:
+                return completeEnum(named, field, value, slot: slot)
+            default:
+                return completeScalar(named, field, value, slot: slot)
+            }
+        }
+    }
+
+    private func completeList(
+        _ item: GraphQLType, _ field: PlannedField, count: Int, slot: Int, _ element: (Int) -> Resolved
+    ) -> Bool {
+        let first = reserve(count)
+        slots[slot] = .list(first: Int32(first), count: Int32(count))
+        let composite = Self.holdsPositions(item, schema)
+        let nonNull = item.isNonNull
+        for index in 0..<count {
+            path.append(.index(index))
+            if composite { chain.append(Link(slot: Int32(first + index), nullable: !nonNull)) }
+            let ok = complete(item, field, element(index), slot: first + index)
+            if composite { chain.removeLast() }
+            path.removeLast()
+            if !ok {
+                if nonNull { return false }
+                slots[first + index] = .null
+            }
+        }
+        return true
+    }
+
+    private func completeObject(_ type: GraphQLNamedType, _ field: PlannedField, _ value: Resolved, slot: Int) -> Bool {
+        let plan: SelectionPlan
+        if let cached = field.subPlans[type.id] {
+            plan = cached
+        } else {
+            plan = collector.plan(field.nodes.compactMap(\.selectionSet), on: type)
+            field.subPlans[type.id] = plan
+        }
+        let first = reserve(plan.fields.count)
+        slots[slot] = .object(plan, first: Int32(first))
+        return executeFields(plan, source: value, first: first)
+    }
+
+    private func runtimeType(of value: Resolved, abstract: GraphQLNamedType, _ field: PlannedField) -> GraphQLNamedType? {
+        let name: String?
+        if let resolveType = executable.typeResolvers[abstract.id] {
+            do {
+                name = try resolveType(value, FieldInput(source: value, arguments: GraphQLObject(), context: context, info: field.info, request: scope))
+            } catch {
+                recordResolverError(error, field)
+                return nil
+            }
+        } else {
+            name = DefaultResolver.typeName(of: value)
+        }
+        guard let name else {
+            record(
+                "Abstract type \"\(abstract.name)\" must resolve to an Object type at runtime for field \"\(field.info.coordinate)\". "
+                    + "Either the \"\(abstract.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function.",
+                field)
+            return nil
+        }
+        guard let runtime = schema.type(named: name) else {
+            record("Abstract type \"\(abstract.name)\" was resolved to a type \"\(name)\" that does not exist inside the schema.", field)
+            return nil
+        }
+        guard runtime.kind == .object else {
+            record("Abstract type \"\(abstract.name)\" was resolved to a non-object type \"\(name)\".", field)
+            return nil
+        }
+        guard schema.isSubType(abstract.id, runtime.id) else {
+            record("Runtime Object type \"\(name)\" is not a possible type for \"\(abstract.name)\".", field)
+            return nil
+        }
+        return runtime
+    }
+
+    private func leafValue(_ value: Resolved, _ field: PlannedField) -> GraphQLValue? {
+        switch value {
+        case .value(let value): return value
+        case .null: return .null
+        case .list(let items): return .list(items.compactMap { leafValue($0, field) })
+        case .object(let host):
+            if let leaf = host as? any GraphQLLeafRepresentable { return leaf.graphQLValue }
+            record("Expected a scalar or enum value for field \"\(field.info.coordinate)\", got \(type(of: host)).", field)
+            return nil
+        }
+    }
+
+    private func completeEnum(_ type: GraphQLNamedType, _ field: PlannedField, _ value: Resolved, slot: Int) -> Bool {
+        guard let raw = leafValue(value, field) else { return false }
+        guard case .string(let name) = raw, type.enumValue(named: name) != nil else {
+            record("Enum \"\(type.name)\" cannot represent value: \(raw.inspected)", field)
+            return false
+        }
+        slots[slot] = .string(name)
+        return true
+    }
+
+    private func completeScalar(_ type: GraphQLNamedType, _ field: PlannedField, _ value: Resolved, slot: Int) -> Bool {
+        guard let raw = leafValue(value, field) else { return false }
+        let serialized: GraphQLValue
+        do throws(CoercionError) {
+            serialized = try type.coercion.serialize(raw)
+        } catch {
+            record(error.message, field)
+            return false
+        }
+        switch serialized {
+        case .null: slots[slot] = .null
+        case .bool(let bool): slots[slot] = .bool(bool)
+        case .int(let int): slots[slot] = .int(int)
+        case .float(let double): slots[slot] = .double(double)
+        case .string(let string): slots[slot] = .string(string)
+        case .list, .object: slots[slot] = .value(serialized)
+        }
+        return true
+    }
+
+    // MARK: - Errors
+
+    private func record(_ message: String, _ field: PlannedField, code: String = "INTERNAL_SERVER_ERROR") {
+        var error = GraphQLError(message, locations: field.locations(in: source), path: path, extensions: [("code", .string(code))])
+        error.source = source
+        errors.append(error)
+    }
+
+    private func recordResolverError(_ error: any Error, _ field: PlannedField) {
+        var reported: GraphQLError
+        switch error {
+        case let error as GraphQLError:
+            reported = error
+            if reported.locations.isEmpty { reported.locations = field.locations(in: source) }
+            if reported.path.isEmpty { reported.path = path }
+            if reported.code == nil { reported.extensions.insert(("code", .string("INTERNAL_SERVER_ERROR")), at: 0) }
+        case let error as any GraphQLReportableError:
+            reported = GraphQLError(
+                error.message, locations: field.locations(in: source), path: path,
+                extensions: [("code", .string(error.code))] + error.extraExtensions)
+        default:
+            onInternalError?(error, field.info.coordinate)
+            reported = GraphQLError(
+                "Internal server error", locations: field.locations(in: source), path: path,
+                extensions: [("code", .string("INTERNAL_SERVER_ERROR"))])
+        }
+        reported.source = source
+        errors.append(reported)
+    }
+
+    // MARK: - Suspending fields
+
+    /// Runs pending fields level by level until none is left.
+    private func drain() async {
+        while !pending.isEmpty {
+            let round = pending
+            pending.removeAll()
+            let scheduler = scope.scheduler
+            scheduler.expect(round.count)
+            if round.count == 1 {
+                let item = round[0]
+                let result: Result<Resolved, any Error>
+                do { result = .success(try await item.resolve(item.input)) } catch { result = .failure(error) }
+                await scheduler.finished()
+                finish(item, result)
+                continue
+            }
+            await withTaskGroup(of: (Int, Result<Resolved, any Error>).self) { group in
+                for (index, item) in round.enumerated() {
+                    let resolve = item.resolve
+                    let input = item.input
+                    group.addTask {
+                        let result: Result<Resolved, any Error>
+                        do { result = .success(try await resolve(input)) } catch { result = .failure(error) }
+                        await scheduler.finished()
+                        return (index, result)
+                    }
+                }
+                while let (index, result) = await group.next() {
+                    finish(round[index], result)
+                }
+            }
+        }
+    }
+
+    private func finish(_ item: Pending, _ result: Result<Resolved, any Error>) {
+        path = item.path
+        chain = item.chain
+        let ok: Bool
+        switch result {
+        case .success(let value):
+            ok = completeField(item.field, value, slot: item.slot)
+        case .failure(let error):
+            recordResolverError(error, item.field)
+            ok = failField(item.field, item.slot)
+        }
+        if !ok {
+            for link in chain.reversed() where link.nullable {
+                slots[Int(link.slot)] = .null
+                break
+            }
+        }
+        path.removeAll()
+        chain.removeAll()
+    }
+}

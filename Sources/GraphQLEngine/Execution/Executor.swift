@@ -1,0 +1,113 @@
+/// How an ``Executor`` treats requests.
+public struct ExecutorConfiguration: Sendable {
+    /// Whether `__schema` and `__type` may be queried; when off they are refused at validation.
+    public var introspection: Bool
+    /// Depth, field and alias limits, checked before execution.
+    public var limits: OperationLimits
+    /// How many prepared documents to keep (0 turns the cache off).
+    public var documentCacheCapacity: Int
+    public var parseOptions: ParseOptions
+    /// Most validation errors reported for one document.
+    public var maxValidationErrors: Int
+    /// Called with each error a resolver threw that is not client-facing, and the field's coordinate
+    /// (the client sees only "Internal server error").
+    public var onInternalError: (@Sendable (any Error, String) -> Void)?
+
+    public init(
+        introspection: Bool = true, limits: OperationLimits = OperationLimits(), documentCacheCapacity: Int = 1_000,
+        parseOptions: ParseOptions = .request, maxValidationErrors: Int = 100,
+        onInternalError: (@Sendable (any Error, String) -> Void)? = nil
+    ) {
+        self.introspection = introspection
+        self.limits = limits
+        self.documentCacheCapacity = documentCacheCapacity
+        self.parseOptions = parseOptions
+        self.maxValidationErrors = maxValidationErrors
+        self.onInternalError = onInternalError
+    }
+}
+
+/// Executes requests against an executable schema: parse, validate (cached), check limits,
+/// coerce variables, execute, serialize.
+public final class Executor: Sendable {
+    public let schema: ExecutableSchema
+    public let configuration: ExecutorConfiguration
+    /// The prepared-document cache (its counters feed `/metrics`).
+    public let documentCache: DocumentCache
+    private let rules: [Validator.Rule]
+
+    public init(_ schema: ExecutableSchema, configuration: ExecutorConfiguration = ExecutorConfiguration()) {
+        self.schema = schema
+        self.configuration = configuration
+        self.documentCache = DocumentCache(capacity: configuration.documentCacheCapacity)
+        self.rules = configuration.introspection ? Validator.specifiedRules : Validator.specifiedRules + [Validator.noSchemaIntrospection]
+    }
+
+    /// The parsed and validated document for `query`, from the cache when possible.
+    public func prepare(_ query: String) -> PreparedDocument {
+        documentCache.document(for: query) { prepareUncached(query) }
+    }
+
+    /// Parses and validates without the cache.
+    public func prepareUncached(_ query: String) -> PreparedDocument {
+        let document: Document
+        do throws(GraphQLError) {
+            document = try Parser.parse(Source(query), options: configuration.parseOptions)
+        } catch {
+            return PreparedDocument(document: nil, errors: [error], refusal: .syntax)
+        }
+        let errors = Validator.validate(document, against: schema.schema, rules: rules, maxErrors: configuration.maxValidationErrors)
+        return PreparedDocument(document: document, errors: errors, refusal: errors.isEmpty ? nil : .validation)
+    }
+
+    /// Executes a request (query, mutation, or a subscription's single first event is not
+    /// supported here: use ``subscribe(_:rootValue:context:)``).
+    public func execute(_ request: GraphQLRequest, rootValue: Resolved = .null, context: any Sendable = ()) async -> GraphQLResponse {
+        await execute(prepare(request.query), operationName: request.operationName, variables: request.variables,
+                      rootValue: rootValue, context: context)
+    }
+
+    /// Executes an operation of a prepared document.
+    public func execute(
+        _ prepared: PreparedDocument, operationName: String? = nil, variables: GraphQLObject = GraphQLObject(),
+        rootValue: Resolved = .null, context: any Sendable = ()
+    ) async -> GraphQLResponse {
+        switch start(prepared, operationName: operationName, variables: variables, context: context) {
+        case .refused(let response):
+            return response
+        case .ready(let execution, let operation, let root):
+            await execution.run(operation.selectionSet, on: root, rootValue: rootValue, serially: operation.operation == .mutation)
+            return .executed(execution.errors, slots: execution.slots)
+        }
+    }
+
+    enum Start {
+        case refused(GraphQLResponse)
+        case ready(Execution, OperationDefinition, GraphQLNamedType)
+    }
+
+    /// Everything before execution: the document's errors, the operation, limits, variables, root type.
+    func start(_ prepared: PreparedDocument, operationName: String?, variables: GraphQLObject, context: any Sendable) -> Start {
+        if let refusal = prepared.refusal { return .refused(.refused(prepared.errors, refusal)) }
+        guard let document = prepared.document else { return .refused(.refused(prepared.errors, .syntax)) }
+        let operation: OperationDefinition
+        switch prepared.operation(named: operationName) {
+        case .success(let found): operation = found
+        case .failure(let error): return .refused(.refused([error], .badRequest))
+        }
+        let limitErrors = configuration.limits.check(operation, fragments: prepared.fragments, source: document.source)
+        if !limitErrors.isEmpty { return .refused(.refused(limitErrors, .tooComplex)) }
+        let coerced = ArgumentCoercion.variables(of: operation, inputs: variables, schema: schema.schema, source: document.source)
+        if !coerced.errors.isEmpty { return .refused(.refused(coerced.errors, .badRequest)) }
+        let execution = Execution(
+            executable: schema, document: document, fragments: prepared.fragments, variables: coerced.values,
+            context: context, scope: RequestScope(), onInternalError: configuration.onInternalError)
+        guard let rootID = schema.schema.rootType(for: operation.operation) else {
+            let error = GraphQLError(
+                "Schema is not configured to execute \(operation.operation.rawValue) operation.", source: document.source,
+                positions: [operation.range.start], extensions: [("code", .string("GRAPHQL_VALIDATION_FAILED"))])
+            return .refused(.executed([error], slots: []))
+        }
+        return .ready(execution, operation, schema.schema[rootID])
+    }
+}

@@ -1,0 +1,62 @@
+/// What a field resolver receives: the parent value, the coerced arguments, the request's
+/// context and a description of the field being resolved.
+public struct FieldInput: Sendable {
+    /// The parent object's value (for root fields, the root value).
+    public let source: Resolved
+    /// Arguments after coercion: defaults applied, variables substituted, only those given or defaulted.
+    public let arguments: GraphQLObject
+    /// The request context the host passed to `execute`.
+    public let context: any Sendable
+    /// The field, its parent type and the request.
+    public let info: ResolveInfo
+    /// Per-request services: DataLoaders.
+    public let request: RequestScope
+
+    /// The parent as the host type `T`, or an error naming the field (a binding mistake, not a client error).
+    public func parent<T>(_ type: T.Type) throws -> T {
+        if case .object(let value) = source, let typed = value as? T { return typed }
+        throw ResolverError.unexpectedParent(field: info.coordinate, expected: String(describing: T.self))
+    }
+
+    /// The context as the host type `T`.
+    public func context<T>(_ type: T.Type) throws -> T {
+        if let typed = context as? T { return typed }
+        throw ResolverError.unexpectedContext(expected: String(describing: T.self))
+    }
+
+    /// The argument `name`, if given or defaulted.
+    public subscript(argument name: String) -> GraphQLValue? { arguments[name] }
+}
+
+/// Mistakes in wiring a resolver; reported to clients as internal errors.
+public enum ResolverError: Error, Sendable, CustomStringConvertible {
+    case unexpectedParent(field: String, expected: String)
+    case unexpectedContext(expected: String)
+
+    public var description: String {
+        switch self {
+        case .unexpectedParent(let field, let expected): "\(field): parent value is not a \(expected)"
+        case .unexpectedContext(let expected): "request context is not a \(expected)"
+        }
+    }
+}
+
+/// The field being resolved: built once per field of a planned selection, shared by every call.
+public final class ResolveInfo: Sendable {
+    public let fieldName: String
+    public let parentType: GraphQLNamedType
+    public let returnType: GraphQLType
+    public let schema: GraphQLSchema
+    /// The field's nodes in the document (several when the same response key is selected more than once).
+    public let fieldNodes: [Field]
+    /// `Parent.field`.
+    public var coordinate: String { parentType.name + "." + fieldName }
+
+    init(fieldName: String, parentType: GraphQLNamedType, returnType: GraphQLType, schema: GraphQLSchema, fieldNodes: [Field]) {
+        self.fieldName = fieldName
+        self.parentType = parentType
+        self.returnType = returnType
+        self.schema = schema
+        self.fieldNodes = fieldNodes
+    }
+}

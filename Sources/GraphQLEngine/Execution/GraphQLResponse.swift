@@ -1,0 +1,105 @@
+/// A request to execute: the document's text, which operation, and its variables.
+public struct GraphQLRequest: Sendable {
+    public var query: String
+    public var operationName: String?
+    public var variables: GraphQLObject
+
+    public init(query: String, operationName: String? = nil, variables: GraphQLObject = GraphQLObject()) {
+        self.query = query
+        self.operationName = operationName
+        self.variables = variables
+    }
+}
+
+/// The response to one request: its JSON (as graphql-js serializes it: `errors` first, then
+/// `data`), the errors, and — when execution never began — the stage that refused it.
+public struct GraphQLResponse: Sendable {
+    /// Why a request was refused before execution (no `data` in the response).
+    public enum Refusal: Sendable, Hashable {
+        /// The document has a syntax error.
+        case syntax
+        /// The document failed validation (or introspection is off and it asked for it).
+        case validation
+        /// The operation exceeds the configured limits.
+        case tooComplex
+        /// The operation could not be chosen, or its variables were invalid.
+        case badRequest
+    }
+
+    public let errors: [GraphQLError]
+    /// The response as JSON bytes.
+    public let json: [UInt8]
+    /// Set when the request was refused before execution; `nil` when `data` is present.
+    public let refusal: Refusal?
+
+    public var hasData: Bool { refusal == nil }
+    public var jsonText: String { String(decoding: json, as: UTF8.self) }
+
+    init(errors: [GraphQLError], json: [UInt8], refusal: Refusal?) {
+        self.errors = errors
+        self.json = json
+        self.refusal = refusal
+    }
+
+    /// A response without data: `{"errors":[…]}`.
+    static func refused(_ errors: [GraphQLError], _ refusal: Refusal) -> GraphQLResponse {
+        var writer = ResultWriter(writer: JSONWriter(capacity: 128))
+        writer.writer.append(123)
+        writer.write(errors: errors)
+        writer.writer.append(125)
+        return GraphQLResponse(errors: errors, json: writer.writer.bytes, refusal: refusal)
+    }
+
+    /// A response with data (slot 0 of `slots`, or `null`).
+    static func executed(_ errors: [GraphQLError], slots: [ResultSlot]) -> GraphQLResponse {
+        var writer = ResultWriter(writer: JSONWriter(capacity: 64 + slots.count * 12))
+        writer.writer.append(123)
+        if !errors.isEmpty {
+            writer.write(errors: errors)
+            writer.writer.append(44)
+        }
+        writer.writer.appendASCII("\"data\":")
+        if slots.isEmpty { writer.writer.appendNull() } else { writer.write(slots, at: 0) }
+        writer.writer.append(125)
+        return GraphQLResponse(errors: errors, json: writer.writer.bytes, refusal: nil)
+    }
+}
+
+/// A document parsed and validated once (and cached by query text): ready to execute any of its operations.
+public final class PreparedDocument: Sendable {
+    public let document: Document?
+    /// Syntax or validation errors; empty when the document can be executed.
+    public let errors: [GraphQLError]
+    let refusal: GraphQLResponse.Refusal?
+    let fragments: [String: FragmentDefinition]
+    let operations: [OperationDefinition]
+
+    init(document: Document?, errors: [GraphQLError], refusal: GraphQLResponse.Refusal?) {
+        self.document = document
+        self.errors = errors
+        self.refusal = refusal
+        var fragments: [String: FragmentDefinition] = [:]
+        var operations: [OperationDefinition] = []
+        for definition in document?.definitions ?? [] {
+            switch definition {
+            case .fragment(let fragment): fragments[fragment.name.value] = fragment
+            case .operation(let operation): operations.append(operation)
+            default: break
+            }
+        }
+        self.fragments = fragments
+        self.operations = operations
+    }
+
+    /// graphql-js's `getOperation`: the named operation, or the only one.
+    func operation(named name: String?) -> Result<OperationDefinition, GraphQLError> {
+        let code: [(key: String, value: GraphQLError.ExtensionValue)] = [("code", .string("OPERATION_RESOLUTION_FAILURE"))]
+        if let name {
+            if let found = operations.first(where: { $0.name?.value == name }) { return .success(found) }
+            return .failure(GraphQLError("Unknown operation named \"\(name)\".", extensions: code))
+        }
+        if operations.count == 1 { return .success(operations[0]) }
+        if operations.isEmpty { return .failure(GraphQLError("Must provide an operation.", extensions: code)) }
+        return .failure(GraphQLError("Must provide operation name if query contains multiple operations.", extensions: code))
+    }
+}

@@ -1,0 +1,106 @@
+/// One position of the response being built. The response is a flat array of slots: an object
+/// holds its plan (response keys) and the index of its first field's slot, a list the index of
+/// its first item; children of one object or list are contiguous.
+enum ResultSlot {
+    /// A suspending resolver has not answered yet.
+    case pending
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    /// A custom scalar's serialized value (any JSON).
+    case value(GraphQLValue)
+    case object(SelectionPlan, first: Int32)
+    case list(first: Int32, count: Int32)
+
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
+/// Writes a response's slots as JSON.
+struct ResultWriter {
+    var writer: JSONWriter
+
+    mutating func write(_ slots: [ResultSlot], at index: Int) {
+        switch slots[index] {
+        case .null, .pending: writer.appendNull()
+        case .bool(let bool): writer.appendBool(bool)
+        case .int(let int): writer.appendInt(int)
+        case .double(let double): writer.appendDouble(double)
+        case .string(let string): writer.appendString(string)
+        case .value(let value): writer.appendValue(value)
+        case .object(let plan, let first):
+            writer.append(123)
+            let first = Int(first)
+            for offset in 0..<plan.fields.count {
+                writer.appendRaw(plan.keyBytes[offset])
+                write(slots, at: first + offset)
+            }
+            writer.append(125)
+        case .list(let first, let count):
+            writer.append(91)
+            let first = Int(first)
+            for offset in 0..<Int(count) {
+                if offset > 0 { writer.append(44) }
+                write(slots, at: first + offset)
+            }
+            writer.append(93)
+        }
+    }
+
+    mutating func write(_ error: GraphQLError) {
+        writer.appendASCII("{\"message\":")
+        writer.appendString(error.message)
+        if !error.locations.isEmpty {
+            writer.appendASCII(",\"locations\":[")
+            for (index, location) in error.locations.enumerated() {
+                if index > 0 { writer.append(44) }
+                writer.appendASCII("{\"line\":")
+                writer.appendInt(location.line)
+                writer.appendASCII(",\"column\":")
+                writer.appendInt(location.column)
+                writer.append(125)
+            }
+            writer.append(93)
+        }
+        if !error.path.isEmpty {
+            writer.appendASCII(",\"path\":[")
+            for (index, element) in error.path.enumerated() {
+                if index > 0 { writer.append(44) }
+                switch element {
+                case .key(let key): writer.appendString(key)
+                case .index(let position): writer.appendInt(position)
+                }
+            }
+            writer.append(93)
+        }
+        if !error.extensions.isEmpty {
+            writer.appendASCII(",\"extensions\":{")
+            for (index, entry) in error.extensions.enumerated() {
+                if index > 0 { writer.append(44) }
+                writer.appendString(entry.key)
+                writer.append(58)
+                switch entry.value {
+                case .string(let string): writer.appendString(string)
+                case .int(let int): writer.appendInt(int)
+                case .double(let double): writer.appendDouble(double)
+                case .bool(let bool): writer.appendBool(bool)
+                }
+            }
+            writer.append(125)
+        }
+        writer.append(125)
+    }
+
+    mutating func write(errors: [GraphQLError]) {
+        writer.appendASCII("\"errors\":[")
+        for (index, error) in errors.enumerated() {
+            if index > 0 { writer.append(44) }
+            write(error)
+        }
+        writer.append(93)
+    }
+}

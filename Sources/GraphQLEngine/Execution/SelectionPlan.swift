@@ -1,0 +1,174 @@
+/// The fields of one selection set as executed on one object type: graphql-js's `collectFields`
+/// (fragments expanded, `@skip`/`@include` applied, fields grouped by response key in order),
+/// with each field's resolver, info and argument plan looked up once.
+final class SelectionPlan {
+    let type: GraphQLNamedType
+    let fields: [PlannedField]
+    /// `"key":` for each field, with a leading comma after the first: written as-is into the response.
+    let keyBytes: [[UInt8]]
+
+    init(type: GraphQLNamedType, fields: [PlannedField]) {
+        self.type = type
+        self.fields = fields
+        self.keyBytes = fields.enumerated().map { index, field in
+            var writer = JSONWriter(capacity: field.responseKey.utf8.count + 4)
+            if index > 0 { writer.append(44) }
+            writer.appendString(field.responseKey)
+            writer.append(58)
+            return writer.bytes
+        }
+    }
+}
+
+/// One response key of a plan: the field's nodes, definition and how it resolves.
+final class PlannedField {
+    enum Kind {
+        case typename
+        case schema
+        case type
+        case binding(ExecutableSchema.Binding)
+    }
+
+    let responseKey: String
+    let name: String
+    let nodes: [Field]
+    let kind: Kind
+    let returnType: GraphQLType
+    let definition: GraphQLField
+    let info: ResolveInfo
+    /// Arguments, when they hold no variables: coerced once for every call.
+    var constantArguments: GraphQLObject?
+    /// The plans of the sub-selection per runtime object type, made on first use.
+    var subPlans: [TypeID: SelectionPlan] = [:]
+    /// Locations of the field's nodes, computed when an error needs them.
+    var cachedLocations: [SourceLocation]?
+
+    init(responseKey: String, nodes: [Field], kind: Kind, definition: GraphQLField, info: ResolveInfo) {
+        self.responseKey = responseKey
+        self.name = definition.name
+        self.nodes = nodes
+        self.kind = kind
+        self.returnType = definition.type
+        self.definition = definition
+        self.info = info
+    }
+
+    func locations(in source: Source) -> [SourceLocation] {
+        if let cachedLocations { return cachedLocations }
+        let locations = nodes.map { source.location(ofByte: $0.range.start) }
+        cachedLocations = locations
+        return locations
+    }
+}
+
+/// Collects fields of selection sets (graphql-js's `collectFields` and `collectSubfields`).
+struct FieldCollector {
+    let schema: ExecutableSchema
+    let fragments: [String: FragmentDefinition]
+    let variables: GraphQLObject
+
+    /// The plan for `selectionSets` (the sub-selections of one field's nodes, or the operation's) on `type`.
+    func plan(_ selectionSets: [SelectionSet], on type: GraphQLNamedType) -> SelectionPlan {
+        var order: [String] = []
+        var groups: [String: [Field]] = [:]
+        var visitedFragments: Set<String> = []
+        for selectionSet in selectionSets {
+            collect(selectionSet, on: type, order: &order, groups: &groups, visitedFragments: &visitedFragments)
+        }
+        let graph = schema.schema
+        var planned: [PlannedField] = []
+        planned.reserveCapacity(order.count)
+        for key in order {
+            guard let nodes = groups[key], let first = nodes.first else { continue }
+            let name = first.name.value
+            let kind: PlannedField.Kind
+            let definition: GraphQLField
+            switch name {
+            case "__typename":
+                kind = .typename
+                definition = graph.typenameField
+            case "__schema" where type.id == graph.queryType:
+                kind = .schema
+                definition = graph.schemaField
+            case "__type" where type.id == graph.queryType:
+                kind = .type
+                definition = graph.typeField
+            default:
+                guard let index = type.fieldIndex[name] else { continue }  // validation rules this out
+                kind = .binding(schema.fieldBindings[type.id.index][index])
+                definition = type.fields[index]
+            }
+            let info = ResolveInfo(fieldName: name, parentType: type, returnType: definition.type, schema: graph, fieldNodes: nodes)
+            let field = PlannedField(responseKey: key, nodes: nodes, kind: kind, definition: definition, info: info)
+            if !first.arguments.contains(where: { Self.containsVariable($0.value) }) {
+                field.constantArguments = try? ArgumentCoercion.values(of: definition, node: first, variables: variables, schema: graph)
+            }
+            planned.append(field)
+        }
+        return SelectionPlan(type: type, fields: planned)
+    }
+
+    private func collect(
+        _ selectionSet: SelectionSet, on type: GraphQLNamedType, order: inout [String], groups: inout [String: [Field]],
+        visitedFragments: inout Set<String>
+    ) {
+        for selection in selectionSet.selections {
+            switch selection {
+            case .field(let field):
+                guard included(field.directives) else { continue }
+                let key = field.responseKey
+                if groups[key]?.append(field) == nil {
+                    groups[key] = [field]
+                    order.append(key)
+                }
+            case .inlineFragment(let fragment):
+                guard included(fragment.directives), applies(fragment.typeCondition, to: type) else { continue }
+                collect(fragment.selectionSet, on: type, order: &order, groups: &groups, visitedFragments: &visitedFragments)
+            case .fragmentSpread(let spread):
+                let name = spread.name.value
+                guard !visitedFragments.contains(name), included(spread.directives) else { continue }
+                visitedFragments.insert(name)
+                guard let fragment = fragments[name], applies(fragment.typeCondition, to: type) else { continue }
+                collect(fragment.selectionSet, on: type, order: &order, groups: &groups, visitedFragments: &visitedFragments)
+            }
+        }
+    }
+
+    private func applies(_ condition: NamedType?, to type: GraphQLNamedType) -> Bool {
+        guard let condition else { return true }
+        guard let conditionType = schema.schema.type(named: condition.name.value) else { return false }
+        if conditionType.id == type.id { return true }
+        if conditionType.kind == .interface || conditionType.kind == .union {
+            return schema.schema.isSubType(conditionType.id, type.id)
+        }
+        return false
+    }
+
+    /// `@skip(if:)` and `@include(if:)`: graphql-js's `shouldIncludeNode`.
+    private func included(_ directives: [Directive]) -> Bool {
+        if directives.isEmpty { return true }
+        for directive in directives {
+            let name = directive.name.value
+            guard name == "skip" || name == "include", let argument = directive.arguments.first(where: { $0.name.value == "if" })
+            else { continue }
+            let value: GraphQLValue?
+            switch argument.value {
+            case .boolean(let boolean): value = .bool(boolean.value)
+            case .variable(let variable): value = variables[variable.name.value]
+            default: value = nil
+            }
+            if name == "skip", case .bool(true) = value { return false }
+            if name == "include", case .bool(false) = value { return false }
+        }
+        return true
+    }
+
+    static func containsVariable(_ value: Value) -> Bool {
+        switch value {
+        case .variable: true
+        case .list(let list): list.values.contains(where: containsVariable)
+        case .object(let object): object.fields.contains { containsVariable($0.value) }
+        default: false
+        }
+    }
+}
