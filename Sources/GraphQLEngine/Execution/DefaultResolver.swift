@@ -5,7 +5,8 @@ enum DefaultResolver {
         switch source {
         case .value(.object(let object)):
             return object[name].map(Resolved.value) ?? .null
-        case .object(let host):
+        case .object(let object):
+            let host: Any = (object as? ReflectedValue)?.value ?? object
             if let readable = host as? any GraphQLFieldReadable { return readable.graphQLField(name) }
             for child in Mirror(reflecting: host).children where child.label == name {
                 return resolved(child.value)
@@ -22,7 +23,8 @@ enum DefaultResolver {
         case .value(.object(let object)):
             if case .string(let name) = object["__typename"] { return name }
             return nil
-        case .object(let host):
+        case .object(let object):
+            let host: Any = (object as? ReflectedValue)?.value ?? object
             if let named = host as? any GraphQLTypeNamed { return named.graphQLTypeName }
             if let readable = host as? any GraphQLFieldReadable, case .value(.string(let name)) = readable.graphQLField("__typename") {
                 return name
@@ -55,10 +57,14 @@ enum DefaultResolver {
             case .collection, .set:
                 return .list(mirror.children.map { resolved($0.value) })
             default:
-                // A stored property of a Sendable host is Sendable; `any Sendable` has `Any`'s layout
-                // (a marker protocol adds no witness table), and a marker protocol cannot be cast to.
-                return .object(unsafeBitCast(value, to: (any Sendable).self))
+                return .object(ReflectedValue(value: value))
             }
         }
     }
+}
+
+/// A value read by reflection from a stored property of a `Sendable` host, hence itself `Sendable`
+/// (the compiler checked the host's properties); the cast to a marker protocol is not expressible.
+struct ReflectedValue: @unchecked Sendable {
+    let value: Any
 }

@@ -14,7 +14,7 @@ public struct FieldInput: Sendable {
 
     /// The parent as the host type `T`, or an error naming the field (a binding mistake, not a client error).
     public func parent<T>(_ type: T.Type) throws -> T {
-        if case .object(let value) = source, let typed = value as? T { return typed }
+        if let typed = source.object(as: T.self) { return typed }
         throw ResolverError.unexpectedParent(field: info.coordinate, expected: String(describing: T.self))
     }
 

@@ -26,8 +26,9 @@ public enum Resolved: Sendable {
 
     /// The host value, when this is `.object` holding a `T`.
     public func object<T>(as type: T.Type) -> T? {
-        if case .object(let value) = self { return value as? T }
-        return nil
+        guard case .object(let value) = self else { return nil }
+        if let reflected = value as? ReflectedValue { return reflected.value as? T }
+        return value as? T
     }
 }
 
