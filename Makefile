@@ -24,10 +24,14 @@ bench: graphql-reference
 
 # graphql-js (Debian's node-graphql): the reference for the differential tests and the
 # speed peer for `make bench`. scripts/reference/load-graphql.js is where it is looked for.
+# graphql-core (PyPI): builds a client schema from Hearth's introspection for the round-trip test.
 graphql-reference:
 	@node scripts/reference/load-graphql.js >/dev/null 2>&1 || \
 	scripts/install-debian-package.sh "graphql-js for the differential tests" node-graphql || \
 	echo "graphql-js not found: the differential parser test will be skipped (Debian: apt-get install -y node-graphql)." >&2
+	@python3 -c 'import graphql' >/dev/null 2>&1 || python3 -m pip install --quiet graphql-core >/dev/null 2>&1 || \
+	python3 -m pip install --quiet --break-system-packages graphql-core >/dev/null 2>&1 || \
+	echo "graphql-core not found: the introspection round-trip test will be skipped (pip install graphql-core)." >&2
 
 # The embedded cluster needs PostgreSQL's server programs (initdb, postgres); `make run` with
 # DATABASE_URL set does not.

@@ -58,6 +58,10 @@ public final class ExecutableSchema: Sendable {
                     row.append(.event)
                     continue
                 }
+                if type.name == subscriptionRoot {
+                    row.append(.property)  // reported below: the field has no source stream
+                    continue
+                }
                 switch resolvers.defaultResolution {
                 case .everywhere:
                     row.append(.property)
