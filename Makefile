@@ -16,11 +16,13 @@ test: postgres-server graphql-reference
 build:
 	$(SWIFT) build
 
-# Parse speed, then schema building and validation speed, against graphql-js and GraphQLSwift:
-# two tables (see Benchmarks/).
+# Parse speed, schema building and validation speed, then full-request speed, against graphql-js
+# (and GraphQLSwift for parsing and validation):
+# three tables (see Benchmarks/).
 bench: graphql-reference
 	scripts/bench/parse.sh
 	scripts/bench/validation.sh
+	scripts/bench/execution.sh
 
 # graphql-js (Debian's node-graphql): the reference for the differential tests and the
 # speed peer for `make bench`. scripts/reference/load-graphql.js is where it is looked for.

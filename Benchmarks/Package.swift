@@ -38,6 +38,16 @@ let package = Package(
             path: "Benchmarks/ValidationBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ExecutionBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GraphQLEngine", package: rootIdentity),
+                .product(name: "GraphQL", package: "GraphQL"),
+            ],
+            path: "Benchmarks/ExecutionBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

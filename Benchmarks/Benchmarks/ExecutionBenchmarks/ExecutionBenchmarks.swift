@@ -1,0 +1,103 @@
+import Benchmark
+import Foundation
+import GraphQLEngine
+
+/// Full requests (parse + validate + execute + serialize to JSON bytes, no document cache unless
+/// the name says so), on the cases scripts/bench/graphql-js-execution.js measures graphql-js on.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        timeUnits: .microseconds,
+        warmupIterations: 5,
+        maxDuration: .seconds(3),
+        maxIterations: 100_000
+    )
+    let uncached = ExecutorConfiguration(limits: .unlimited, documentCacheCapacity: 0)
+
+    func executor(_ sdl: String, _ resolvers: Resolvers, _ configuration: ExecutorConfiguration = uncached) -> Executor? {
+        guard let schema = try? SchemaBuilder.build(sdl: sdl), let executable = try? ExecutableSchema(schema, resolvers: resolvers) else {
+            print("ExecutionBenchmarks: cannot build a schema")
+            return nil
+        }
+        return Executor(executable, configuration: configuration)
+    }
+
+    func measure(_ name: String, _ executor: Executor?, _ query: String, root: Resolved = .null) {
+        guard let executor else { return }
+        let request = GraphQLRequest(query: query)
+        Benchmark("Hearth \(name)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(await executor.execute(request, rootValue: root).json.count) }
+        }
+    }
+
+    // { __typename }
+    let tiny = executor("type Query { a: Int }", Resolvers(defaultResolution: .everywhere))
+    measure("typename", tiny, "{ __typename }")
+    measure(
+        "typename-cached",
+        executor("type Query { a: Int }", Resolvers(defaultResolution: .everywhere), ExecutorConfiguration()), "{ __typename }")
+
+    // Rows of plain data read by the default resolver.
+    let rowsSDL = "type Query { rows: [Row] } type Row { a: Int, b: String, c: Boolean }"
+    func rows(_ count: Int) -> Resolved {
+        .value(["rows": .list((0..<count).map { ["a": .int($0), "b": .string("row \($0)"), "c": .bool($0 % 2 == 0)] })])
+    }
+    let rowsExecutor = executor(rowsSDL, Resolvers(defaultResolution: .everywhere))
+    measure("rows-100x3", rowsExecutor, "{ rows { a b c } }", root: rows(100))
+    measure("rows-10000x2", rowsExecutor, "{ rows { a b } }", root: rows(10_000))
+
+    // The introspection query on GitHub's schema.
+    if let sdl = ExecutionInputs.githubSchema, let query = ExecutionInputs.introspection {
+        measure("github-introspection", executor(sdl, Resolvers(defaultResolution: .everywhere)), query)
+    } else {
+        print("ExecutionBenchmarks: skipping github-introspection (set HEARTH_BENCH_INPUTS and HEARTH_BENCH_INTROSPECTION)")
+    }
+
+    // 10 × 10 × 10 nested lists.
+    let nestedSDL = "type Query { items: [A] } type A { id: Int, children: [B] } type B { id: Int, children: [C] } type C { id: Int, name: String }"
+    let nestedQuery = "{ items { id children { id children { id name } } } }"
+    @Sendable func children(of id: Int) -> Resolved { .list((0..<10).map { .value(["id": .int(id * 10 + $0), "name": "n"]) }) }
+    @Sendable func parentID(_ input: FieldInput) -> Int {
+        if case .value(let data) = input.source, case .int(let id)? = data["id"] { return id }
+        return 0
+    }
+    var sync = Resolvers(defaultResolution: .everywhere)
+    sync.field("Query.items") { _ in children(of: 0) }
+    sync.field("A.children") { input in children(of: parentID(input)) }
+    sync.field("B.children") { input in children(of: parentID(input)) }
+    measure("nested-10x10x10-sync", executor(nestedSDL, sync), nestedQuery)
+
+    var suspending = Resolvers(defaultResolution: .everywhere)
+    suspending.field("Query.items") { _ in await Task.yield(); return children(of: 0) }
+    suspending.field("A.children") { input in await Task.yield(); return children(of: parentID(input)) }
+    suspending.field("B.children") { input in await Task.yield(); return children(of: parentID(input)) }
+    measure("nested-10x10x10-async", executor(nestedSDL, suspending), nestedQuery)
+
+    var batched = Resolvers(defaultResolution: .everywhere)
+    @Sendable func load(_ input: FieldInput) async throws -> Resolved {
+        let loader = input.request.loader("children") { (ids: [Int]) -> [Result<Resolved, any Error>] in
+            ids.map { .success(children(of: $0)) }
+        }
+        return try await loader.load(parentID(input))
+    }
+    batched.field("Query.items") { input in try await load(input) }
+    batched.field("A.children") { input in try await load(input) }
+    batched.field("B.children") { input in try await load(input) }
+    measure("nested-10x10x10-dataloader", executor(nestedSDL, batched), nestedQuery)
+}
+
+enum ExecutionInputs {
+    static var directory: URL {
+        if let path = ProcessInfo.processInfo.environment["HEARTH_BENCH_INPUTS"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/bench")
+    }
+
+    static func read(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static var githubSchema: String? { read(directory.appendingPathComponent("github-schema.graphql").path) }
+    static var introspection: String? { ProcessInfo.processInfo.environment["HEARTH_BENCH_INTROSPECTION"].flatMap(read) }
+}
