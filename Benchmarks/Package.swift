@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // Benchmarks for Hearth, kept out of the main build. Run with `make bench` from the repository
-// root. Compares Hearth's GraphQL parser, schema builder and validator with GraphQLSwift's
+// root. Compares Hearth's GraphQL parser, schema builder, validator and executor with GraphQLSwift's
 // (graphql-js is measured by scripts/bench/graphql-js*.js on the same inputs).
 import Foundation
 import PackageDescription
@@ -18,36 +18,26 @@ let package = Package(
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
     ],
     targets: [
-        .executableTarget(
-            name: "ParserBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "GraphQLEngine", package: rootIdentity),
-                .product(name: "GraphQL", package: "GraphQL"),
-            ],
-            path: "Benchmarks/ParserBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "ValidationBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "GraphQLEngine", package: rootIdentity),
-                .product(name: "GraphQL", package: "GraphQL"),
-            ],
-            path: "Benchmarks/ValidationBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "ExecutionBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "GraphQLEngine", package: rootIdentity),
-                .product(name: "GraphQL", package: "GraphQL"),
-            ],
-            path: "Benchmarks/ExecutionBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        // Input locations shared by the benchmark executables.
+        .target(name: "BenchSupport", path: "Benchmarks/BenchSupport"),
+        benchmark("ParserBenchmarks"),
+        benchmark("ValidationBenchmarks"),
+        benchmark("ExecutionBenchmarks"),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A benchmark executable of Benchmarks/NAME, comparing Hearth's engine with GraphQLSwift's.
+func benchmark(_ name: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            "BenchSupport",
+            .product(name: "Benchmark", package: "benchmark"),
+            .product(name: "GraphQLEngine", package: rootIdentity),
+            .product(name: "GraphQL", package: "GraphQL"),
+        ],
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}

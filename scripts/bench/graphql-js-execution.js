@@ -12,23 +12,8 @@ const { graphql, buildSchema, getIntrospectionQuery, version } = loadGraphQL();
 
 const inputDir = process.argv[2] || process.env.HEARTH_BENCH_INPUTS || path.join(__dirname, '..', '..', '..', 'shared', 'bench');
 
-async function measure(name, run) {
-  for (let i = 0; i < 20; i++) await run();
-  const samples = [];
-  const deadline = process.hrtime.bigint() + 3_000_000_000n;
-  let iterations = 0;
-  let batch = 1;
-  while (process.hrtime.bigint() < deadline) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) await run();
-    const elapsed = Number(process.hrtime.bigint() - start) / 1000;
-    samples.push(elapsed / batch);
-    iterations += batch;
-    if (elapsed < 2000) batch *= 2;
-  }
-  samples.sort((a, b) => a - b);
-  console.log(JSON.stringify({ implementation: `graphql-js ${version}`, name, usPerRun: samples[Math.floor(samples.length / 2)], iterations }));
-}
+const measure = (name, run) =>
+  require('./measure').measure(`graphql-js ${version}`, name, run, { warmup: 20, isAsync: true });
 
 function request(schema, source, rootValue) {
   return async () => JSON.stringify(await graphql({ schema, source, rootValue }));

@@ -2,17 +2,9 @@
 # `make bench`: parse speed of Hearth's GraphQL parser against graphql-js (node-graphql) and
 # GraphQLSwift on the same inputs, in one run, printed as one table.
 # Inputs: ../shared/bench (or HEARTH_BENCH_INPUTS) and graphql-js's getIntrospectionQuery().
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-root=$(pwd)
-work=$(mktemp -d /tmp/hearth-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-export HEARTH_BENCH_INPUTS=${HEARTH_BENCH_INPUTS:-$root/../shared/bench}
-export HEARTH_BENCH_INTROSPECTION=$work/introspection.graphql
+source "$(dirname "$0")/lib.sh"
 
-for input in kitchen-sink.graphql github-schema.graphql; do
-  [ -f "$HEARTH_BENCH_INPUTS/$input" ] || echo "note: $HEARTH_BENCH_INPUTS/$input not found; that row is skipped (set HEARTH_BENCH_INPUTS)" >&2
-done
+for input in kitchen-sink.graphql github-schema.graphql; do note_missing "$input" "that row is skipped"; done
 
 echo "graphql-js…" >&2
 node scripts/bench/graphql-js.js --write-introspection "$HEARTH_BENCH_INTROSPECTION" "$HEARTH_BENCH_INPUTS" > "$work/graphql-js.jsonl"

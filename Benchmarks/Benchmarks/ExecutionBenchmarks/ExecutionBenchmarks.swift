@@ -1,3 +1,4 @@
+import BenchSupport
 import Benchmark
 import Foundation
 import GraphQLEngine
@@ -47,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
     measure("rows-10000x2", rowsExecutor, "{ rows { a b } }", root: rows(10_000))
 
     // The introspection query on GitHub's schema.
-    if let sdl = ExecutionInputs.githubSchema, let query = ExecutionInputs.introspection {
+    if let sdl = BenchInputs.input("github-schema.graphql"), let query = BenchInputs.introspection {
         measure("github-introspection", executor(sdl, Resolvers(defaultResolution: .everywhere)), query)
     } else {
         print("ExecutionBenchmarks: skipping github-introspection (set HEARTH_BENCH_INPUTS and HEARTH_BENCH_INTROSPECTION)")
@@ -84,20 +85,4 @@ let benchmarks: @Sendable () -> Void = {
     batched.field("A.children") { input in try await load(input) }
     batched.field("B.children") { input in try await load(input) }
     measure("nested-10x10x10-dataloader", executor(nestedSDL, batched), nestedQuery)
-}
-
-enum ExecutionInputs {
-    static var directory: URL {
-        if let path = ProcessInfo.processInfo.environment["HEARTH_BENCH_INPUTS"] { return URL(fileURLWithPath: path) }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/bench")
-    }
-
-    static func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    static var githubSchema: String? { read(directory.appendingPathComponent("github-schema.graphql").path) }
-    static var introspection: String? { ProcessInfo.processInfo.environment["HEARTH_BENCH_INTROSPECTION"].flatMap(read) }
 }

@@ -1,3 +1,4 @@
+import BenchSupport
 import Benchmark
 import Foundation
 import GraphQL
@@ -42,29 +43,20 @@ enum BenchmarkInputs {
         var text: String
     }
 
-    static var directory: URL {
-        if let path = ProcessInfo.processInfo.environment["HEARTH_BENCH_INPUTS"] {
-            return URL(fileURLWithPath: path)
-        }
-        // Benchmarks/Benchmarks/ParserBenchmarks/ → repository → its sibling shared/bench.
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/bench")
-    }
+    static var directory: URL { BenchInputs.directory }
 
     static func load() -> (available: [Input], missing: [String]) {
         var available: [Input] = []
         var missing: [String] = []
         // graphql-js's getIntrospectionQuery(), written out by scripts/bench/parse.sh.
-        let introspection = ProcessInfo.processInfo.environment["HEARTH_BENCH_INTROSPECTION"] ?? ""
-        if let data = FileManager.default.contents(atPath: introspection) {
-            available.append(Input(name: "introspection", text: String(decoding: data, as: UTF8.self)))
+        if let text = BenchInputs.introspection {
+            available.append(Input(name: "introspection", text: text))
         } else {
             missing.append("the introspection query (HEARTH_BENCH_INTROSPECTION)")
         }
         for name in ["kitchen-sink.graphql", "github-schema.graphql"] {
-            if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) {
-                available.append(Input(name: name.replacingOccurrences(of: ".graphql", with: ""), text: String(decoding: data, as: UTF8.self)))
+            if let text = BenchInputs.input(name) {
+                available.append(Input(name: name.replacingOccurrences(of: ".graphql", with: ""), text: text))
             } else {
                 missing.append(name)
             }

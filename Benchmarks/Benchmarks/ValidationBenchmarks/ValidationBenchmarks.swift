@@ -1,3 +1,4 @@
+import BenchSupport
 import Benchmark
 import Foundation
 import GraphQL
@@ -63,28 +64,13 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 enum ValidationInputs {
-    static var repository: URL {
-        // Benchmarks/Benchmarks/ValidationBenchmarks/ → the repository.
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static var directory: URL {
-        if let path = ProcessInfo.processInfo.environment["HEARTH_BENCH_INPUTS"] { return URL(fileURLWithPath: path) }
-        return repository.deletingLastPathComponent().appendingPathComponent("shared/bench")
-    }
-
-    static func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-    }
-
     static func load() -> (githubSchema: String?, introspection: String?, invalidQuery: String?, notes: [String]) {
         var notes: [String] = []
-        let github = read(directory.appendingPathComponent("github-schema.graphql").path)
-        if github == nil { notes.append("skipping the GitHub schema cases: not found in \(directory.path) (set HEARTH_BENCH_INPUTS)") }
-        let introspection = ProcessInfo.processInfo.environment["HEARTH_BENCH_INTROSPECTION"].flatMap(read)
+        let github = BenchInputs.input("github-schema.graphql")
+        if github == nil { notes.append("skipping the GitHub schema cases: not found in \(BenchInputs.directory.path) (set HEARTH_BENCH_INPUTS)") }
+        let introspection = BenchInputs.introspection
         if introspection == nil { notes.append("skipping validate-introspection: set HEARTH_BENCH_INTROSPECTION") }
-        let invalid = read(repository.appendingPathComponent("scripts/bench/invalid-query.graphql").path)
+        let invalid = BenchInputs.read(BenchInputs.repository.appendingPathComponent("scripts/bench/invalid-query.graphql").path)
         return (github, introspection, invalid, notes)
     }
 }

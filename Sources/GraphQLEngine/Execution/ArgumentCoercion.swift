@@ -69,15 +69,19 @@ enum ArgumentCoercion {
     ) throws(ArgumentError) -> GraphQLObject {
         if definitions.isEmpty { return GraphQLObject() }
         var coerced = GraphQLObject()
+        /// Uses the argument's default, if it has one; false when it has none.
+        func applyDefault(_ definition: GraphQLInputValue) -> Bool {
+            guard let literal = definition.defaultValue else { return false }
+            if let value = InputCoercion.literalValue(literal, type: definition.type, schema: schema, variables: nil) {
+                coerced.appendUnique(definition.name, value)
+            }
+            return true
+        }
         for definition in definitions {
             let name = definition.name
             let type = definition.type
             guard let argument = given.first(where: { $0.name.value == name }) else {
-                if let literal = definition.defaultValue {
-                    if let value = InputCoercion.literalValue(literal, type: type, schema: schema, variables: nil) {
-                        coerced.appendUnique(name, value)
-                    }
-                } else if type.isNonNull {
+                if !applyDefault(definition), type.isNonNull {
                     throw ArgumentError(
                         message: "Argument \"\(name)\" of required type \"\(schema.describe(type))\" was not provided.",
                         position: nodeRange.start)
@@ -89,11 +93,7 @@ enum ArgumentCoercion {
             if case .variable(let variable) = argument.value {
                 let variableName = variable.name.value
                 guard let value = variables[variableName] else {
-                    if let literal = definition.defaultValue {
-                        if let value = InputCoercion.literalValue(literal, type: type, schema: schema, variables: nil) {
-                            coerced.appendUnique(name, value)
-                        }
-                    } else if type.isNonNull {
+                    if !applyDefault(definition), type.isNonNull {
                         throw ArgumentError(
                             message: "Argument \"\(name)\" of required type \"\(schema.describe(type))\" "
                                 + "was provided the variable \"$\(variableName)\" which was not provided a runtime value.",

@@ -34,37 +34,28 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
 
     /// The value for `key`, from the cache or the next batch.
     public func load(_ key: Key) async throws -> Value {
-        let (promise, isNew) = state.withLock { state -> (LoadPromise<Value>, Bool) in
-            if let promise = state.cache[key] { return (promise, false) }
-            let promise = LoadPromise<Value>()
-            state.cache[key] = promise
-            state.queue.append(key)
-            return (promise, true)
-        }
-        _ = isNew
-        if let ready = promise.ready { return try ready.get() }
-        if scheduler.park(self) { await scheduler.dispatch() }
+        let promise = state.withLock { Self.promise(for: key, in: &$0) }
+        if promise.ready == nil, scheduler.park(self) { await scheduler.dispatch() }
         return try await promise.value
     }
 
     /// Values for several keys, in order (each key's error thrown for the first that failed).
     public func loadMany(_ keys: [Key]) async throws -> [Value] {
-        let promises = state.withLock { state -> [LoadPromise<Value>] in
-            keys.map { key in
-                if let promise = state.cache[key] { return promise }
-                let promise = LoadPromise<Value>()
-                state.cache[key] = promise
-                state.queue.append(key)
-                return promise
-            }
-        }
-        if promises.contains(where: { $0.ready == nil }) {
-            if scheduler.park(self) { await scheduler.dispatch() }
-        }
+        let promises = state.withLock { state in keys.map { Self.promise(for: $0, in: &state) } }
+        if promises.contains(where: { $0.ready == nil }), scheduler.park(self) { await scheduler.dispatch() }
         var values: [Value] = []
         values.reserveCapacity(promises.count)
         for promise in promises { values.append(try await promise.value) }
         return values
+    }
+
+    /// The cached promise for `key`, or a new one queued for the next batch.
+    private static func promise(for key: Key, in state: inout State) -> LoadPromise<Value> {
+        if let promise = state.cache[key] { return promise }
+        let promise = LoadPromise<Value>()
+        state.cache[key] = promise
+        state.queue.append(key)
+        return promise
     }
 
     /// Puts a value in the cache (for example one loaded by another query).
@@ -167,7 +158,8 @@ final class LoadPromise<Value: Sendable>: Sendable {
 
     var value: Value {
         get async throws {
-            try await withCheckedThrowingContinuation { continuation in
+            if let ready { return try ready.get() }
+            return try await withCheckedThrowingContinuation { continuation in
                 let result = state.withLock { state -> Result<Value, any Error>? in
                     switch state {
                     case .done(let result): return result

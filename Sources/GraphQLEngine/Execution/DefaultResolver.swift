@@ -6,7 +6,7 @@ enum DefaultResolver {
         case .value(.object(let object)):
             return object[name].map(Resolved.value) ?? .null
         case .object(let object):
-            let host: Any = (object as? ReflectedValue)?.value ?? object
+            let host = ReflectedValue.unwrap(object)
             if let readable = host as? any GraphQLFieldReadable { return readable.graphQLField(name) }
             for child in Mirror(reflecting: host).children where child.label == name {
                 return resolved(child.value)
@@ -24,7 +24,7 @@ enum DefaultResolver {
             if case .string(let name) = object["__typename"] { return name }
             return nil
         case .object(let object):
-            let host: Any = (object as? ReflectedValue)?.value ?? object
+            let host = ReflectedValue.unwrap(object)
             if let named = host as? any GraphQLTypeNamed { return named.graphQLTypeName }
             if let readable = host as? any GraphQLFieldReadable, case .value(.string(let name)) = readable.graphQLField("__typename") {
                 return name
@@ -67,4 +67,9 @@ enum DefaultResolver {
 /// (the compiler checked the host's properties); the cast to a marker protocol is not expressible.
 struct ReflectedValue: @unchecked Sendable {
     let value: Any
+
+    /// The host value itself: a reflected property's value, or `object` as it is.
+    static func unwrap(_ object: any Sendable) -> Any {
+        (object as? ReflectedValue)?.value ?? object
+    }
 }

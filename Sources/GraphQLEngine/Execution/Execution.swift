@@ -63,7 +63,6 @@ final class Execution {
         if serially {
             for index in plan.fields.indices {
                 path = [.key(plan.fields[index].responseKey)]
-                chain = [Link(slot: 0, nullable: true)]
                 let ok = executeField(plan.fields[index], in: plan, source: rootValue, slot: first + index)
                 path.removeAll()
                 if !ok {
@@ -76,10 +75,8 @@ final class Execution {
         } else {
             if !executeFields(plan, source: rootValue, first: first) {
                 slots[0] = .null
-                chain.removeAll()
                 return
             }
-            chain.removeAll()
             await drain()
         }
     }
@@ -156,10 +153,8 @@ final class Execution {
 
     /// The field's coerced arguments, or nil after recording why they could not be coerced.
     private func arguments(_ field: PlannedField) -> GraphQLObject? {
-        if let constant = field.constantArguments { return constant }
-        guard let node = field.nodes.first else { return GraphQLObject() }
         do throws(ArgumentCoercion.ArgumentError) {
-            return try ArgumentCoercion.values(of: field.definition, node: node, variables: variables, schema: schema)
+            return try field.arguments(variables: variables)
         } catch {
             errors.append(GraphQLError(
                 error.message, source: source, positions: [error.position], path: path,
@@ -177,20 +172,10 @@ final class Execution {
 
     private func completeField(_ field: PlannedField, _ value: Resolved, slot: Int) -> Bool {
         let type = field.returnType
-        let composite = Self.holdsPositions(type, schema)
-        if composite { chain.append(Link(slot: Int32(slot), nullable: !type.isNonNull)) }
+        if field.holdsPositions { chain.append(Link(slot: Int32(slot), nullable: !type.isNonNull)) }
         let ok = complete(type, field, value, slot: slot)
-        if composite { chain.removeLast() }
+        if field.holdsPositions { chain.removeLast() }
         return ok ? true : failField(field, slot)
-    }
-
-    /// Lists and composite types hold further positions (where a suspending field may wait).
-    private static func holdsPositions(_ type: GraphQLType, _ schema: GraphQLSchema) -> Bool {
-        switch type {
-        case .list: true
-        case .nonNull(let inner): holdsPositions(inner, schema)
-        case .named(let id): schema[id].kind.isComposite
-        }
     }
 
     // MARK: - Completion
@@ -246,7 +231,7 @@ final class Execution {
     ) -> Bool {
         let first = reserve(count)
         slots[slot] = .list(first: Int32(first), count: Int32(count))
-        let composite = Self.holdsPositions(item, schema)
+        let composite = item.holdsPositions(in: schema)
         let nonNull = item.isNonNull
         for index in 0..<count {
             path.append(.index(index))
@@ -416,7 +401,11 @@ final class Execution {
         }
     }
 
+    /// Completes a pending field where it was left: its path and composite ancestors are restored
+    /// for the walk, then put back, so the root position stays the last link during the whole run.
     private func finish(_ item: Pending, _ result: Result<Resolved, any Error>) {
+        let (savedPath, savedChain) = (path, chain)
+        defer { (path, chain) = (savedPath, savedChain) }
         path = item.path
         chain = item.chain
         let ok: Bool
@@ -433,7 +422,5 @@ final class Execution {
                 break
             }
         }
-        path.removeAll()
-        chain.removeAll()
     }
 }

@@ -34,12 +34,7 @@ extension Executor {
         }
         let arguments: GraphQLObject
         do throws(ArgumentCoercion.ArgumentError) {
-            if let constant = field.constantArguments {
-                arguments = constant
-            } else {
-                arguments = try ArgumentCoercion.values(
-                    of: field.definition, node: field.nodes[0], variables: execution.variables, schema: schema.schema)
-            }
+            arguments = try field.arguments(variables: execution.variables)
         } catch {
             return .response(.refused(
                 [GraphQLError(error.message, source: source, positions: [error.position], path: [.key(field.responseKey)],
@@ -95,9 +90,7 @@ public struct SubscriptionStream: AsyncSequence, Sendable {
     /// Executes the operation with `event` as the root field's value (the spec's MapSourceToResponseEvent).
     func response(to event: Resolved) async -> GraphQLResponse {
         guard let document = prepared.document else { return .refused(prepared.errors, .syntax) }
-        let execution = Execution(
-            executable: executor.schema, document: document, fragments: prepared.fragments, variables: variables,
-            context: context, scope: RequestScope(), onInternalError: executor.configuration.onInternalError)
+        let execution = executor.makeExecution(document, prepared, variables: variables, context: context)
         await execution.run(operation.selectionSet, on: root, rootValue: event, serially: false)
         return .executed(execution.errors, slots: execution.slots)
     }

@@ -99,15 +99,20 @@ public final class Executor: Sendable {
         if !limitErrors.isEmpty { return .refused(.refused(limitErrors, .tooComplex)) }
         let coerced = ArgumentCoercion.variables(of: operation, inputs: variables, schema: schema.schema, source: document.source)
         if !coerced.errors.isEmpty { return .refused(.refused(coerced.errors, .badRequest)) }
-        let execution = Execution(
-            executable: schema, document: document, fragments: prepared.fragments, variables: coerced.values,
-            context: context, scope: RequestScope(), onInternalError: configuration.onInternalError)
         guard let rootID = schema.schema.rootType(for: operation.operation) else {
             let error = GraphQLError(
                 "Schema is not configured to execute \(operation.operation.rawValue) operation.", source: document.source,
                 positions: [operation.range.start], extensions: [("code", .string("GRAPHQL_VALIDATION_FAILED"))])
             return .refused(.executed([error], slots: []))
         }
+        let execution = makeExecution(document, prepared, variables: coerced.values, context: context)
         return .ready(execution, operation, schema.schema[rootID])
+    }
+
+    /// A fresh execution (its own result, errors and DataLoaders) of a prepared document.
+    func makeExecution(_ document: Document, _ prepared: PreparedDocument, variables: GraphQLObject, context: any Sendable) -> Execution {
+        Execution(
+            executable: schema, document: document, fragments: prepared.fragments, variables: variables,
+            context: context, scope: RequestScope(), onInternalError: configuration.onInternalError)
     }
 }

@@ -27,8 +27,9 @@ public enum Resolved: Sendable {
     /// The host value, when this is `.object` holding a `T`.
     public func object<T>(as type: T.Type) -> T? {
         guard case .object(let value) = self else { return nil }
-        if let reflected = value as? ReflectedValue { return reflected.value as? T }
-        return value as? T
+        // Cast the existential directly first: rewrapping it as `Any` copies boxed values.
+        if let typed = value as? T { return typed }
+        return (value as? ReflectedValue)?.value as? T
     }
 }
 

@@ -38,12 +38,16 @@ final class PlannedField {
     let info: ResolveInfo
     /// Arguments, when they hold no variables: coerced once for every call.
     var constantArguments: GraphQLObject?
+    /// Whether the field's value holds further positions (a list or a composite type), where a
+    /// suspending field below may wait and a null may have to propagate to.
+    let holdsPositions: Bool
     /// The plans of the sub-selection per runtime object type, made on first use.
     var subPlans: [TypeID: SelectionPlan] = [:]
     /// Locations of the field's nodes, computed when an error needs them.
     var cachedLocations: [SourceLocation]?
 
     init(responseKey: String, nodes: [Field], kind: Kind, definition: GraphQLField, info: ResolveInfo) {
+        self.holdsPositions = definition.type.holdsPositions(in: info.schema)
         self.responseKey = responseKey
         self.name = definition.name
         self.nodes = nodes
@@ -53,11 +57,29 @@ final class PlannedField {
         self.info = info
     }
 
+    /// The coerced arguments of this field for a request's `variables`.
+    func arguments(variables: GraphQLObject) throws(ArgumentCoercion.ArgumentError) -> GraphQLObject {
+        if let constantArguments { return constantArguments }
+        guard let node = nodes.first else { return GraphQLObject() }
+        return try ArgumentCoercion.values(of: definition, node: node, variables: variables, schema: info.schema)
+    }
+
     func locations(in source: Source) -> [SourceLocation] {
         if let cachedLocations { return cachedLocations }
         let locations = nodes.map { source.location(ofByte: $0.range.start) }
         cachedLocations = locations
         return locations
+    }
+}
+
+extension GraphQLType {
+    /// Lists and composite types hold further positions of a response.
+    func holdsPositions(in schema: GraphQLSchema) -> Bool {
+        switch self {
+        case .list: true
+        case .nonNull(let inner): inner.holdsPositions(in: schema)
+        case .named(let id): schema[id].kind.isComposite
+        }
     }
 }
 

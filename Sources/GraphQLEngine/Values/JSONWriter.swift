@@ -52,14 +52,15 @@ public struct JSONWriter: Sendable {
                 case 13: bytes.append(UInt8(ascii: "r"))
                 case 9: bytes.append(UInt8(ascii: "t"))
                 default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), 48, 48, Self.hexDigit(byte >> 4), Self.hexDigit(byte & 15)])
                 }
             }
             if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
             bytes.append(34)
         }
     }
+
+    @inline(__always) private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 48 + value : 87 + value }
 
     /// Raw bytes that are already JSON.
     public mutating func appendRaw(_ json: some Sequence<UInt8>) { bytes.append(contentsOf: json) }

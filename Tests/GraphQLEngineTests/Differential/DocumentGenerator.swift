@@ -2,23 +2,13 @@
 /// built from the grammar (executable and type system), with varied ignored tokens between
 /// their tokens, and broken variants of them (a token dropped, doubled, replaced; a bad
 /// character inserted; the text cut short). Same seed, same documents.
-struct DocumentGenerator {
-    private var state: UInt64
+struct DocumentGenerator: SeededRandom {
+    var state: UInt64
 
     init(seed: UInt64) { state = seed }
 
-    // SplitMix64: small, fast, deterministic.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+    /// Draws even for a bound of 1 (the documents were generated this way from the start).
     mutating func int(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
 
     // MARK: - Tokens
 

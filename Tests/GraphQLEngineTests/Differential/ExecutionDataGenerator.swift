@@ -4,10 +4,10 @@
 /// selects: mostly fitting the schema, with deliberate misfits mixed in (nulls in non-null
 /// positions, wrong scalar types, non-lists for lists, unknown or missing `__typename`, invalid
 /// variables) so errors, null propagation and coercion messages are compared too.
-struct ExecutionDataGenerator {
+struct ExecutionDataGenerator: SeededRandom {
     let schema: GraphQLSchema
     let fragments: [String: FragmentDefinition]
-    private var state: UInt64
+    var state: UInt64
 
     init(schema: GraphQLSchema, document: Document, seed: UInt64) {
         self.schema = schema
@@ -16,18 +16,6 @@ struct ExecutionDataGenerator {
         self.fragments = fragments
         self.state = seed
     }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
-    mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
 
     // MARK: - Root data
 

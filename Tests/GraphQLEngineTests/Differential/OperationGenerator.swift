@@ -4,9 +4,9 @@
 /// (typos, wrong literals, missing or unknown arguments, conflicting aliases, misplaced
 /// fragments and directives, unused or undefined variables, fragment cycles), so that every
 /// validation rule is exercised on realistic documents.
-struct OperationGenerator {
+struct OperationGenerator: SeededRandom {
     let schema: GraphQLSchema
-    private var state: UInt64
+    var state: UInt64
     private var variables: [(name: String, type: String)] = []
     private var fragments: [String] = []
     private var fragmentCount = 0
@@ -17,17 +17,6 @@ struct OperationGenerator {
         self.state = seed
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
-    mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
 
     /// One document: usually one operation, sometimes two, with the fragments it uses.
     mutating func document() -> String {
