@@ -85,4 +85,6 @@ let benchmarks: @Sendable () -> Void = {
     batched.field("A.children") { input in try await load(input) }
     batched.field("B.children") { input in try await load(input) }
     measure("nested-10x10x10-dataloader", executor(nestedSDL, batched), nestedQuery)
+
+    registerGraphQLSwiftCases(introspectionQuery: BenchInputs.introspection, githubSDL: BenchInputs.input("github-schema.graphql"))
 }

@@ -12,7 +12,8 @@ final class Execution {
     let collector: FieldCollector
     let variables: GraphQLObject
     let context: any Sendable
-    let scope: RequestScope
+    /// The request's loaders and their scheduler, made when the first resolver runs.
+    private(set) lazy var scope = RequestScope()
     let onInternalError: (@Sendable (any Error, String) -> Void)?
 
     var slots: [ResultSlot] = []
@@ -38,7 +39,7 @@ final class Execution {
 
     init(
         executable: ExecutableSchema, document: Document, fragments: [String: FragmentDefinition], variables: GraphQLObject,
-        context: any Sendable, scope: RequestScope, onInternalError: (@Sendable (any Error, String) -> Void)?
+        context: any Sendable, onInternalError: (@Sendable (any Error, String) -> Void)?
     ) {
         self.executable = executable
         self.schema = executable.schema
@@ -46,7 +47,6 @@ final class Execution {
         self.collector = FieldCollector(schema: executable, fragments: fragments, variables: variables)
         self.variables = variables
         self.context = context
-        self.scope = scope
         self.onInternalError = onInternalError
     }
 

@@ -34,13 +34,13 @@ public final class Executor: Sendable {
     public let configuration: ExecutorConfiguration
     /// The prepared-document cache (its counters feed `/metrics`).
     public let documentCache: DocumentCache
-    private let rules: [Validator.Rule]
+    private let rules: Validator.RuleSet
 
     public init(_ schema: ExecutableSchema, configuration: ExecutorConfiguration = ExecutorConfiguration()) {
         self.schema = schema
         self.configuration = configuration
         self.documentCache = DocumentCache(capacity: configuration.documentCacheCapacity)
-        self.rules = configuration.introspection ? Validator.specifiedRules : Validator.specifiedRules + [Validator.noSchemaIntrospection]
+        self.rules = configuration.introspection ? .specified : Validator.RuleSet(Validator.specifiedRules + [Validator.noSchemaIntrospection])
     }
 
     /// The parsed and validated document for `query`, from the cache when possible.
@@ -113,6 +113,6 @@ public final class Executor: Sendable {
     func makeExecution(_ document: Document, _ prepared: PreparedDocument, variables: GraphQLObject, context: any Sendable) -> Execution {
         Execution(
             executable: schema, document: document, fragments: prepared.fragments, variables: variables,
-            context: context, scope: RequestScope(), onInternalError: configuration.onInternalError)
+            context: context, onInternalError: configuration.onInternalError)
     }
 }

@@ -4,19 +4,31 @@
 final class SelectionPlan {
     let type: GraphQLNamedType
     let fields: [PlannedField]
-    /// `"key":` for each field, with a leading comma after the first: written as-is into the response.
-    let keyBytes: [[UInt8]]
+    /// `"key":` for each field, with a leading comma after the first, one after the other: written
+    /// as-is into the response (field `i`'s bytes end at `keyEnds[i]`).
+    let keyBytes: [UInt8]
+    let keyEnds: [Int]
 
     init(type: GraphQLNamedType, fields: [PlannedField]) {
         self.type = type
         self.fields = fields
-        self.keyBytes = fields.enumerated().map { index, field in
-            var writer = JSONWriter(capacity: field.responseKey.utf8.count + 4)
+        var writer = JSONWriter(capacity: fields.reduce(0) { $0 + $1.responseKey.utf8.count + 4 })
+        var ends: [Int] = []
+        ends.reserveCapacity(fields.count)
+        for (index, field) in fields.enumerated() {
             if index > 0 { writer.append(44) }
             writer.appendString(field.responseKey)
             writer.append(58)
-            return writer.bytes
+            ends.append(writer.bytes.count)
         }
+        keyBytes = writer.bytes
+        keyEnds = ends
+    }
+
+    /// The bytes written before field `index`'s value.
+    @inline(__always)
+    func key(at index: Int) -> ArraySlice<UInt8> {
+        keyBytes[(index == 0 ? 0 : keyEnds[index - 1])..<keyEnds[index]]
     }
 }
 
@@ -35,7 +47,11 @@ final class PlannedField {
     let kind: Kind
     let returnType: GraphQLType
     let definition: GraphQLField
-    let info: ResolveInfo
+    private let parentType: GraphQLNamedType
+    private let schema: GraphQLSchema
+    /// What resolvers see of the field; made when the first resolver asks.
+    private(set) lazy var info = ResolveInfo(
+        fieldName: name, parentType: parentType, returnType: returnType, schema: schema, fieldNodes: nodes)
     /// Arguments, when they hold no variables: coerced once for every call.
     var constantArguments: GraphQLObject?
     /// Whether the field's value holds further positions (a list or a composite type), where a
@@ -46,22 +62,23 @@ final class PlannedField {
     /// Locations of the field's nodes, computed when an error needs them.
     var cachedLocations: [SourceLocation]?
 
-    init(responseKey: String, nodes: [Field], kind: Kind, definition: GraphQLField, info: ResolveInfo) {
-        self.holdsPositions = definition.type.holdsPositions(in: info.schema)
+    init(responseKey: String, nodes: [Field], kind: Kind, definition: GraphQLField, parentType: GraphQLNamedType, schema: GraphQLSchema) {
+        self.holdsPositions = definition.type.holdsPositions(in: schema)
         self.responseKey = responseKey
         self.name = definition.name
         self.nodes = nodes
         self.kind = kind
         self.returnType = definition.type
         self.definition = definition
-        self.info = info
+        self.parentType = parentType
+        self.schema = schema
     }
 
     /// The coerced arguments of this field for a request's `variables`.
     func arguments(variables: GraphQLObject) throws(ArgumentCoercion.ArgumentError) -> GraphQLObject {
         if let constantArguments { return constantArguments }
         guard let node = nodes.first else { return GraphQLObject() }
-        return try ArgumentCoercion.values(of: definition, node: node, variables: variables, schema: info.schema)
+        return try ArgumentCoercion.values(of: definition, node: node, variables: variables, schema: schema)
     }
 
     func locations(in source: Source) -> [SourceLocation] {
@@ -91,17 +108,16 @@ struct FieldCollector {
 
     /// The plan for `selectionSets` (the sub-selections of one field's nodes, or the operation's) on `type`.
     func plan(_ selectionSets: [SelectionSet], on type: GraphQLNamedType) -> SelectionPlan {
-        var order: [String] = []
-        var groups: [String: [Field]] = [:]
+        var groups = FieldGroups()
         var visitedFragments: Set<String> = []
         for selectionSet in selectionSets {
-            collect(selectionSet, on: type, order: &order, groups: &groups, visitedFragments: &visitedFragments)
+            collect(selectionSet, on: type, into: &groups, visitedFragments: &visitedFragments)
         }
         let graph = schema.schema
         var planned: [PlannedField] = []
-        planned.reserveCapacity(order.count)
-        for key in order {
-            guard let nodes = groups[key], let first = nodes.first else { continue }
+        planned.reserveCapacity(groups.keys.count)
+        for (key, nodes) in zip(groups.keys, groups.nodes) {
+            guard let first = nodes.first else { continue }
             let name = first.name.value
             let kind: PlannedField.Kind
             let definition: GraphQLField
@@ -120,9 +136,10 @@ struct FieldCollector {
                 kind = .binding(schema.fieldBindings[type.id.index][index])
                 definition = type.fields[index]
             }
-            let info = ResolveInfo(fieldName: name, parentType: type, returnType: definition.type, schema: graph, fieldNodes: nodes)
-            let field = PlannedField(responseKey: key, nodes: nodes, kind: kind, definition: definition, info: info)
-            if !first.arguments.contains(where: { Self.containsVariable($0.value) }) {
+            let field = PlannedField(responseKey: key, nodes: nodes, kind: kind, definition: definition, parentType: type, schema: graph)
+            if first.arguments.isEmpty, definition.arguments.isEmpty {
+                field.constantArguments = GraphQLObject()
+            } else if !first.arguments.contains(where: { Self.containsVariable($0.value) }) {
                 field.constantArguments = try? ArgumentCoercion.values(of: definition, node: first, variables: variables, schema: graph)
             }
             planned.append(field)
@@ -130,28 +147,47 @@ struct FieldCollector {
         return SelectionPlan(type: type, fields: planned)
     }
 
+    /// Fields by response key in first-seen order: searched linearly while few (most selection
+    /// sets), through a hash index past 8 keys.
+    private struct FieldGroups {
+        var keys: [String] = []
+        var nodes: [[Field]] = []
+        var index: [String: Int]?
+
+        mutating func add(_ field: Field) {
+            let key = field.responseKey
+            if let index {
+                if let position = index[key] { return nodes[position].append(field) }
+            } else if let position = keys.firstIndex(of: key) {
+                return nodes[position].append(field)
+            }
+            keys.append(key)
+            nodes.append([field])
+            if index != nil {
+                index?[key] = keys.count - 1
+            } else if keys.count > 8 {
+                index = Dictionary(uniqueKeysWithValues: zip(keys, keys.indices))
+            }
+        }
+    }
+
     private func collect(
-        _ selectionSet: SelectionSet, on type: GraphQLNamedType, order: inout [String], groups: inout [String: [Field]],
-        visitedFragments: inout Set<String>
+        _ selectionSet: SelectionSet, on type: GraphQLNamedType, into groups: inout FieldGroups, visitedFragments: inout Set<String>
     ) {
         for selection in selectionSet.selections {
             switch selection {
             case .field(let field):
                 guard included(field.directives) else { continue }
-                let key = field.responseKey
-                if groups[key]?.append(field) == nil {
-                    groups[key] = [field]
-                    order.append(key)
-                }
+                groups.add(field)
             case .inlineFragment(let fragment):
                 guard included(fragment.directives), applies(fragment.typeCondition, to: type) else { continue }
-                collect(fragment.selectionSet, on: type, order: &order, groups: &groups, visitedFragments: &visitedFragments)
+                collect(fragment.selectionSet, on: type, into: &groups, visitedFragments: &visitedFragments)
             case .fragmentSpread(let spread):
                 let name = spread.name.value
                 guard !visitedFragments.contains(name), included(spread.directives) else { continue }
                 visitedFragments.insert(name)
                 guard let fragment = fragments[name], applies(fragment.typeCondition, to: type) else { continue }
-                collect(fragment.selectionSet, on: type, order: &order, groups: &groups, visitedFragments: &visitedFragments)
+                collect(fragment.selectionSet, on: type, into: &groups, visitedFragments: &visitedFragments)
             }
         }
     }

@@ -2,26 +2,35 @@
 /// ``TypeInfo`` current and handing each node to the rules that want it.
 struct DocumentWalker {
     let context: ValidationContext
-    let rules: [ValidationRule]
-    /// Rules by event (indexed by the event's bit), in rule order.
-    private let byEvent: [[ValidationRule]]
+    private let ruleSet: Validator.RuleSet
+    /// This validation's rule instances, in rule order, each made at the first event it handles
+    /// (a rule the document never calls on costs nothing).
+    private var rules: [ValidationRule?]
     private var depth = 0
     /// How many rules are skipping a subtree now (usually none, so leaving a node costs nothing).
     private var skipping = 0
 
-    init(context: ValidationContext, rules: [ValidationRule]) {
+    init(context: ValidationContext, rules: Validator.RuleSet) {
         self.context = context
-        self.rules = rules
-        byEvent = (0..<32).map { bit in
-            rules.filter { type(of: $0).events.contains(ValidationEvents(rawValue: 1 << bit)) }
-        }
+        self.ruleSet = rules
+        self.rules = Array(repeating: nil, count: rules.rules.count)
+    }
+
+    @inline(__always)
+    private mutating func rule(at index: Int) -> ValidationRule {
+        if let rule = rules[index] { return rule }
+        let rule = ruleSet.rules[index].type.init(context: context)
+        rules[index] = rule
+        return rule
     }
 
     /// Calls `body` for each rule handling `event` that is not skipping; records skip requests.
     @inline(__always)
     private mutating func enter(_ event: ValidationEvents, _ body: (ValidationRule) -> Void) {
         guard !context.aborted else { return }
-        for rule in byEvent[event.rawValue.trailingZeroBitCount] where rule.skipDepth == nil {
+        for index in ruleSet.byEvent[event.rawValue.trailingZeroBitCount] {
+            let rule = rule(at: index)
+            guard rule.skipDepth == nil else { continue }
             body(rule)
             if rule.skipRequested {
                 rule.skipRequested = false
@@ -32,9 +41,12 @@ struct DocumentWalker {
     }
 
     @inline(__always)
-    private func leave(_ event: ValidationEvents, _ body: (ValidationRule) -> Void) {
+    private mutating func leave(_ event: ValidationEvents, _ body: (ValidationRule) -> Void) {
         guard !context.aborted else { return }
-        for rule in byEvent[event.rawValue.trailingZeroBitCount] where rule.skipDepth == nil { body(rule) }
+        for index in ruleSet.byEvent[event.rawValue.trailingZeroBitCount] {
+            let rule = rule(at: index)
+            if rule.skipDepth == nil { body(rule) }
+        }
     }
 
     @inline(__always)
@@ -44,7 +56,7 @@ struct DocumentWalker {
     @inline(__always)
     private mutating func leaveNode() {
         if skipping > 0 {
-            for rule in rules where rule.skipDepth == depth {
+            for case let rule? in rules where rule.skipDepth == depth {
                 rule.skipDepth = nil
                 skipping -= 1
             }

@@ -18,6 +18,10 @@ final class ValidationContext {
     private var referencedFragmentsCache: [Int: [FragmentDefinition]] = [:]
     private var usagesCache: [Int: [VariableUsage]] = [:]
     private var recursiveUsagesCache: [Int: [VariableUsage]] = [:]
+    /// False when no `$` occurs in the parsed source, so no variable can: usages are then known
+    /// empty without walking (most documents are sent without variables). A document built in
+    /// code, with no source text, is walked.
+    private lazy var mayUseVariables: Bool = document.source.body.isEmpty || document.source.body.contains(UInt8(ascii: "$"))
 
     /// A variable used somewhere, with the type its position expects.
     struct VariableUsage {
@@ -79,6 +83,7 @@ final class ValidationContext {
 
     /// Every fragment an operation reaches, directly or through other fragments.
     func recursivelyReferencedFragments(of operation: OperationDefinition) -> [FragmentDefinition] {
+        if fragments.isEmpty { return [] }
         if let cached = referencedFragmentsCache[operation.range.start] { return cached }
         var result: [FragmentDefinition] = []
         var collected: Set<String> = []
@@ -97,6 +102,7 @@ final class ValidationContext {
 
     /// Variables used in an operation and every fragment it reaches (three rules ask; computed once).
     func recursiveVariableUsages(of operation: OperationDefinition) -> [VariableUsage] {
+        guard mayUseVariables else { return [] }
         if let cached = recursiveUsagesCache[operation.range.start] { return cached }
         var usages = variableUsages(
             key: operation.range.start, directives: operation.directives,
@@ -119,6 +125,7 @@ final class ValidationContext {
     private func variableUsages(key: Int, directives: [Directive], selectionSet: SelectionSet, parentType: TypeID?)
         -> [VariableUsage]
     {
+        guard mayUseVariables else { return [] }
         if let cached = usagesCache[key] { return cached }
         var collector = VariableUsageCollector(schema: schema)
         collector.collect(directives, fieldDefinition: nil)

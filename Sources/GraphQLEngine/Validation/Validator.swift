@@ -60,9 +60,34 @@ public enum Validator {
     public static func validate(
         _ document: Document, against schema: GraphQLSchema, rules: [Rule] = specifiedRules, maxErrors: Int = 100
     ) -> [GraphQLError] {
+        validate(document, against: schema, rules: rules == specifiedRules ? .specified : RuleSet(rules), maxErrors: maxErrors)
+    }
+
+    /// The same with a prepared ``RuleSet`` (what a server validating many documents keeps).
+    public static func validate(
+        _ document: Document, against schema: GraphQLSchema, rules: RuleSet, maxErrors: Int = 100
+    ) -> [GraphQLError] {
         let context = ValidationContext(schema: schema, document: document, maxErrors: maxErrors)
-        var walker = DocumentWalker(context: context, rules: rules.map { $0.type.init(context: context) })
+        var walker = DocumentWalker(context: context, rules: rules)
         walker.walk(document)
         return context.errors
+    }
+
+    /// Rules with, per visiting event, the positions of the rules that handle it: worked out
+    /// once, so that a validation only makes the rules' instances.
+    public struct RuleSet: Sendable {
+        public let rules: [Rule]
+        /// Indexed by an event's bit: the rules (positions in `rules`) handling it, in rule order.
+        let byEvent: [[Int]]
+
+        public init(_ rules: [Rule]) {
+            self.rules = rules
+            byEvent = (0..<32).map { bit in
+                rules.indices.filter { rules[$0].type.events.contains(ValidationEvents(rawValue: 1 << bit)) }
+            }
+        }
+
+        /// graphql-js's `specifiedRules`.
+        public static let specified = RuleSet(specifiedRules)
     }
 }
