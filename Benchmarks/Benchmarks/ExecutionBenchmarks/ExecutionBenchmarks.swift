@@ -8,7 +8,7 @@ import GraphQLEngine
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal],
-        timeUnits: .microseconds,
+        timeUnits: .nanoseconds,
         warmupIterations: 5,
         maxDuration: .seconds(3),
         maxIterations: 100_000

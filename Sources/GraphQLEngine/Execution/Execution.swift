@@ -16,11 +16,13 @@ final class Execution {
     private(set) lazy var scope = RequestScope()
     let onInternalError: (@Sendable (any Error, String) -> Void)?
 
-    var slots: [ResultSlot] = []
-    var errors: [GraphQLError] = []
-    private var path: [GraphQLError.PathElement] = []
-    private var chain: [Link] = []
-    private var pending: [Pending] = []
+    // Only this execution's own task touches these (see the type's comment), so the runtime's
+    // exclusivity checks, paid on every slot write, are left out.
+    @exclusivity(unchecked) var slots: [ResultSlot] = []
+    @exclusivity(unchecked) var errors: [GraphQLError] = []
+    @exclusivity(unchecked) private var path: [GraphQLError.PathElement] = []
+    @exclusivity(unchecked) private var chain: [Link] = []
+    @exclusivity(unchecked) private var pending: [Pending] = []
 
     /// A composite position above the current one: its slot and whether it may become null.
     struct Link {
@@ -121,6 +123,18 @@ final class Execution {
         case .binding(let binding):
             switch binding {
             case .property:
+                if let leaf = field.leaf, field.definition.arguments.isEmpty, case .value(.object(let object)) = source {
+                    // Plain data under a built-in scalar: most leaves of most responses.
+                    if let raw = object[field.name] {
+                        if let result = leaf.slot(for: raw) {
+                            slots[slot] = result
+                            return true
+                        }
+                    } else if !field.returnType.isNonNull {
+                        slots[slot] = .null
+                        return true
+                    }
+                }
                 if !field.definition.arguments.isEmpty, arguments(field) == nil { return failField(field, slot) }
                 value = DefaultResolver.resolve(field.name, of: source)
             case .event:
@@ -249,11 +263,15 @@ final class Execution {
 
     private func completeObject(_ type: GraphQLNamedType, _ field: PlannedField, _ value: Resolved, slot: Int) -> Bool {
         let plan: SelectionPlan
-        if let cached = field.subPlans[type.id] {
+        if let last = field.lastSubPlan, last.type === type {
+            plan = last
+        } else if let cached = field.subPlans[type.id] {
             plan = cached
+            field.lastSubPlan = cached
         } else {
             plan = collector.plan(field.nodes.compactMap(\.selectionSet), on: type)
             field.subPlans[type.id] = plan
+            field.lastSubPlan = plan
         }
         let first = reserve(plan.fields.count)
         slots[slot] = .object(plan, first: Int32(first))

@@ -59,11 +59,16 @@ final class PlannedField {
     let holdsPositions: Bool
     /// The plans of the sub-selection per runtime object type, made on first use.
     var subPlans: [TypeID: SelectionPlan] = [:]
+    /// The last sub-plan used (most fields only ever meet one object type).
+    var lastSubPlan: SelectionPlan?
+    /// A built-in scalar return type, whose common values go straight to a result slot.
+    let leaf: BuiltInLeaf?
     /// Locations of the field's nodes, computed when an error needs them.
     var cachedLocations: [SourceLocation]?
 
     init(responseKey: String, nodes: [Field], kind: Kind, definition: GraphQLField, parentType: GraphQLNamedType, schema: GraphQLSchema) {
         self.holdsPositions = definition.type.holdsPositions(in: schema)
+        self.leaf = BuiltInLeaf(definition.type, in: schema)
         self.responseKey = responseKey
         self.name = definition.name
         self.nodes = nodes
@@ -86,6 +91,41 @@ final class PlannedField {
         let locations = nodes.map { source.location(ofByte: $0.range.start) }
         cachedLocations = locations
         return locations
+    }
+}
+
+/// A field returning one of the specified scalars (possibly non-null): values already of the
+/// scalar's own JSON kind serialize to themselves, so they skip completion.
+enum BuiltInLeaf {
+    case int, float, string, boolean, id
+
+    /// `nullable` is false for a non-null type (whose null must go through completion's error).
+    init?(_ type: GraphQLType, in schema: GraphQLSchema) {
+        guard case .named(let id) = type.nullable else { return nil }
+        let named = schema[id]
+        guard named.kind == .scalar else { return nil }
+        switch named.coercion {
+        case is IntCoercion: self = .int
+        case is FloatCoercion: self = .float
+        case is StringCoercion: self = .string
+        case is BooleanCoercion: self = .boolean
+        case is IDCoercion: self = .id
+        default: return nil
+        }
+    }
+
+    /// The slot for `value` when it serializes to itself; nil when completion must decide
+    /// (conversions, errors, and null, whose handling depends on nullability).
+    @inline(__always)
+    func slot(for value: GraphQLValue) -> ResultSlot? {
+        switch (self, value) {
+        case (.int, .int(let int)): return int >= -2_147_483_648 && int <= 2_147_483_647 ? .int(int) : nil
+        case (.float, .int(let int)): return .int(int)
+        case (.float, .float(let double)): return double.isFinite ? .double(double) : nil
+        case (.string, .string(let string)), (.id, .string(let string)): return .string(string)
+        case (.boolean, .bool(let bool)): return .bool(bool)
+        default: return nil
+        }
     }
 }
 
@@ -115,8 +155,8 @@ struct FieldCollector {
         }
         let graph = schema.schema
         var planned: [PlannedField] = []
-        planned.reserveCapacity(groups.keys.count)
-        for (key, nodes) in zip(groups.keys, groups.nodes) {
+        planned.reserveCapacity(groups.entries.count)
+        for (key, nodes) in groups.entries {
             guard let first = nodes.first else { continue }
             let name = first.name.value
             let kind: PlannedField.Kind
@@ -150,23 +190,21 @@ struct FieldCollector {
     /// Fields by response key in first-seen order: searched linearly while few (most selection
     /// sets), through a hash index past 8 keys.
     private struct FieldGroups {
-        var keys: [String] = []
-        var nodes: [[Field]] = []
+        var entries: [(key: String, nodes: [Field])] = []
         var index: [String: Int]?
 
         mutating func add(_ field: Field) {
             let key = field.responseKey
             if let index {
-                if let position = index[key] { return nodes[position].append(field) }
-            } else if let position = keys.firstIndex(of: key) {
-                return nodes[position].append(field)
+                if let position = index[key] { return entries[position].nodes.append(field) }
+            } else if let position = entries.firstIndex(where: { $0.key == key }) {
+                return entries[position].nodes.append(field)
             }
-            keys.append(key)
-            nodes.append([field])
+            entries.append((key, [field]))
             if index != nil {
-                index?[key] = keys.count - 1
-            } else if keys.count > 8 {
-                index = Dictionary(uniqueKeysWithValues: zip(keys, keys.indices))
+                index?[key] = entries.count - 1
+            } else if entries.count > 8 {
+                index = Dictionary(uniqueKeysWithValues: entries.indices.map { (entries[$0].key, $0) })
             }
         }
     }

@@ -1,12 +1,25 @@
 /// A directive a schema knows: built-in (`@skip`, `@include`, `@deprecated`, `@specifiedBy`,
 /// `@oneOf`) or defined in SDL.
-public struct GraphQLDirective: Sendable {
+/// A class for the same reason as ``GraphQLField``.
+public final class GraphQLDirective: Sendable {
     public let name: String
     public let description: String?
     public let locations: [DirectiveLocation]
     public let arguments: [GraphQLInputValue]
     public let isRepeatable: Bool
     public let definition: DirectiveDefinition?
+
+    public init(
+        name: String, description: String?, locations: [DirectiveLocation], arguments: [GraphQLInputValue], isRepeatable: Bool,
+        definition: DirectiveDefinition?
+    ) {
+        self.name = name
+        self.description = description
+        self.locations = locations
+        self.arguments = arguments
+        self.isRepeatable = isRepeatable
+        self.definition = definition
+    }
 
     public func argument(named name: String) -> GraphQLInputValue? {
         for argument in arguments where argument.name == name { return argument }

@@ -96,13 +96,28 @@ public final class GraphQLNamedType: Sendable {
 }
 
 /// A field of an object or interface type.
-public struct GraphQLField: Sendable {
+///
+/// A class, not a struct: validation and execution pass field definitions around constantly, and
+/// a reference costs one retain where a copy would retain every member.
+public final class GraphQLField: Sendable {
     public let name: String
     public let description: String?
     public let arguments: [GraphQLInputValue]
     public let type: GraphQLType
     public let deprecationReason: String?
     public let definition: FieldDefinition?
+
+    public init(
+        name: String, description: String?, arguments: [GraphQLInputValue], type: GraphQLType, deprecationReason: String?,
+        definition: FieldDefinition?
+    ) {
+        self.name = name
+        self.description = description
+        self.arguments = arguments
+        self.type = type
+        self.deprecationReason = deprecationReason
+        self.definition = definition
+    }
 
     /// An argument by name; fields have few, so a scan beats hashing.
     public func argument(named name: String) -> GraphQLInputValue? {
@@ -112,7 +127,8 @@ public struct GraphQLField: Sendable {
 }
 
 /// An argument (of a field or directive) or an input object's field.
-public struct GraphQLInputValue: Sendable {
+/// A class for the same reason as ``GraphQLField``.
+public final class GraphQLInputValue: Sendable {
     public let name: String
     public let description: String?
     public let type: GraphQLType
@@ -120,6 +136,18 @@ public struct GraphQLInputValue: Sendable {
     public let defaultValue: Value?
     public let deprecationReason: String?
     public let definition: InputValueDefinition?
+
+    public init(
+        name: String, description: String?, type: GraphQLType, defaultValue: Value?, deprecationReason: String?,
+        definition: InputValueDefinition?
+    ) {
+        self.name = name
+        self.description = description
+        self.type = type
+        self.defaultValue = defaultValue
+        self.deprecationReason = deprecationReason
+        self.definition = definition
+    }
 
     /// Non-null without a default: must be given.
     public var isRequired: Bool { type.isNonNull && defaultValue == nil }

@@ -6,6 +6,8 @@ struct DocumentWalker {
     /// This validation's rule instances, in rule order, each made at the first event it handles
     /// (a rule the document never calls on costs nothing).
     private var rules: [ValidationRule?]
+    /// Bit `i` set: rule `i` applies to this document (rules past the 64th always do).
+    private let applying: UInt64
     private var depth = 0
     /// How many rules are skipping a subtree now (usually none, so leaving a node costs nothing).
     private var skipping = 0
@@ -13,13 +15,21 @@ struct DocumentWalker {
     init(context: ValidationContext, rules: Validator.RuleSet) {
         self.context = context
         self.ruleSet = rules
-        self.rules = Array(repeating: nil, count: rules.rules.count)
+        self.rules = Array(repeating: nil, count: rules.types.count)
+        var applying: UInt64 = 0
+        for (index, type) in rules.types.prefix(64).enumerated() where type.applies(to: context.features) {
+            applying |= 1 << UInt64(index)
+        }
+        self.applying = applying
     }
+
+    @inline(__always)
+    private func applies(_ index: Int) -> Bool { index >= 64 || applying & (1 << UInt64(index)) != 0 }
 
     @inline(__always)
     private mutating func rule(at index: Int) -> ValidationRule {
         if let rule = rules[index] { return rule }
-        let rule = ruleSet.rules[index].type.init(context: context)
+        let rule = ruleSet.types[index].init(context: context)
         rules[index] = rule
         return rule
     }
@@ -28,7 +38,7 @@ struct DocumentWalker {
     @inline(__always)
     private mutating func enter(_ event: ValidationEvents, _ body: (ValidationRule) -> Void) {
         guard !context.aborted else { return }
-        for index in ruleSet.byEvent[event.rawValue.trailingZeroBitCount] {
+        for index in ruleSet.byEvent[event.rawValue.trailingZeroBitCount] where applies(index) {
             let rule = rule(at: index)
             guard rule.skipDepth == nil else { continue }
             body(rule)
@@ -43,7 +53,7 @@ struct DocumentWalker {
     @inline(__always)
     private mutating func leave(_ event: ValidationEvents, _ body: (ValidationRule) -> Void) {
         guard !context.aborted else { return }
-        for index in ruleSet.byEvent[event.rawValue.trailingZeroBitCount] {
+        for index in ruleSet.byEvent[event.rawValue.trailingZeroBitCount] where applies(index) {
             let rule = rule(at: index)
             if rule.skipDepth == nil { body(rule) }
         }

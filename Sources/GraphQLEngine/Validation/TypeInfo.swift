@@ -3,9 +3,15 @@
 /// argument being visited and the input type a value must have — graphql-js's `TypeInfo`.
 public struct TypeInfo {
     public let schema: GraphQLSchema
-    var typeStack: [GraphQLType?] = []
-    var parentTypeStack: [TypeID?] = []
-    var fieldDefinitionStack: [GraphQLField?] = []
+    /// Where the walk is on the output side: every node entered pushes one frame, changing
+    /// what it sets and keeping the rest from the frame below.
+    struct OutputFrame {
+        var type: GraphQLType?
+        var parentType: TypeID?
+        var fieldDefinition: GraphQLField?
+    }
+
+    var outputStack: [OutputFrame] = []
     var inputTypeStack: [GraphQLType?] = []
     /// The directive being visited, if the schema knows it.
     public internal(set) var directive: GraphQLDirective?
@@ -16,17 +22,17 @@ public struct TypeInfo {
 
     public init(schema: GraphQLSchema) {
         self.schema = schema
-        typeStack.reserveCapacity(16)
-        parentTypeStack.reserveCapacity(16)
-        fieldDefinitionStack.reserveCapacity(16)
+        outputStack.reserveCapacity(16)
     }
 
     /// The output type of the current field, fragment or operation.
-    public var type: GraphQLType? { typeStack.last ?? nil }
+    public var type: GraphQLType? { outputStack.last?.type ?? nil }
     /// The composite type the current selection set selects from.
-    public var parentType: TypeID? { parentTypeStack.last ?? nil }
+    public var parentType: TypeID? { outputStack.last?.parentType ?? nil }
     /// The definition of the current field.
-    public var fieldDefinition: GraphQLField? { fieldDefinitionStack.last ?? nil }
+    public var fieldDefinition: GraphQLField? { outputStack.last?.fieldDefinition ?? nil }
+
+    private var top: OutputFrame { outputStack.last ?? OutputFrame() }
     /// The type the current value must have.
     public var inputType: GraphQLType? { inputTypeStack.last ?? nil }
     /// The type of the value enclosing the current one.
@@ -53,23 +59,29 @@ public struct TypeInfo {
 
     mutating func enterOperation(_ node: OperationDefinition) {
         let root = schema.rootType(for: node.operation)
-        typeStack.append(root.flatMap { schema[$0].kind == .object ? GraphQLType.named($0) : nil })
+        var frame = top
+        frame.type = root.flatMap { schema[$0].kind == .object ? GraphQLType.named($0) : nil }
+        outputStack.append(frame)
     }
 
-    mutating func enterSelectionSet() { parentTypeStack.append(composite(type)) }
-    mutating func leaveSelectionSet() { parentTypeStack.removeLast() }
+    mutating func enterSelectionSet() {
+        var frame = top
+        frame.parentType = composite(type)
+        outputStack.append(frame)
+    }
+
+    mutating func leaveSelectionSet() { outputStack.removeLast() }
 
     mutating func enterField(_ node: Field) {
         var definition: GraphQLField?
         if let parent = parentType { definition = schema.fieldDefinition(on: parent, named: node.name.value) }
-        fieldDefinitionStack.append(definition)
-        typeStack.append(isOutput(definition?.type))
+        var frame = top
+        frame.fieldDefinition = definition
+        frame.type = isOutput(definition?.type)
+        outputStack.append(frame)
     }
 
-    mutating func leaveField() {
-        fieldDefinitionStack.removeLast()
-        typeStack.removeLast()
-    }
+    mutating func leaveField() { outputStack.removeLast() }
 
     /// Inline fragments and fragment definitions: the type condition, else the current type.
     mutating func enterFragment(typeCondition: NamedType?) {
@@ -79,10 +91,12 @@ public struct TypeInfo {
         } else {
             type = self.type.map { .named($0.namedType) }
         }
-        typeStack.append(isOutput(type))
+        var frame = top
+        frame.type = isOutput(type)
+        outputStack.append(frame)
     }
 
-    mutating func leaveType() { typeStack.removeLast() }
+    mutating func leaveType() { outputStack.removeLast() }
 
     mutating func enterDirective(_ node: Directive) {
         directive = schema.directive(named: node.name.value)

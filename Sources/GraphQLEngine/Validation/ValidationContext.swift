@@ -18,10 +18,9 @@ final class ValidationContext {
     private var referencedFragmentsCache: [Int: [FragmentDefinition]] = [:]
     private var usagesCache: [Int: [VariableUsage]] = [:]
     private var recursiveUsagesCache: [Int: [VariableUsage]] = [:]
-    /// False when no `$` occurs in the parsed source, so no variable can: usages are then known
-    /// empty without walking (most documents are sent without variables). A document built in
-    /// code, with no source text, is walked.
-    private lazy var mayUseVariables: Bool = document.source.body.isEmpty || document.source.body.contains(UInt8(ascii: "$"))
+    /// What the document may contain (without variables, usages are known empty without a walk).
+    let features: DocumentFeatures
+    private var mayUseVariables: Bool { features.contains(.variables) }
 
     /// A variable used somewhere, with the type its position expects.
     struct VariableUsage {
@@ -35,6 +34,7 @@ final class ValidationContext {
         self.document = document
         self.maxErrors = maxErrors
         self.typeInfo = TypeInfo(schema: schema)
+        self.features = DocumentFeatures(of: document)
         // As graphql-js: with duplicate names (an error of its own), the last definition wins.
         var directives: [String: DirectiveDefinition] = [:]
         for definition in document.definitions {

@@ -14,6 +14,10 @@ class ValidationRule {
     /// The events this rule handles.
     class var events: ValidationEvents { [] }
 
+    /// Whether the rule can find anything in a document with these features; when not, the
+    /// walker neither makes nor calls it.
+    class func applies(to features: DocumentFeatures) -> Bool { true }
+
     var schema: GraphQLSchema { context.schema }
     var typeInfo: TypeInfo { _read { yield context.typeInfo } }
 

@@ -77,11 +77,14 @@ public enum Validator {
     /// once, so that a validation only makes the rules' instances.
     public struct RuleSet: Sendable {
         public let rules: [Rule]
+        /// The rules' types, in order.
+        let types: [ValidationRule.Type]
         /// Indexed by an event's bit: the rules (positions in `rules`) handling it, in rule order.
         let byEvent: [[Int]]
 
         public init(_ rules: [Rule]) {
             self.rules = rules
+            self.types = rules.map(\.type)
             byEvent = (0..<32).map { bit in
                 rules.indices.filter { rules[$0].type.events.contains(ValidationEvents(rawValue: 1 << bit)) }
             }

@@ -1,6 +1,7 @@
 /// Only operations and fragments may appear in an executable document.
 final class ExecutableDefinitionsRule: ValidationRule {
     override class var events: ValidationEvents { [.document] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.nonExecutableDefinitions) }
 
     override func enterDocument(_ node: Document) {
         for definition in node.definitions where !definition.isExecutable {

@@ -1,6 +1,9 @@
 /// Fragments condition on objects, interfaces or unions.
 final class FragmentsOnCompositeTypesRule: ValidationRule {
     override class var events: ValidationEvents { [.inlineFragment, .fragmentDefinition] }
+    override class func applies(to features: DocumentFeatures) -> Bool {
+        !features.isDisjoint(with: [.spreads, .fragmentDefinitions])
+    }
 
     override func enterInlineFragment(_ node: InlineFragment) {
         guard let condition = node.typeCondition, let type = schema.type(named: condition.name.value),

@@ -1,6 +1,7 @@
 /// Arguments are defined by their field or directive.
 final class KnownArgumentNamesRule: ValidationRule {
     override class var events: ValidationEvents { [.directive, .argument] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.arguments) }
 
     override func enterDirective(_ node: Directive, location: DirectiveLocation) {
         defer { skipChildren() }

@@ -1,6 +1,7 @@
 /// Directives are defined by the schema and used where they are allowed.
 final class KnownDirectivesRule: ValidationRule {
     override class var events: ValidationEvents { [.directive] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.directives) }
 
     override func enterDirective(_ node: Directive, location: DirectiveLocation) {
         let name = node.name.value

@@ -1,6 +1,7 @@
 /// An anonymous operation must be the document's only operation.
 final class LoneAnonymousOperationRule: ValidationRule {
     override class var events: ValidationEvents { [.document, .operation] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.severalOperations) }
     private var operationCount = 0
 
     override func enterDocument(_ node: Document) {

@@ -2,6 +2,7 @@
 /// three deep (following fragments): such queries cost a lot and no client needs them.
 final class MaxIntrospectionDepthRule: ValidationRule {
     override class var events: ValidationEvents { [.field] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.introspectionFields) }
     static let maxListDepth = 3
 
     override func enterField(_ node: Field) {

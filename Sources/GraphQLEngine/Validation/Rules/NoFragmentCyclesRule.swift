@@ -1,6 +1,7 @@
 /// Fragments do not spread themselves, directly or through others.
 final class NoFragmentCyclesRule: ValidationRule {
     override class var events: ValidationEvents { [.fragmentDefinition] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.fragmentDefinitions) }
     private var visited: Set<String> = []
     private var spreadPath: [FragmentSpread] = []
     private var spreadPathIndex: [String: Int] = [:]

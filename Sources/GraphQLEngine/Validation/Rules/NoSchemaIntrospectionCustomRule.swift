@@ -2,6 +2,7 @@
 /// switched off; graphql-js's optional rule of the same name, with its message.
 final class NoSchemaIntrospectionCustomRule: ValidationRule {
     override class var events: ValidationEvents { [.field] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.introspectionFields) }
 
     override func enterField(_ node: Field) {
         guard let type = typeInfo.type else { return }

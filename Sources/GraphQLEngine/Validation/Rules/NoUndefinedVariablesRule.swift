@@ -1,6 +1,7 @@
 /// Every variable used (in the operation or the fragments it reaches) is defined by the operation.
 final class NoUndefinedVariablesRule: ValidationRule {
     override class var events: ValidationEvents { [.leaveOperation] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.variables) }
 
     override func leaveOperation(_ node: OperationDefinition) {
         let defined = Set(node.variableDefinitions.map(\.variable.name.value))

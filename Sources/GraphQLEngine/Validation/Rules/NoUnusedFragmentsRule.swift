@@ -1,6 +1,7 @@
 /// Every fragment is used by some operation.
 final class NoUnusedFragmentsRule: ValidationRule {
     override class var events: ValidationEvents { [.leaveDocument] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.fragmentDefinitions) }
 
     override func leaveDocument(_ node: Document) {
         var used: Set<String> = []

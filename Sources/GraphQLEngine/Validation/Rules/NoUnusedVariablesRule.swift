@@ -1,6 +1,7 @@
 /// Every variable an operation defines is used by it or the fragments it reaches.
 final class NoUnusedVariablesRule: ValidationRule {
     override class var events: ValidationEvents { [.leaveOperation] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.variables) }
 
     override func leaveOperation(_ node: OperationDefinition) {
         let used = Set(context.recursiveVariableUsages(of: node).map(\.variable.name.value))

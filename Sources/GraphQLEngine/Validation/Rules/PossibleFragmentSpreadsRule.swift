@@ -1,6 +1,7 @@
 /// A fragment is spread only where its type could apply.
 final class PossibleFragmentSpreadsRule: ValidationRule {
     override class var events: ValidationEvents { [.inlineFragment, .fragmentSpread] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.spreads) }
 
     override func enterInlineFragment(_ node: InlineFragment) {
         guard let fragmentType = typeInfo.type?.namedType, schema[fragmentType].kind.isComposite,

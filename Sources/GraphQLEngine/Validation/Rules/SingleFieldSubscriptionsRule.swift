@@ -1,6 +1,7 @@
 /// A subscription selects exactly one top-level field, and not an introspection field.
 final class SingleFieldSubscriptionsRule: ValidationRule {
     override class var events: ValidationEvents { [.operation] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.subscription) }
 
     override func enterOperation(_ node: OperationDefinition) {
         guard node.operation == .subscription, let subscriptionType = schema.subscriptionType else { return }

@@ -1,6 +1,7 @@
 /// A non-repeatable directive appears at most once on a node.
 final class UniqueDirectivesPerLocationRule: ValidationRule {
     override class var events: ValidationEvents { [.operation, .fragmentDefinition, .variableDefinition, .field, .fragmentSpread, .inlineFragment] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.directives) }
 
     override func enterOperation(_ node: OperationDefinition) { check(node.directives) }
     override func enterFragmentDefinition(_ node: FragmentDefinition) { check(node.directives) }

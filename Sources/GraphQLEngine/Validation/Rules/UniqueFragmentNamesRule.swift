@@ -1,6 +1,7 @@
 /// No two fragments share a name.
 final class UniqueFragmentNamesRule: ValidationRule {
     override class var events: ValidationEvents { [.fragmentDefinition] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.fragmentDefinitions) }
     private var known: [String: Name] = [:]
 
     override func enterFragmentDefinition(_ node: FragmentDefinition) {

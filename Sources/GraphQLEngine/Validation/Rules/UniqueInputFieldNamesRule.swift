@@ -1,6 +1,7 @@
 /// No field is given twice in an input object value.
 final class UniqueInputFieldNamesRule: ValidationRule {
     override class var events: ValidationEvents { [.value, .leaveValue, .objectField] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.arguments) }
     private var knownStack: [[String: Name]] = []
     private var known: [String: Name] = [:]
 

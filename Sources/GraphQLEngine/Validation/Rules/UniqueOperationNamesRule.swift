@@ -1,6 +1,7 @@
 /// No two operations share a name.
 final class UniqueOperationNamesRule: ValidationRule {
     override class var events: ValidationEvents { [.operation] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.severalOperations) }
     private var known: [String: Name] = [:]
 
     override func enterOperation(_ node: OperationDefinition) {

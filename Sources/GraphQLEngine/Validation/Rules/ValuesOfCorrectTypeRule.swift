@@ -3,6 +3,7 @@
 /// exactly one non-null field.
 final class ValuesOfCorrectTypeRule: ValidationRule {
     override class var events: ValidationEvents { [.operation, .variableDefinition, .value, .objectField] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.arguments) }
     private var variableDefinitions: [String: VariableDefinition] = [:]
 
     override func enterOperation(_ node: OperationDefinition) { variableDefinitions = [:] }

@@ -2,6 +2,7 @@
 /// non-null position only when it or the position has a default).
 final class VariablesInAllowedPositionRule: ValidationRule {
     override class var events: ValidationEvents { [.operation, .variableDefinition, .leaveOperation] }
+    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.variables) }
     private var definitions: [String: VariableDefinition] = [:]
 
     override func enterOperation(_ node: OperationDefinition) { definitions = [:] }
