@@ -10,15 +10,19 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
     /// The batch function: one result per key, in the keys' order.
     public typealias Batch = @Sendable ([Key]) async throws -> [Result<Value, any Error>]
 
-    private struct State {
-        var cache: [Key: LoadPromise<Value>] = [:]
-        var queue: [Key] = []
+    // The load path is inlinable so that callers get it specialized for their key and value
+    // types (unspecialized, every call looks up generic metadata at run time).
+    @usableFromInline
+    struct State {
+        @usableFromInline var cache: [Key: LoadPromise<Value>] = [:]
+        @usableFromInline var queue: [Key] = []
+        @usableFromInline init() {}
     }
 
     private let batch: Batch
     private let maxBatchSize: Int
-    private let scheduler: BatchScheduler
-    private let state = Mutex(State())
+    @usableFromInline let scheduler: BatchScheduler
+    @usableFromInline let state = Mutex(State())
 
     /// A loader tied to a request's scheduler (see ``RequestScope/loader(_:maxBatchSize:batch:)``).
     init(scheduler: BatchScheduler, maxBatchSize: Int, batch: @escaping Batch) {
@@ -33,6 +37,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
     }
 
     /// The value for `key`, from the cache or the next batch.
+    @inlinable
     public func load(_ key: Key) async throws -> Value {
         let promise = state.withLock { Self.promise(for: key, in: &$0) }
         if promise.ready == nil, scheduler.park(self) { await scheduler.dispatch() }
@@ -40,6 +45,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
     }
 
     /// Values for several keys, in order (each key's error thrown for the first that failed).
+    @inlinable
     public func loadMany(_ keys: [Key]) async throws -> [Value] {
         let promises = state.withLock { state in keys.map { Self.promise(for: $0, in: &state) } }
         if promises.contains(where: { $0.ready == nil }), scheduler.park(self) { await scheduler.dispatch() }
@@ -50,7 +56,8 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
     }
 
     /// The cached promise for `key`, or a new one queued for the next batch.
-    private static func promise(for key: Key, in state: inout State) -> LoadPromise<Value> {
+    @inlinable
+    static func promise(for key: Key, in state: inout State) -> LoadPromise<Value> {
         if let promise = state.cache[key] { return promise }
         let promise = LoadPromise<Value>()
         state.cache[key] = promise
@@ -68,6 +75,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
         }
     }
 
+    @usableFromInline
     func dispatchQueued() async -> [@Sendable () -> Void] {
         let keys = state.withLock { state -> [Key] in
             defer { state.queue.removeAll() }
@@ -126,20 +134,26 @@ extension DataLoader {
 }
 
 /// Something the scheduler can ask to send its queued keys.
+@usableFromInline
 protocol BatchDispatching: AnyObject, Sendable {
     /// Runs the batch for the queued keys; returns the work that hands each waiting load its result.
     func dispatchQueued() async -> [@Sendable () -> Void]
 }
 
 /// The value of one key: pending until its batch answers.
+@usableFromInline
 final class LoadPromise<Value: Sendable>: Sendable {
-    private enum State {
+    @usableFromInline
+    enum State {
         case pending([CheckedContinuation<Value, any Error>])
         case done(Result<Value, any Error>)
     }
 
-    private let state = Mutex(State.pending([]))
+    @usableFromInline let state = Mutex(State.pending([]))
 
+    @usableFromInline init() {}
+
+    @inlinable
     var ready: Result<Value, any Error>? {
         state.withLock { state in
             if case .done(let result) = state { return result }
@@ -147,6 +161,7 @@ final class LoadPromise<Value: Sendable>: Sendable {
         }
     }
 
+    @inlinable
     func fulfil(_ result: Result<Value, any Error>) {
         let waiting = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
             guard case .pending(let continuations) = state else { return [] }
@@ -156,6 +171,7 @@ final class LoadPromise<Value: Sendable>: Sendable {
         for continuation in waiting { continuation.resume(with: result) }
     }
 
+    @inlinable
     var value: Value {
         get async throws {
             if let ready { return try ready.get() }
@@ -177,6 +193,7 @@ final class LoadPromise<Value: Sendable>: Sendable {
 
 /// Knows how many resolvers of the current level are running, and dispatches the queued loads
 /// when none is: the moment every outstanding resolver waits on a loader (or has finished).
+@usableFromInline
 final class BatchScheduler: Sendable {
     private struct State {
         var active = 0
@@ -192,6 +209,7 @@ final class BatchScheduler: Sendable {
     }
 
     /// A resolver queued loads on `loader` and is about to wait; true when it must dispatch now.
+    @usableFromInline
     func park(_ loader: any BatchDispatching) -> Bool {
         state.withLock { state in
             state.queued[ObjectIdentifier(loader)] = loader
@@ -213,6 +231,7 @@ final class BatchScheduler: Sendable {
     /// Sends every queued batch (again while batches queue more), then wakes the parked resolvers.
     /// The parked resolvers are counted as running again before any of them wakes, so the count
     /// never touches zero while they resume.
+    @usableFromInline
     func dispatch() async {
         var fulfilments: [@Sendable () -> Void] = []
         while true {

@@ -7,6 +7,9 @@ public final class ExecutableSchema: Sendable {
     public let schema: GraphQLSchema
     /// Per type (indexed by `TypeID`), per field (in definition order): how it resolves.
     let fieldBindings: [[Binding]]
+    /// Per type (indexed by `TypeID`): the specified scalar it is, if any (worked out once here,
+    /// as it takes a dynamic cast).
+    let builtInLeaves: [BuiltInLeaf?]
     let typeResolvers: [TypeID: @Sendable (Resolved, FieldInput) throws -> String?]
     let subscriptions: [String: @Sendable (FieldInput) async throws -> AsyncThrowingStream<Resolved, any Error>]
 
@@ -102,6 +105,7 @@ public final class ExecutableSchema: Sendable {
         guard problems.isEmpty else { throw BindingError(problems: problems) }
         self.schema = schema
         self.fieldBindings = bindings
+        self.builtInLeaves = schema.types.map(BuiltInLeaf.init)
         self.typeResolvers = typeResolvers
         self.subscriptions = subscriptions
     }

@@ -21,6 +21,8 @@ final class Execution {
     @exclusivity(unchecked) var slots: [ResultSlot] = []
     @exclusivity(unchecked) var errors: [GraphQLError] = []
     @exclusivity(unchecked) private var path: [GraphQLError.PathElement] = []
+    /// The composite positions above the current one, nearest last; the root (slot 0, nullable)
+    /// is below them all, implicitly.
     @exclusivity(unchecked) private var chain: [Link] = []
     @exclusivity(unchecked) private var pending: [Pending] = []
 
@@ -61,7 +63,7 @@ final class Execution {
         slots.append(.null)
         let first = reserve(plan.fields.count)
         slots[0] = .object(plan, first: Int32(first))
-        chain = [Link(slot: 0, nullable: true)]
+        chain = []
         if serially {
             for index in plan.fields.indices {
                 path = [.key(plan.fields[index].responseKey)]
@@ -435,10 +437,8 @@ final class Execution {
             ok = failField(item.field, item.slot)
         }
         if !ok {
-            for link in chain.reversed() where link.nullable {
-                slots[Int(link.slot)] = .null
-                break
-            }
+            // The nearest nullable position above; the data itself (slot 0) when none is.
+            slots[Int(chain.last(where: \.nullable)?.slot ?? 0)] = .null
         }
     }
 }

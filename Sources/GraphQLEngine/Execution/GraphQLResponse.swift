@@ -72,34 +72,34 @@ public final class PreparedDocument: Sendable {
     public let errors: [GraphQLError]
     let refusal: GraphQLResponse.Refusal?
     let fragments: [String: FragmentDefinition]
-    let operations: [OperationDefinition]
 
     init(document: Document?, errors: [GraphQLError], refusal: GraphQLResponse.Refusal?) {
         self.document = document
         self.errors = errors
         self.refusal = refusal
         var fragments: [String: FragmentDefinition] = [:]
-        var operations: [OperationDefinition] = []
-        for definition in document?.definitions ?? [] {
-            switch definition {
-            case .fragment(let fragment): fragments[fragment.name.value] = fragment
-            case .operation(let operation): operations.append(operation)
-            default: break
-            }
-        }
+        for case .fragment(let fragment) in document?.definitions ?? [] { fragments[fragment.name.value] = fragment }
         self.fragments = fragments
-        self.operations = operations
     }
 
     /// graphql-js's `getOperation`: the named operation, or the only one.
     func operation(named name: String?) -> Result<OperationDefinition, GraphQLError> {
-        let code: [(key: String, value: GraphQLError.ExtensionValue)] = [("code", .string("OPERATION_RESOLUTION_FAILURE"))]
-        if let name {
-            if let found = operations.first(where: { $0.name?.value == name }) { return .success(found) }
-            return .failure(GraphQLError("Unknown operation named \"\(name)\".", extensions: code))
+        func failure(_ message: String) -> Result<OperationDefinition, GraphQLError> {
+            .failure(GraphQLError(message, extensions: [("code", .string("OPERATION_RESOLUTION_FAILURE"))]))
         }
-        if operations.count == 1 { return .success(operations[0]) }
-        if operations.isEmpty { return .failure(GraphQLError("Must provide an operation.", extensions: code)) }
-        return .failure(GraphQLError("Must provide operation name if query contains multiple operations.", extensions: code))
+        var only: OperationDefinition?
+        var count = 0
+        for case .operation(let operation) in document?.definitions ?? [] {
+            if let name {
+                if operation.name?.value == name { return .success(operation) }
+            } else {
+                only = operation
+                count += 1
+            }
+        }
+        if let name { return failure("Unknown operation named \"\(name)\".") }
+        if count == 1, let only { return .success(only) }
+        if count == 0 { return failure("Must provide an operation.") }
+        return failure("Must provide operation name if query contains multiple operations.")
     }
 }

@@ -36,7 +36,7 @@ struct ResultWriter {
             writer.append(123)
             let first = Int(first)
             for offset in 0..<plan.fields.count {
-                writer.appendRaw(plan.key(at: offset))
+                plan.writeKey(at: offset, to: &writer)
                 write(slots, at: first + offset)
             }
             writer.append(125)

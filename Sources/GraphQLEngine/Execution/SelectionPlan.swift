@@ -5,30 +5,30 @@ final class SelectionPlan {
     let type: GraphQLNamedType
     let fields: [PlannedField]
     /// `"key":` for each field, with a leading comma after the first, one after the other: written
-    /// as-is into the response (field `i`'s bytes end at `keyEnds[i]`).
+    /// as-is into the response (each field knows where its own lie).
     let keyBytes: [UInt8]
-    let keyEnds: [Int]
 
     init(type: GraphQLNamedType, fields: [PlannedField]) {
         self.type = type
         self.fields = fields
         var writer = JSONWriter(capacity: fields.reduce(0) { $0 + $1.responseKey.utf8.count + 4 })
-        var ends: [Int] = []
-        ends.reserveCapacity(fields.count)
         for (index, field) in fields.enumerated() {
+            field.keyStart = writer.bytes.count
             if index > 0 { writer.append(44) }
             writer.appendString(field.responseKey)
             writer.append(58)
-            ends.append(writer.bytes.count)
+            field.keyEnd = writer.bytes.count
         }
         keyBytes = writer.bytes
-        keyEnds = ends
     }
 
-    /// The bytes written before field `index`'s value.
+    /// Writes the bytes that go before field `index`'s value.
     @inline(__always)
-    func key(at index: Int) -> ArraySlice<UInt8> {
-        keyBytes[(index == 0 ? 0 : keyEnds[index - 1])..<keyEnds[index]]
+    func writeKey(at index: Int, to writer: inout JSONWriter) {
+        let field = fields[index]
+        keyBytes.withUnsafeBufferPointer { bytes in
+            writer.appendRaw(UnsafeBufferPointer(rebasing: bytes[field.keyStart..<field.keyEnd]))
+        }
     }
 }
 
@@ -43,7 +43,12 @@ final class PlannedField {
 
     let responseKey: String
     let name: String
-    let nodes: [Field]
+    /// The field's nodes (several when the same response key is selected more than once); only
+    /// planning adds to them.
+    var nodes: [Field]
+    /// Where `"key":` (with its leading comma) lies in the plan's key bytes.
+    var keyStart = 0
+    var keyEnd = 0
     let kind: Kind
     let returnType: GraphQLType
     let definition: GraphQLField
@@ -66,9 +71,12 @@ final class PlannedField {
     /// Locations of the field's nodes, computed when an error needs them.
     var cachedLocations: [SourceLocation]?
 
-    init(responseKey: String, nodes: [Field], kind: Kind, definition: GraphQLField, parentType: GraphQLNamedType, schema: GraphQLSchema) {
+    init(
+        responseKey: String, nodes: [Field], kind: Kind, definition: GraphQLField, parentType: GraphQLNamedType, schema: GraphQLSchema,
+        leaf: BuiltInLeaf?
+    ) {
         self.holdsPositions = definition.type.holdsPositions(in: schema)
-        self.leaf = BuiltInLeaf(definition.type, in: schema)
+        self.leaf = leaf
         self.responseKey = responseKey
         self.name = definition.name
         self.nodes = nodes
@@ -99,10 +107,8 @@ final class PlannedField {
 enum BuiltInLeaf {
     case int, float, string, boolean, id
 
-    /// `nullable` is false for a non-null type (whose null must go through completion's error).
-    init?(_ type: GraphQLType, in schema: GraphQLSchema) {
-        guard case .named(let id) = type.nullable else { return nil }
-        let named = schema[id]
+    /// The specified scalar `named` is, if any.
+    init?(_ named: GraphQLNamedType) {
         guard named.kind == .scalar else { return nil }
         switch named.coercion {
         case is IntCoercion: self = .int
@@ -148,84 +154,87 @@ struct FieldCollector {
 
     /// The plan for `selectionSets` (the sub-selections of one field's nodes, or the operation's) on `type`.
     func plan(_ selectionSets: [SelectionSet], on type: GraphQLNamedType) -> SelectionPlan {
-        var groups = FieldGroups()
+        var fields = PlannedFields()
         var visitedFragments: Set<String> = []
         for selectionSet in selectionSets {
-            collect(selectionSet, on: type, into: &groups, visitedFragments: &visitedFragments)
+            collect(selectionSet, on: type, into: &fields, visitedFragments: &visitedFragments)
         }
-        let graph = schema.schema
-        var planned: [PlannedField] = []
-        planned.reserveCapacity(groups.entries.count)
-        for (key, nodes) in groups.entries {
-            guard let first = nodes.first else { continue }
-            let name = first.name.value
-            let kind: PlannedField.Kind
-            let definition: GraphQLField
-            switch name {
-            case "__typename":
-                kind = .typename
-                definition = graph.typenameField
-            case "__schema" where type.id == graph.queryType:
-                kind = .schema
-                definition = graph.schemaField
-            case "__type" where type.id == graph.queryType:
-                kind = .type
-                definition = graph.typeField
-            default:
-                guard let index = type.fieldIndex[name] else { continue }  // validation rules this out
-                kind = .binding(schema.fieldBindings[type.id.index][index])
-                definition = type.fields[index]
-            }
-            let field = PlannedField(responseKey: key, nodes: nodes, kind: kind, definition: definition, parentType: type, schema: graph)
-            if first.arguments.isEmpty, definition.arguments.isEmpty {
-                field.constantArguments = GraphQLObject()
-            } else if !first.arguments.contains(where: { Self.containsVariable($0.value) }) {
-                field.constantArguments = try? ArgumentCoercion.values(of: definition, node: first, variables: variables, schema: graph)
-            }
-            planned.append(field)
-        }
-        return SelectionPlan(type: type, fields: planned)
+        return SelectionPlan(type: type, fields: fields.fields)
     }
 
-    /// Fields by response key in first-seen order: searched linearly while few (most selection
-    /// sets), through a hash index past 8 keys.
-    private struct FieldGroups {
-        var entries: [(key: String, nodes: [Field])] = []
+    /// A plan's fields by response key in first-seen order: searched linearly while few (most
+    /// selection sets), through a hash index past 8 keys.
+    private struct PlannedFields {
+        var fields: [PlannedField] = []
         var index: [String: Int]?
 
-        mutating func add(_ field: Field) {
-            let key = field.responseKey
-            if let index {
-                if let position = index[key] { return entries[position].nodes.append(field) }
-            } else if let position = entries.firstIndex(where: { $0.key == key }) {
-                return entries[position].nodes.append(field)
-            }
-            entries.append((key, [field]))
+        func position(of key: String) -> Int? {
+            if let index { return index[key] }
+            return fields.firstIndex { $0.responseKey == key }
+        }
+
+        mutating func append(_ field: PlannedField) {
+            fields.append(field)
             if index != nil {
-                index?[key] = entries.count - 1
-            } else if entries.count > 8 {
-                index = Dictionary(uniqueKeysWithValues: entries.indices.map { (entries[$0].key, $0) })
+                index?[field.responseKey] = fields.count - 1
+            } else if fields.count > 8 {
+                index = Dictionary(uniqueKeysWithValues: fields.indices.map { (fields[$0].responseKey, $0) })
             }
         }
+    }
+
+    /// Adds a field node to its response key's planned field, planning the field at its first node.
+    private func add(_ node: Field, on type: GraphQLNamedType, to fields: inout PlannedFields) {
+        let key = node.responseKey
+        if let position = fields.position(of: key) { return fields.fields[position].nodes.append(node) }
+        let graph = schema.schema
+        let name = node.name.value
+        let kind: PlannedField.Kind
+        let definition: GraphQLField
+        switch name {
+        case "__typename":
+            kind = .typename
+            definition = graph.typenameField
+        case "__schema" where type.id == graph.queryType:
+            kind = .schema
+            definition = graph.schemaField
+        case "__type" where type.id == graph.queryType:
+            kind = .type
+            definition = graph.typeField
+        default:
+            guard let index = type.fieldIndex[name] else { return }  // validation rules this out
+            kind = .binding(schema.fieldBindings[type.id.index][index])
+            definition = type.fields[index]
+        }
+        let leaf: BuiltInLeaf?
+        if case .named(let id) = definition.type.nullable { leaf = schema.builtInLeaves[id.index] } else { leaf = nil }
+        let field = PlannedField(
+            responseKey: key, nodes: [node], kind: kind, definition: definition, parentType: type, schema: graph, leaf: leaf)
+        if node.arguments.isEmpty, definition.arguments.isEmpty {
+            field.constantArguments = GraphQLObject()
+        } else if !node.arguments.contains(where: { Self.containsVariable($0.value) }) {
+            field.constantArguments = try? ArgumentCoercion.values(of: definition, node: node, variables: variables, schema: graph)
+        }
+        fields.append(field)
     }
 
     private func collect(
-        _ selectionSet: SelectionSet, on type: GraphQLNamedType, into groups: inout FieldGroups, visitedFragments: inout Set<String>
+        _ selectionSet: SelectionSet, on type: GraphQLNamedType, into fields: inout PlannedFields, visitedFragments: inout Set<String>
     ) {
         for selection in selectionSet.selections {
             switch selection {
             case .field(let field):
                 guard included(field.directives) else { continue }
-                groups.add(field)
+                add(field, on: type, to: &fields)
             case .inlineFragment(let fragment):
                 guard included(fragment.directives), applies(fragment.typeCondition, to: type) else { continue }
-                collect(fragment.selectionSet, on: type, into: &groups, visitedFragments: &visitedFragments)
+                collect(fragment.selectionSet, on: type, into: &fields, visitedFragments: &visitedFragments)
             case .fragmentSpread(let spread):
                 let name = spread.name.value
                 guard !visitedFragments.contains(name), included(spread.directives) else { continue }
                 visitedFragments.insert(name)
                 guard let fragment = fragments[name], applies(fragment.typeCondition, to: type) else { continue }
-                collect(fragment.selectionSet, on: type, into: &groups, visitedFragments: &visitedFragments)
+                collect(fragment.selectionSet, on: type, into: &fields, visitedFragments: &visitedFragments)
             }
         }
     }
