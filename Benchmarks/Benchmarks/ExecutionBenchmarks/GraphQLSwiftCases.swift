@@ -13,7 +13,7 @@ func registerGraphQLSwiftCases(introspectionQuery: String?, githubSDL: String?) 
             print("ExecutionBenchmarks: GraphQLSwift cannot build the schema of \(name)")
             return
         }
-        Benchmark("GraphQLSwift \(name)") { benchmark in
+        Benchmark("GraphQLSwift \(name)", configuration: .init(scalingFactor: scaling(of: name))) { benchmark in
             let encoder = JSONEncoder()
             for _ in benchmark.scaledIterations {
                 let result = try await graphql(schema: schema, request: query, rootValue: root, context: context())

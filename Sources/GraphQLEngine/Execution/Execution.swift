@@ -58,31 +58,51 @@ final class Execution {
 
     /// Executes `selectionSet` on the root type; slot 0 holds the data afterwards.
     func run(_ selectionSet: SelectionSet, on root: GraphQLNamedType, rootValue: Resolved, serially: Bool) async {
+        if serially {
+            await runSerially(selectionSet, on: root, rootValue: rootValue)
+        } else if runSynchronousPart(selectionSet, on: root, rootValue: rootValue) {
+            await drain()
+        }
+    }
+
+    /// Lays out the root object and runs every field that does not suspend; true when suspended
+    /// fields are left for ``drain()`` (a fully synchronous query never awaits).
+    func runSynchronousPart(_ selectionSet: SelectionSet, on root: GraphQLNamedType, rootValue: Resolved) -> Bool {
+        let first = layOutRoot(selectionSet, on: root)
+        guard case .object(let plan, _) = slots[0] else { return false }
+        if !executeFields(plan, source: rootValue, first: first) {
+            slots[0] = .null
+            return false
+        }
+        return !pending.isEmpty
+    }
+
+    /// Mutations: each root field (and everything it suspends on) finishes before the next starts.
+    private func runSerially(_ selectionSet: SelectionSet, on root: GraphQLNamedType, rootValue: Resolved) async {
+        let first = layOutRoot(selectionSet, on: root)
+        guard case .object(let plan, _) = slots[0] else { return }
+        for index in plan.fields.indices {
+            path = [.key(plan.fields[index].responseKey)]
+            let ok = executeField(plan.fields[index], in: plan, source: rootValue, slot: first + index)
+            path.removeAll()
+            if !ok {
+                slots[0] = .null
+                return
+            }
+            if !pending.isEmpty { await drain() }
+            if slots[0].isNull { return }
+        }
+    }
+
+    /// Slot 0 as the root object with its fields' slots after it; returns the first field's slot.
+    private func layOutRoot(_ selectionSet: SelectionSet, on root: GraphQLNamedType) -> Int {
         let plan = collector.plan([selectionSet], on: root)
         slots.reserveCapacity(64)
         slots.append(.null)
         let first = reserve(plan.fields.count)
         slots[0] = .object(plan, first: Int32(first))
         chain = []
-        if serially {
-            for index in plan.fields.indices {
-                path = [.key(plan.fields[index].responseKey)]
-                let ok = executeField(plan.fields[index], in: plan, source: rootValue, slot: first + index)
-                path.removeAll()
-                if !ok {
-                    slots[0] = .null
-                    return
-                }
-                await drain()
-                if slots[0].isNull { return }
-            }
-        } else {
-            if !executeFields(plan, source: rootValue, first: first) {
-                slots[0] = .null
-                return
-            }
-            await drain()
-        }
+        return first
     }
 
     // MARK: - Fields
@@ -389,7 +409,7 @@ final class Execution {
     // MARK: - Suspending fields
 
     /// Runs pending fields level by level until none is left.
-    private func drain() async {
+    func drain() async {
         while !pending.isEmpty {
             let round = pending
             pending.removeAll()

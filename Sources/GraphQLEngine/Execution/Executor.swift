@@ -76,7 +76,11 @@ public final class Executor: Sendable {
         case .refused(let response):
             return response
         case .ready(let execution, let operation, let root):
-            await execution.run(operation.selectionSet, on: root, rootValue: rootValue, serially: operation.operation == .mutation)
+            if operation.operation == .mutation {
+                await execution.run(operation.selectionSet, on: root, rootValue: rootValue, serially: true)
+            } else if execution.runSynchronousPart(operation.selectionSet, on: root, rootValue: rootValue) {
+                await execution.drain()
+            }
             return .executed(execution.errors, slots: execution.slots)
         }
     }

@@ -17,8 +17,11 @@ struct DocumentWalker {
         self.ruleSet = rules
         self.rules = Array(repeating: nil, count: rules.types.count)
         var applying: UInt64 = 0
-        for (index, type) in rules.types.prefix(64).enumerated() where type.applies(to: context.features) {
-            applying |= 1 << UInt64(index)
+        let features = context.features
+        rules.types.withUnsafeBufferPointer { types in
+            for index in 0..<min(types.count, 64) where types[index].applies(to: features) {
+                applying |= 1 << UInt64(index)
+            }
         }
         self.applying = applying
     }
@@ -140,7 +143,7 @@ struct DocumentWalker {
     mutating func walk(_ selectionSet: SelectionSet) {
         enterNode()
         context.typeInfo.enterSelectionSet()
-        enter(.selectionSet) { $0.enterSelectionSet(selectionSet) }
+        if Self.fieldsCanMeet(in: selectionSet) { enter(.selectionSetToCompare) { $0.enterSelectionSet(selectionSet) } }
         for selection in selectionSet.selections {
             if context.aborted { break }
             switch selection {
@@ -172,7 +175,9 @@ struct DocumentWalker {
         for argument in field.arguments { walk(argument) }
         walk(field.directives, location: .field)
         if let selectionSet = field.selectionSet { walk(selectionSet) }
-        leave(.leaveField) { $0.leaveField(field) }
+        if context.typeInfo.fieldDefinition?.arguments.isEmpty == false {
+            leave(.leaveFieldWithArguments) { $0.leaveField(field) }
+        }
         context.typeInfo.leaveField()
         leaveNode()
     }
@@ -222,5 +227,20 @@ struct DocumentWalker {
         leave(.leaveValue) { $0.leaveValue(value) }
         if isList { context.typeInfo.leaveInputType() }
         leaveNode()
+    }
+
+    /// Whether two fields of `selectionSet` itself can meet: not when it holds only plain fields
+    /// under distinct response keys (its nested sets are visited on their own).
+    static func fieldsCanMeet(in selectionSet: SelectionSet) -> Bool {
+        let selections = selectionSet.selections
+        guard selections.count <= 16 else { return true }
+        for index in selections.indices {
+            guard case .field(let field) = selections[index] else { return true }
+            let key = field.responseKey
+            for earlier in selections[..<index] {
+                if case .field(let other) = earlier, other.responseKey == key { return true }
+            }
+        }
+        return false
     }
 }

@@ -55,9 +55,12 @@ struct ValidationEvents: OptionSet {
     static let leaveOperation = ValidationEvents(rawValue: 1 << 3)
     static let fragmentDefinition = ValidationEvents(rawValue: 1 << 4)
     static let variableDefinition = ValidationEvents(rawValue: 1 << 5)
-    static let selectionSet = ValidationEvents(rawValue: 1 << 6)
+    /// Entering a selection set in which two fields can meet: it has a fragment or a response key
+    /// used twice. (The others cannot conflict within themselves.)
+    static let selectionSetToCompare = ValidationEvents(rawValue: 1 << 6)
     static let field = ValidationEvents(rawValue: 1 << 7)
-    static let leaveField = ValidationEvents(rawValue: 1 << 8)
+    /// Leaving a field whose definition declares arguments.
+    static let leaveFieldWithArguments = ValidationEvents(rawValue: 1 << 8)
     static let fragmentSpread = ValidationEvents(rawValue: 1 << 9)
     static let inlineFragment = ValidationEvents(rawValue: 1 << 10)
     static let directive = ValidationEvents(rawValue: 1 << 11)

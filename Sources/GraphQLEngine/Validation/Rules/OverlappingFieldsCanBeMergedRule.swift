@@ -7,7 +7,7 @@
 /// field cost 250 steps instead of 31 125 comparisons. A pair of shapes that does conflict is
 /// still compared copy by copy, so errors and their locations are exactly graphql-js's.
 final class OverlappingFieldsCanBeMergedRule: ValidationRule {
-    override class var events: ValidationEvents { [.selectionSet] }
+    override class var events: ValidationEvents { [.selectionSetToCompare] }
 
     struct NodeAndDefinition {
         let parentType: TypeID?
@@ -59,27 +59,11 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     }
 
     override func enterSelectionSet(_ node: SelectionSet) {
-        if Self.hasNothingToCompare(node) { return }
         for conflict in findConflictsWithin(typeInfo.parentType, node) {
             context.report(
                 "Fields \"\(conflict.responseName)\" conflict because \(conflict.reason.text). Use different aliases on the fields to fetch both if this was intentional.",
                 conflict.fields1 + conflict.fields2)
         }
-    }
-
-    /// Plain fields under distinct response names, no fragments: no two fields of the set meet,
-    /// so it cannot conflict within itself (its nested sets are checked when the walk gets there).
-    private static func hasNothingToCompare(_ node: SelectionSet) -> Bool {
-        let selections = node.selections
-        guard selections.count <= 16 else { return false }
-        for index in selections.indices {
-            guard case .field(let field) = selections[index] else { return false }
-            let key = field.responseKey
-            for earlier in selections[..<index] {
-                if case .field(let other) = earlier, other.responseKey == key { return false }
-            }
-        }
-        return true
     }
 
     // MARK: - Pair memo

@@ -1,6 +1,6 @@
 /// Required (non-null, no default) arguments of fields and directives are given.
 final class ProvidedRequiredArgumentsRule: ValidationRule {
-    override class var events: ValidationEvents { [.leaveField, .leaveDirective] }
+    override class var events: ValidationEvents { [.leaveFieldWithArguments, .leaveDirective] }
 
     override func leaveField(_ node: Field) {
         guard let field = typeInfo.fieldDefinition else { return }
