@@ -135,6 +135,18 @@ extension Lexer {
         defer { swap(&lines, &blockStringLines) }
         var hasEscape = false
         while position < count {
+            // Descriptions are mostly plain ASCII: step over it eight bytes at a time.
+            if let base = bytes.baseAddress {
+                while position &+ 8 <= count {
+                    let mask = Self.blockStringStops(UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)))
+                    if mask != 0 {
+                        position += mask.trailingZeroBitCount >> 3
+                        break
+                    }
+                    position += 8
+                }
+                guard position < count else { break }
+            }
             let code = bytes[position]
             if code >= 0x80 {
                 guard let length = characterLength(at: position) else {
@@ -163,5 +175,17 @@ extension Lexer {
             }
         }
         throw error(at: position, "Unterminated string.")
+    }
+
+    /// The bytes of `word` (eight source bytes, first in the low byte) where a block string needs
+    /// a closer look — `"`, `\`, a line break, or a non-ASCII byte — as the high bit of each such
+    /// byte; zero when there is none. The lowest set bit marks the first such byte exactly.
+    @inline(__always)
+    static func blockStringStops(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        return zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x0A))
+            | zeroBytes(word ^ (ones &* 0x0D)) | (word & highs)
     }
 }
