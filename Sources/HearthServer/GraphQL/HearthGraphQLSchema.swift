@@ -1,0 +1,59 @@
+import Foundation
+import GraphQLEngine
+
+/// `schema.graphql` built by the engine with Hearth's scalars and bound to Hearth's resolvers.
+/// Loading fails at start-up, naming every problem (a syntax or schema error with its location,
+/// or each schema field without a resolver).
+public struct HearthGraphQLSchema: Sendable {
+    public let executable: ExecutableSchema
+
+    /// What the resolvers answer with that is fixed for the process.
+    public struct ServerFacts: Sendable {
+        public var version: String
+        public var startedAt: Date
+
+        public init(version: String, startedAt: Date) {
+            self.version = version
+            self.startedAt = startedAt
+        }
+    }
+
+    /// Why the schema could not be loaded; the description is what start-up prints.
+    public struct LoadError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Builds and binds the schema text `sdl` (read from `name`, used in messages).
+    public init(sdl: String, name: String = "schema.graphql", facts: ServerFacts) throws(LoadError) {
+        let schema: GraphQLSchema
+        do {
+            schema = try SchemaBuilder.build(sdl: sdl, name: name, options: SchemaBuildOptions(scalars: HearthScalars.all))
+        } catch {
+            throw LoadError(description: "\(name) is not a valid schema:\n\(error.description)")
+        }
+        do {
+            executable = try ExecutableSchema(schema, resolvers: Self.resolvers(facts))
+        } catch {
+            throw LoadError(description: "\(name): \(error.description)")
+        }
+    }
+
+    /// Reads and builds the schema file at `url`.
+    public static func load(from url: URL, facts: ServerFacts) throws(LoadError) -> HearthGraphQLSchema {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw LoadError(description: "cannot read the GraphQL schema at \(url.path)")
+        }
+        return try HearthGraphQLSchema(sdl: String(decoding: data, as: UTF8.self), name: url.lastPathComponent, facts: facts)
+    }
+
+    /// The resolvers of every field `schema.graphql` declares; value types such as `ServerInfo`
+    /// are plain data read by the default resolver.
+    static func resolvers(_ facts: ServerFacts) -> Resolvers {
+        var resolvers = Resolvers(defaultResolution: .types(["ServerInfo"]))
+        let serverInfo: GraphQLValue = [
+            "version": .string(facts.version), "startedAt": .string(DateTimeScalar.string(from: facts.startedAt)),
+        ]
+        resolvers.field("Query.serverInfo") { _ in .value(serverInfo) }
+        return resolvers
+    }
+}
