@@ -7,7 +7,7 @@ COPY Tests ./Tests
 RUN swift build -c release --product hearth --static-swift-stdlib \
     && cp "$(swift build -c release --show-bin-path)/hearth" /hearth
 
-# Run stage: a slim Debian with the binary and the migrations, as a non-root user.
+# Run stage: a slim Debian with the binary, the migrations and schema.graphql, as a non-root user.
 FROM debian:bookworm-slim
 RUN apt-get update \
     && apt-get install -y --no-install-recommends ca-certificates tzdata libcurl4 libxml2 \
@@ -15,6 +15,7 @@ RUN apt-get update \
     && useradd --system --uid 1000 --home-dir /var/lib/hearth --create-home hearth
 COPY --from=build /hearth /usr/local/bin/hearth
 COPY migrations /usr/share/hearth/migrations
+COPY schema.graphql /usr/share/hearth/schema.graphql
 USER hearth
 WORKDIR /var/lib/hearth
 ENV HEARTH_HOST=0.0.0.0 HEARTH_PORT=8080

@@ -1,4 +1,5 @@
 import Foundation
+import GraphQLEngine
 import HearthCore
 import Hummingbird
 import Logging
@@ -11,16 +12,23 @@ public struct HearthDependencies: Sendable {
     public var health: HealthRegistry
     /// The registry swift-metrics was bootstrapped with; `/metrics` prints it.
     public var metrics: PrometheusCollectorRegistry
+    /// The executor `/graphql` serves (schema.graphql bound to Hearth's resolvers); without one
+    /// the route is absent.
+    public var graphQL: Executor?
 
-    public init(database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry) {
+    public init(
+        database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
+        graphQL: Executor? = nil
+    ) {
         self.database = database
         self.migrator = migrator
         self.health = health
         self.metrics = metrics
+        self.graphQL = graphQL
     }
 }
 
-/// Builds Hearth's router: request logging, metrics, health and (later) GraphQL.
+/// Builds Hearth's router: request logging, metrics, health and GraphQL.
 public func buildRouter(
     configuration: HearthServerConfiguration, dependencies: HearthDependencies, startedAt: Date = Date()
 ) -> Router<BasicRequestContext> {
@@ -33,6 +41,9 @@ public func buildRouter(
         adminToken: configuration.adminToken, version: configuration.version, startedAt: startedAt
     ).addRoutes(to: router)
     MetricsController(registry: dependencies.metrics).addRoutes(to: router)
+    if let executor = dependencies.graphQL {
+        GraphQLController(executor: executor, configuration: configuration.graphQL).addRoutes(to: router)
+    }
     return router
 }
 

@@ -8,12 +8,18 @@ public struct HearthServerConfiguration: Sendable {
     public var adminToken: String?
     /// The version reported in the `Server` header and health output.
     public var version: String
+    /// Limits of `/graphql`.
+    public var graphQL: GraphQLHTTPConfiguration
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil, version: String = HearthVersion.current) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil, version: String = HearthVersion.current,
+        graphQL: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration()
+    ) {
         self.host = host
         self.port = port
         self.adminToken = adminToken
         self.version = version
+        self.graphQL = graphQL
     }
 }
 

@@ -59,11 +59,12 @@ struct DatabaseOptions: ParsableArguments {
     }
 }
 
-/// Finds files that ship with Hearth (migrations, later the schema) next to the program:
+/// Finds files that ship with Hearth (migrations, the schema) next to the program:
 /// the working directory, the folders above the executable (a `swift build` tree), or
 /// `/usr/share/hearth` (the container image).
 enum ProjectFiles {
-    static func locate(_ name: String) -> String? {
+    /// The first `name` found: a directory, or a regular file when `directory` is false.
+    static func locate(_ name: String, directory wantsDirectory: Bool = true) -> String? {
         let fm = FileManager.default
         var candidates = [fm.currentDirectoryPath + "/" + name]
         var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -74,7 +75,7 @@ enum ProjectFiles {
         candidates.append("/usr/share/hearth/" + name)
         return candidates.first { path in
             var isDirectory: ObjCBool = false
-            return fm.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            return fm.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue == wantsDirectory
         }
     }
 }

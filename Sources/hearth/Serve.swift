@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GraphQLEngine
 import HearthCore
 import HearthServer
 import Logging
@@ -20,6 +21,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("admin-token"), help: "Bearer token for /admin/* (env HEARTH_ADMIN_TOKEN; prefer the variable: options show in ps).")
     var adminToken: String?
 
+    @Option(help: "The GraphQL schema served at /graphql (env HEARTH_SCHEMA; default: schema.graphql found beside the program).")
+    var schema: String?
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
@@ -29,16 +33,21 @@ struct Serve: AsyncParsableCommand {
             host: env.string(host, "HEARTH_HOST") ?? "127.0.0.1",
             port: try env.port(port, "HEARTH_PORT", allowZero: true) ?? 8080,
             adminToken: env.string(adminToken, "HEARTH_ADMIN_TOKEN"))
+        guard let schemaPath = env.string(schema, "HEARTH_SCHEMA") ?? ProjectFiles.locate("schema.graphql", directory: false) else {
+            throw ValidationError("cannot find schema.graphql beside hearth; set --schema or HEARTH_SCHEMA")
+        }
         let logger = Bootstrap.logging(level: options.logLevel)
         let registry = Bootstrap.metrics()
 
         try await reportingFailures {
+            let graphQL = try HearthGraphQLSchema.load(
+                from: URL(fileURLWithPath: schemaPath), facts: .init(version: server.version, startedAt: Date()))
             let migrations = try Migration.load(from: options.migrationsDirectory)
             let setup = try await DatabaseSetup.start(options, logger: logger)
             do {
                 try await setup.run { configuration in
                     try await serve(server, database: configuration, embedded: setup.embedded,
-                                    migrations: migrations, registry: registry, logger: logger)
+                                    migrations: migrations, graphQL: graphQL, registry: registry, logger: logger)
                 }
             } catch {
                 throw Self.explain(error, server: server)
@@ -48,12 +57,13 @@ struct Serve: AsyncParsableCommand {
 
     private func serve(
         _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?,
-        migrations: [Migration], registry: PrometheusCollectorRegistry, logger: Logger
+        migrations: [Migration], graphQL: HearthGraphQLSchema, registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         let database = Database(configuration: configuration, logger: logger)
         let migrator = Migrator(migrations: migrations, logger: logger)
         let dependencies = HearthDependencies(
-            database: database, migrator: migrator, health: HealthRegistry([database]), metrics: registry)
+            database: database, migrator: migrator, health: HealthRegistry([database]), metrics: registry,
+            graphQL: Executor(graphQL.executable))
         var app = buildApplication(configuration: server, dependencies: dependencies, logger: logger) { port in
             let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"
             FileHandle.standardOutput.write(Data(line.utf8))

@@ -82,6 +82,14 @@ public final class PreparedDocument: Sendable {
         self.fragments = fragments
     }
 
+    /// The type of the operation a request naming `name` would run; nil when none can be
+    /// chosen (executing the request then reports why). Transports use it to refuse, say,
+    /// a mutation sent with GET.
+    public func operationType(named name: String?) -> OperationType? {
+        if case .success(let operation) = operation(named: name) { return operation.operation }
+        return nil
+    }
+
     /// graphql-js's `getOperation`: the named operation, or the only one.
     func operation(named name: String?) -> Result<OperationDefinition, GraphQLError> {
         func failure(_ message: String) -> Result<OperationDefinition, GraphQLError> {

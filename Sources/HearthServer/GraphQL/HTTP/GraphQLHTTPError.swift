@@ -1,0 +1,31 @@
+import GraphQLEngine
+import HTTPTypes
+
+/// A GraphQL-over-HTTP request refused before the engine saw it (bad JSON, a missing query, an
+/// unsupported media type, a body too large): sent as a GraphQL response with one error whose
+/// `extensions.code` names the problem.
+struct GraphQLHTTPError: Error, Sendable {
+    var status: HTTPResponse.Status
+    var message: String
+    var code: String
+    /// Extra headers (`Allow` on 405).
+    var headers: HTTPFields
+
+    init(_ status: HTTPResponse.Status, _ message: String, code: String = "BAD_REQUEST", headers: HTTPFields = [:]) {
+        self.status = status
+        self.message = message
+        self.code = code
+        self.headers = headers
+    }
+
+    /// `{"errors":[{"message":…,"extensions":{"code":…}}]}`
+    var json: [UInt8] {
+        var writer = JSONWriter(capacity: message.utf8.count + 64)
+        writer.appendASCII("{\"errors\":[{\"message\":")
+        writer.appendString(message)
+        writer.appendASCII(",\"extensions\":{\"code\":")
+        writer.appendString(code)
+        writer.appendASCII("}}]}")
+        return writer.bytes
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+import HearthServer
+import HearthTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `/graphql` over real HTTP on 127.0.0.1: the GraphQL-over-HTTP status codes for both media
+/// types, GET rules, and requests refused before the engine sees them.
+@Suite struct GraphQLHTTPTests {
+    static let graphQLResponse = "application/graphql-response+json; charset=utf-8"
+    static let legacyJSON = "application/json; charset=utf-8"
+
+    /// Runs `body` against a server with schema.graphql on a fresh database.
+    static func withServer(
+        maxBodyBytes: Int = 1 << 20, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await withTestDatabase { database, _ throws in
+            let schema = try HearthGraphQLSchema.load(
+                from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts)
+            let migrator = Migrator(
+                migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: TestPostgres.logger)
+            let app = buildApplication(
+                configuration: .init(host: "127.0.0.1", port: 0, graphQL: GraphQLHTTPConfiguration(maxBodyBytes: maxBodyBytes)),
+                dependencies: HearthDependencies(
+                    database: database, migrator: migrator, health: HealthRegistry([database]), metrics: TestMetrics.registry,
+                    graphQL: Executor(schema.executable)),
+                logger: TestPostgres.logger)
+            try await app.test(.live) { client throws in try await body(client) }
+        }
+    }
+
+    static func post(
+        _ client: any TestClientProtocol, _ body: String, accept: String? = "application/graphql-response+json",
+        contentType: String? = "application/json"
+    ) async throws -> TestResponse {
+        var headers: HTTPFields = [:]
+        if let accept { headers[.accept] = accept }
+        if let contentType { headers[.contentType] = contentType }
+        return try await client.execute(uri: "/graphql", method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    static func get(_ client: any TestClientProtocol, _ parameters: [(String, String)], accept: String = "application/graphql-response+json")
+        async throws -> TestResponse
+    {
+        var components = URLComponents()
+        components.path = "/graphql"
+        components.queryItems = parameters.map { URLQueryItem(name: $0.0, value: $0.1) }
+        // URLComponents leaves `+` alone; encode it so it is not read as a space.
+        let uri = (components.percentEncodedQuery.map { "/graphql?" + $0.replacingOccurrences(of: "+", with: "%2B") }) ?? "/graphql"
+        return try await client.execute(uri: uri, method: .get, headers: [.accept: accept])
+    }
+
+    static func text(_ response: TestResponse) -> String { String(buffer: response.body) }
+
+    @Test func aQueryAnswers200WithTheNegotiatedMediaType() async throws {
+        try await Self.withServer { client in
+            let query = #"{"query":"{ serverInfo { version } }"}"#
+            let modern = try await Self.post(client, query)
+            #expect(modern.status == .ok)
+            #expect(modern.headers[.contentType] == Self.graphQLResponse)
+            #expect(Self.text(modern) == #"{"data":{"serverInfo":{"version":"9.8.7"}}}"#)
+            let legacy = try await Self.post(client, query, accept: "application/json")
+            #expect(legacy.headers[.contentType] == Self.legacyJSON)
+            #expect(Self.text(legacy) == Self.text(modern))
+            let noAccept = try await Self.post(client, query, accept: nil)
+            #expect(noAccept.headers[.contentType] == Self.legacyJSON)
+            let wildcard = try await Self.post(client, query, accept: "text/html;q=0.9, */*;q=0.8")
+            #expect(wildcard.headers[.contentType] == Self.graphQLResponse)
+            let both = try await Self.post(client, query, accept: "application/json, application/graphql-response+json;q=0")
+            #expect(both.headers[.contentType] == Self.legacyJSON)
+            let asGraphQLResponseBody = try await Self.post(client, query, contentType: "application/graphql-response+json")
+            #expect(asGraphQLResponseBody.status == .ok)
+        }
+    }
+
+    @Test func engineRefusalsGetTheSpecificationsStatusCodes() async throws {
+        try await Self.withServer { client in
+            let cases: [(body: String, status: HTTPResponse.Status, code: String)] = [
+                (#"{"query":"{ serverInfo { "}"#, .badRequest, "GRAPHQL_PARSE_FAILED"),
+                (#"{"query":"{ serverInfo { weather } }"}"#, .unprocessableContent, "GRAPHQL_VALIDATION_FAILED"),
+                (#"{"query":"query ($v: Boolean!) { serverInfo @include(if: $v) { version } }","variables":{}}"#, .badRequest, "BAD_USER_INPUT"),
+                (#"{"query":"query A { serverInfo { version } }","operationName":"B"}"#, .badRequest, "OPERATION_RESOLUTION_FAILURE"),
+            ]
+            for item in cases {
+                let modern = try await Self.post(client, item.body)
+                #expect(modern.status == item.status, "\(item.body)")
+                #expect(Self.text(modern).contains(#""code":"\#(item.code)""#), "\(Self.text(modern))")
+                #expect(!Self.text(modern).contains(#""data""#))
+                // Legacy clients get 200 for every well-formed GraphQL response.
+                let legacy = try await Self.post(client, item.body, accept: "application/json")
+                #expect(legacy.status == .ok, "\(item.body)")
+                #expect(Self.text(legacy) == Self.text(modern))
+            }
+        }
+    }
+
+    @Test func malformedRequestsAre400NamingTheProblem() async throws {
+        try await Self.withServer { client in
+            let cases: [(body: String, message: String)] = [
+                ("{not json", "The request body is not valid JSON"),
+                ("[1]", "The request body must be a JSON object"),
+                (#"{"variables":{}}"#, #"The request has no \"query\"."#),
+                (#"{"query":42}"#, #"The request's \"query\" must be a string."#),
+                (#"{"query":"{ serverInfo { version } }","variables":[1]}"#, #"The request's \"variables\" must be a JSON object or null."#),
+                (#"{"query":"{ serverInfo { version } }","operationName":7}"#, #"The request's \"operationName\" must be a string or null."#),
+                (#"{"query":"{ serverInfo { version } }","extensions":"x"}"#, #"The request's \"extensions\" must be a JSON object or null."#),
+            ]
+            for item in cases {
+                for accept in ["application/graphql-response+json", "application/json"] {
+                    let response = try await Self.post(client, item.body, accept: accept)
+                    #expect(response.status == .badRequest, "\(item.body)")
+                    #expect(Self.text(response).contains(item.message), "\(Self.text(response))")
+                    #expect(Self.text(response).contains(#""code":"BAD_REQUEST""#))
+                }
+            }
+            let extra = try await Self.post(client, #"{"query":"{ serverInfo { version } }","variables":null,"id":"x","foo":[1]}"#)
+            #expect(extra.status == .ok, "unknown properties are ignored")
+        }
+    }
+
+    @Test func mediaTypesAndSizeAreChecked() async throws {
+        try await Self.withServer(maxBodyBytes: 64) { client in
+            let query = #"{"query":"{ serverInfo { version } }"}"#
+            let plain = try await Self.post(client, query, contentType: "text/plain")
+            #expect(plain.status == .unsupportedMediaType)
+            #expect(Self.text(plain).contains(#""code":"UNSUPPORTED_MEDIA_TYPE""#))
+            let missing = try await Self.post(client, query, contentType: nil)
+            #expect(missing.status == .unsupportedMediaType)
+            let latin1 = try await Self.post(client, query, contentType: "application/json; charset=iso-8859-1")
+            #expect(latin1.status == .unsupportedMediaType)
+            let html = try await Self.post(client, query, accept: "text/html")
+            #expect(html.status == .notAcceptable)
+            let large = try await Self.post(client, #"{"query":"{ serverInfo { version startedAt } }","padding":"\#(String(repeating: "x", count: 100))"}"#)
+            #expect(large.status == .contentTooLarge)
+            #expect(Self.text(large).contains(#""code":"PAYLOAD_TOO_LARGE""#))
+            #expect(Self.text(large).contains("64 bytes"))
+        }
+    }
+
+    @Test func getRunsQueriesAndRefusesMutations() async throws {
+        try await Self.withServer { client in
+            let query = try await Self.get(client, [("query", "query Q($v: Boolean!) { serverInfo @include(if: $v) { version } }"), ("variables", #"{"v":true}"#)])
+            #expect(query.status == .ok)
+            #expect(Self.text(query) == #"{"data":{"serverInfo":{"version":"9.8.7"}}}"#)
+            let mutation = try await Self.get(client, [("query", "mutation { anything }")])
+            #expect(mutation.status == .methodNotAllowed)
+            #expect(mutation.headers[.allow] == "POST")
+            #expect(Self.text(mutation).contains("A mutation cannot be sent with GET; use POST."))
+            let chosen = try await Self.get(
+                client, [("query", "query A { serverInfo { version } } mutation B { anything }"), ("operationName", "B")])
+            #expect(chosen.status == .methodNotAllowed)
+            let noQuery = try await Self.get(client, [("variables", "{}")])
+            #expect(noQuery.status == .badRequest)
+            let badVariables = try await Self.get(client, [("query", "{ serverInfo { version } }"), ("variables", "{nope")])
+            #expect(badVariables.status == .badRequest)
+            #expect(Self.text(badVariables).contains(#"The \"variables\" parameter is not valid JSON"#))
+            let invalid = try await Self.get(client, [("query", "{ nothing }")])
+            #expect(invalid.status == .unprocessableContent)
+        }
+    }
+}
