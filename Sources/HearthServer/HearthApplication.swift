@@ -42,7 +42,10 @@ public func buildRouter(
     ).addRoutes(to: router)
     MetricsController(registry: dependencies.metrics).addRoutes(to: router)
     if let executor = dependencies.graphQL {
-        GraphQLController(executor: executor, configuration: configuration.graphQL).addRoutes(to: router)
+        GraphQLController(
+            executor: executor, configuration: configuration.graphQL,
+            persistedQueries: PersistedQueryStore(database: dependencies.database)
+        ).addRoutes(to: router)
     }
     return router
 }

@@ -18,6 +18,15 @@ import Testing
         maxBodyBytes: Int = 1 << 20, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         try await withTestDatabase { database, _ throws in
+            try await withServer(database: database, maxBodyBytes: maxBodyBytes, body)
+        }
+    }
+
+    /// Runs `body` against a server with schema.graphql on `database`.
+    static func withServer(
+        database: Database, maxBodyBytes: Int = 1 << 20, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        do {
             let schema = try HearthGraphQLSchema.load(
                 from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts)
             let migrator = Migrator(
@@ -159,6 +168,51 @@ import Testing
             #expect(Self.text(badVariables).contains(#"The \"variables\" parameter is not valid JSON"#))
             let invalid = try await Self.get(client, [("query", "{ nothing }")])
             #expect(invalid.status == .unprocessableContent)
+        }
+    }
+
+    // MARK: - Automatic persisted queries
+
+    /// sha256("{ serverInfo { version } }"), computed with Python's hashlib.
+    static let hash = "d987b06cb2c829f84516a37a46b353db8537ae43ad833bf50bbf56008b7ceb97"
+    static let persisted = #"{"persistedQuery":{"version":1,"sha256Hash":"\#(hash)"}}"#
+
+    @Test func persistedQueriesMissRegisterAndHit() async throws {
+        try await withTestDatabase { database, _ throws in
+            try await Self.withServer(database: database) { client in
+                let miss = try await Self.post(client, #"{"extensions":\#(Self.persisted)}"#)
+                #expect(miss.status == .ok)
+                #expect(miss.headers[.cacheControl] == "private, no-store")
+                #expect(Self.text(miss) == #"{"errors":[{"message":"PersistedQueryNotFound","extensions":{"code":"PERSISTED_QUERY_NOT_FOUND"}}]}"#)
+                let getMiss = try await Self.get(client, [("extensions", Self.persisted)])
+                #expect(Self.text(getMiss).contains("PERSISTED_QUERY_NOT_FOUND"))
+
+                let wrong = try await Self.post(client, #"{"query":"{ serverInfo { startedAt } }","extensions":\#(Self.persisted)}"#)
+                #expect(wrong.status == .badRequest)
+                #expect(Self.text(wrong).contains("provided sha does not match query"))
+                let afterWrong = try await Self.post(client, #"{"extensions":\#(Self.persisted)}"#)
+                #expect(Self.text(afterWrong).contains("PERSISTED_QUERY_NOT_FOUND"), "a wrong hash registers nothing")
+
+                let register = try await Self.post(client, #"{"query":"{ serverInfo { version } }","extensions":\#(Self.persisted)}"#)
+                #expect(register.status == .ok)
+                #expect(Self.text(register) == #"{"data":{"serverInfo":{"version":"9.8.7"}}}"#)
+
+                let hit = try await Self.post(client, #"{"extensions":\#(Self.persisted)}"#)
+                #expect(Self.text(hit) == #"{"data":{"serverInfo":{"version":"9.8.7"}}}"#)
+                let upperCase = #"{"persistedQuery":{"version":1,"sha256Hash":"\#(Self.hash.uppercased())"}}"#
+                let getHit = try await Self.get(client, [("extensions", upperCase)])
+                #expect(getHit.status == .ok)
+                #expect(Self.text(getHit) == #"{"data":{"serverInfo":{"version":"9.8.7"}}}"#)
+
+                let version2 = try await Self.post(
+                    client, #"{"extensions":{"persistedQuery":{"version":2,"sha256Hash":"\#(Self.hash)"}}}"#)
+                #expect(version2.status == .badRequest)
+                #expect(Self.text(version2).contains("PERSISTED_QUERY_NOT_SUPPORTED"))
+            }
+            // Stored in PostgreSQL: another instance (a fresh store, empty memory) knows the text.
+            let otherInstance = PersistedQueryStore(database: database)
+            #expect(try await otherInstance.text(forHash: Self.hash) == "{ serverInfo { version } }")
+            #expect(try await otherInstance.text(forHash: String(repeating: "0", count: 64)) == nil)
         }
     }
 }

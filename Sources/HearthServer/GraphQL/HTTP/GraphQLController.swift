@@ -1,6 +1,8 @@
 import GraphQLEngine
 import HTTPTypes
+import HearthCore
 import Hummingbird
+import Logging
 
 /// `POST /graphql` and `GET /graphql`: GraphQL over HTTP (the 2026 draft of the GraphQL-over-HTTP
 /// specification) served by Hearth's engine.
@@ -10,13 +12,24 @@ import Hummingbird
 /// not usable 400, data present 200); otherwise `application/json`, where every well-formed
 /// GraphQL response is 200. Requests the engine never sees (bad JSON, no query, a body too large,
 /// an unsupported `Content-Type`) get a 4xx with one error and its `extensions.code`.
+///
+/// Automatic persisted queries (Apollo's protocol) are served through ``PersistedQueryStore``:
+/// a hash alone answers `PERSISTED_QUERY_NOT_FOUND` until the text was sent once with it.
 public struct GraphQLController<Context: RequestContext>: Sendable {
     public let executor: Executor
     public let configuration: GraphQLHTTPConfiguration
+    /// Where persisted queries live; without one, requests that use them are refused.
+    public let persistedQueries: PersistedQueryStore?
+    let logger: Logger
 
-    public init(executor: Executor, configuration: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration()) {
+    public init(
+        executor: Executor, configuration: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(),
+        persistedQueries: PersistedQueryStore? = nil, logger: Logger = Logger(label: "hearth.graphql")
+    ) {
         self.executor = executor
         self.configuration = configuration
+        self.persistedQueries = persistedQueries
+        self.logger = logger
     }
 
     public func addRoutes(to router: Router<Context>) {
@@ -45,7 +58,9 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         }
         do {
             let parameters = try GraphQLHTTPRequest(body: Array(buffer: body))
-            return await execute(parameters, media: media)
+            let query = try await documentText(of: parameters)
+            let request = GraphQLRequest(query: query, operationName: parameters.operationName, variables: parameters.variables)
+            return respond(await executor.execute(request), media: media)
         } catch {
             return respond(error, media: media)
         }
@@ -61,8 +76,14 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         } catch {
             return respond(error, media: .json)
         }
+        let text: String
+        do {
+            text = try await documentText(of: parameters)
+        } catch {
+            return respond(error, media: media)
+        }
         // GET may only read: a mutation (or a subscription) must come by POST.
-        let prepared = executor.prepare(parameters.query)
+        let prepared = executor.prepare(text)
         if let type = prepared.operationType(named: parameters.operationName), type != .query {
             return respond(
                 GraphQLHTTPError(
@@ -75,8 +96,39 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         return respond(response, media: media)
     }
 
-    private func execute(_ parameters: GraphQLHTTPRequest, media: GraphQLMediaType) async -> Response {
-        respond(await executor.execute(parameters.engineRequest), media: media)
+    /// The document to run: the request's own text (registered under its hash when it names
+    /// one, after checking the hash), or the text registered under the hash it sends alone.
+    private func documentText(of parameters: GraphQLHTTPRequest) async throws(GraphQLHTTPError) -> String {
+        guard let reference = parameters.persistedQuery else { return parameters.query ?? "" }
+        guard let store = persistedQueries else {
+            throw GraphQLHTTPError(.badRequest, "Persisted queries are not supported.", code: "PERSISTED_QUERY_NOT_SUPPORTED")
+        }
+        if let query = parameters.query {
+            guard PersistedQueryStore.hash(of: query) == reference.sha256Hash else {
+                throw GraphQLHTTPError(.badRequest, "provided sha does not match query")
+            }
+            do {
+                try await store.register(query, hash: reference.sha256Hash)
+            } catch {
+                // The request itself can still run; the next one registers the text again.
+                logger.warning("cannot store a persisted query", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            return query
+        }
+        let stored: String?
+        do {
+            stored = try await store.text(forHash: reference.sha256Hash)
+        } catch {
+            logger.error("cannot read a persisted query", metadata: ["error": "\(String(reflecting: error))"])
+            throw GraphQLHTTPError(.internalServerError, "Internal server error", code: "INTERNAL_SERVER_ERROR")
+        }
+        guard let stored else {
+            // 200 whatever the media type: clients answer it by sending the text with its hash,
+            // and nobody may cache it.
+            throw GraphQLHTTPError(
+                .ok, "PersistedQueryNotFound", code: "PERSISTED_QUERY_NOT_FOUND", headers: [.cacheControl: "private, no-store"])
+        }
+        return stored
     }
 
     private func respond(_ response: GraphQLResponse, media: GraphQLMediaType) -> Response {

@@ -4,12 +4,17 @@ import GraphQLEngine
 /// `extensions`) read from a JSON body or from URL query parameters. Unknown properties are
 /// ignored; a parameter of the wrong kind is a ``GraphQLHTTPError`` (400) naming it.
 struct GraphQLHTTPRequest: Sendable {
-    var query: String
+    /// The document; absent only when ``persistedQuery`` names it instead.
+    var query: String?
     var operationName: String?
     var variables: GraphQLObject
     var extensions: GraphQLObject
+    /// Apollo's automatic persisted query: `extensions.persistedQuery { version: 1, sha256Hash }`.
+    var persistedQuery: PersistedQueryReference?
 
-    var engineRequest: GraphQLRequest { GraphQLRequest(query: query, operationName: operationName, variables: variables) }
+    struct PersistedQueryReference: Sendable {
+        var sha256Hash: String
+    }
 
     /// From a POST body.
     init(body: [UInt8]) throws(GraphQLHTTPError) {
@@ -22,26 +27,44 @@ struct GraphQLHTTPRequest: Sendable {
         guard case .object(let parameters) = value else {
             throw GraphQLHTTPError(.badRequest, "The request body must be a JSON object with a \"query\" string.")
         }
-        guard case .string(let query)? = parameters["query"] else {
-            throw GraphQLHTTPError(
-                .badRequest,
-                parameters["query"] == nil ? "The request has no \"query\"." : "The request's \"query\" must be a string.")
+        switch parameters["query"] {
+        case .string(let query)?: self.query = query
+        case nil, .null?: self.query = nil
+        default: throw GraphQLHTTPError(.badRequest, "The request's \"query\" must be a string.")
         }
-        self.query = query
         operationName = try Self.optionalString(parameters["operationName"], "operationName")
         variables = try Self.optionalObject(parameters["variables"], "variables")
         extensions = try Self.optionalObject(parameters["extensions"], "extensions")
+        persistedQuery = try Self.persistedQuery(in: extensions)
+        try requireQuery()
     }
 
     /// From URL query parameters (GET): `variables` and `extensions` are JSON text.
     init(queryParameters: (String) -> String?) throws(GraphQLHTTPError) {
-        guard let query = queryParameters("query") else {
-            throw GraphQLHTTPError(.badRequest, "The request has no \"query\" parameter.")
-        }
-        self.query = query
+        query = queryParameters("query")
         operationName = queryParameters("operationName").flatMap { $0.isEmpty ? nil : $0 }
         variables = try Self.jsonObject(queryParameters("variables"), "variables")
         extensions = try Self.jsonObject(queryParameters("extensions"), "extensions")
+        persistedQuery = try Self.persistedQuery(in: extensions)
+        try requireQuery()
+    }
+
+    private func requireQuery() throws(GraphQLHTTPError) {
+        if query == nil, persistedQuery == nil { throw GraphQLHTTPError(.badRequest, "The request has no \"query\".") }
+    }
+
+    private static func persistedQuery(in extensions: GraphQLObject) throws(GraphQLHTTPError) -> PersistedQueryReference? {
+        guard let value = extensions["persistedQuery"], value != .null else { return nil }
+        guard case .object(let reference) = value else {
+            throw GraphQLHTTPError(.badRequest, "\"extensions.persistedQuery\" must be an object.")
+        }
+        guard reference["version"] == .int(1) else {
+            throw GraphQLHTTPError(.badRequest, "Unsupported persisted query version.", code: "PERSISTED_QUERY_NOT_SUPPORTED")
+        }
+        guard case .string(let hash)? = reference["sha256Hash"] else {
+            throw GraphQLHTTPError(.badRequest, "\"extensions.persistedQuery.sha256Hash\" must be a string.")
+        }
+        return PersistedQueryReference(sha256Hash: hash.lowercased())
     }
 
     private static func optionalString(_ value: GraphQLValue?, _ name: String) throws(GraphQLHTTPError) -> String? {
