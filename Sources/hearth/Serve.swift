@@ -63,7 +63,7 @@ struct Serve: AsyncParsableCommand {
         let migrator = Migrator(migrations: migrations, logger: logger)
         let dependencies = HearthDependencies(
             database: database, migrator: migrator, health: HealthRegistry([database]), metrics: registry,
-            graphQL: Executor(graphQL.executable))
+            graphQL: graphQL.makeExecutor(logger: logger))
         var app = buildApplication(configuration: server, dependencies: dependencies, logger: logger) { port in
             let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"
             FileHandle.standardOutput.write(Data(line.utf8))

@@ -14,7 +14,7 @@ final class Execution {
     let context: any Sendable
     /// The request's loaders and their scheduler, made when the first resolver runs.
     private(set) lazy var scope = RequestScope()
-    let onInternalError: (@Sendable (any Error, String) -> Void)?
+    let onInternalError: (@Sendable (InternalErrorReport) -> Void)?
 
     // Only this execution's own task touches these (see the type's comment), so the runtime's
     // exclusivity checks, paid on every slot write, are left out.
@@ -43,7 +43,7 @@ final class Execution {
 
     init(
         executable: ExecutableSchema, document: Document, fragments: [String: FragmentDefinition], variables: GraphQLObject,
-        context: any Sendable, onInternalError: (@Sendable (any Error, String) -> Void)?
+        context: any Sendable, onInternalError: (@Sendable (InternalErrorReport) -> Void)?
     ) {
         self.executable = executable
         self.schema = executable.schema
@@ -397,7 +397,7 @@ final class Execution {
                 error.message, locations: field.locations(in: source), path: path,
                 extensions: [("code", .string(error.code))] + error.extraExtensions)
         default:
-            onInternalError?(error, field.info.coordinate)
+            onInternalError?(InternalErrorReport(error: error, coordinate: field.info.coordinate, context: context))
             reported = GraphQLError(
                 "Internal server error", locations: field.locations(in: source), path: path,
                 extensions: [("code", .string("INTERNAL_SERVER_ERROR"))])

@@ -50,7 +50,7 @@ extension Executor {
         } catch let error as GraphQLError {
             return failure(error.message, code: error.code ?? "INTERNAL_SERVER_ERROR")
         } catch {
-            configuration.onInternalError?(error, field.info.coordinate)
+            configuration.onInternalError?(InternalErrorReport(error: error, coordinate: field.info.coordinate, context: context))
             return failure("Internal server error", code: "INTERNAL_SERVER_ERROR")
         }
         return .stream(SubscriptionStream(

@@ -9,14 +9,14 @@ public struct ExecutorConfiguration: Sendable {
     public var parseOptions: ParseOptions
     /// Most validation errors reported for one document.
     public var maxValidationErrors: Int
-    /// Called with each error a resolver threw that is not client-facing, and the field's coordinate
-    /// (the client sees only "Internal server error").
-    public var onInternalError: (@Sendable (any Error, String) -> Void)?
+    /// Called with each error a resolver threw that is not client-facing (the client sees only
+    /// "Internal server error"), so the host can log it with its request's details.
+    public var onInternalError: (@Sendable (InternalErrorReport) -> Void)?
 
     public init(
         introspection: Bool = true, limits: OperationLimits = OperationLimits(), documentCacheCapacity: Int = 1_000,
         parseOptions: ParseOptions = .request, maxValidationErrors: Int = 100,
-        onInternalError: (@Sendable (any Error, String) -> Void)? = nil
+        onInternalError: (@Sendable (InternalErrorReport) -> Void)? = nil
     ) {
         self.introspection = introspection
         self.limits = limits
@@ -24,6 +24,21 @@ public struct ExecutorConfiguration: Sendable {
         self.parseOptions = parseOptions
         self.maxValidationErrors = maxValidationErrors
         self.onInternalError = onInternalError
+    }
+}
+
+/// A resolver's error that clients do not see, handed to ``ExecutorConfiguration/onInternalError``.
+public struct InternalErrorReport: Sendable {
+    public let error: any Error
+    /// `Type.field` of the field that failed.
+    public let coordinate: String
+    /// The `context` the request was executed with (for example the host's per-request logger).
+    public let context: any Sendable
+
+    public init(error: any Error, coordinate: String, context: any Sendable) {
+        self.error = error
+        self.coordinate = coordinate
+        self.context = context
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQLEngine
+import Logging
 
 /// `schema.graphql` built by the engine with Hearth's scalars and bound to Hearth's resolvers.
 /// Loading fails at start-up, naming every problem (a syntax or schema error with its location,
@@ -44,6 +45,25 @@ public struct HearthGraphQLSchema: Sendable {
             throw LoadError(description: "cannot read the GraphQL schema at \(url.path)")
         }
         return try HearthGraphQLSchema(sdl: String(decoding: data, as: UTF8.self), name: url.lastPathComponent, facts: facts)
+    }
+
+    /// An executor for this schema whose resolvers' internal errors (hidden from clients) are
+    /// logged with the request's logger, so the log line carries the request id.
+    public func makeExecutor(logger: Logger, configuration: ExecutorConfiguration = ExecutorConfiguration()) -> Executor {
+        Self.executor(executable, logger: logger, configuration: configuration)
+    }
+
+    /// The same for any executable schema (tests bind their own resolvers).
+    public static func executor(
+        _ executable: ExecutableSchema, logger: Logger, configuration: ExecutorConfiguration = ExecutorConfiguration()
+    ) -> Executor {
+        var configuration = configuration
+        configuration.onInternalError = { report in
+            let requestLogger = (report.context as? GraphQLRequestContext)?.logger ?? logger
+            requestLogger.error(
+                "resolver failed", metadata: ["field": "\(report.coordinate)", "error": "\(String(reflecting: report.error))"])
+        }
+        return Executor(executable, configuration: configuration)
     }
 
     /// The resolvers of every field `schema.graphql` declares; value types such as `ServerInfo`

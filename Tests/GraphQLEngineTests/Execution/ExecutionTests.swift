@@ -140,16 +140,16 @@ import Testing
         }
         let harness = try ExecutionHarness(
             "type Query { boom: Int, slow: Int, ok: Int }", resolvers: resolvers,
-            configuration: ExecutorConfiguration(onInternalError: { error, coordinate in
-                reported.withLock { $0.append("\(coordinate): \(type(of: error))") }
+            configuration: ExecutorConfiguration(onInternalError: { report in
+                reported.withLock { $0.append("\(report.coordinate): \(type(of: report.error)) in \(report.context)") }
             }))
-        let response = try await harness.run("{ boom slow ok }", root: ["ok": 1])
+        let response = try await harness.run("{ boom slow ok }", root: ["ok": 1], context: "request 7")
         #expect(response.json == json("""
             {"errors":[{"message":"Internal server error","locations":[{"line":1,"column":3}],"path":["boom"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}},
              {"message":"not yours","locations":[{"line":1,"column":8}],"path":["slow"],"extensions":{"code":"FORBIDDEN","retryAfter":3}}],
              "data":{"boom":null,"slow":null,"ok":1}}
             """))
-        #expect(reported.withLock { $0 } == ["Query.boom: Secret"])
+        #expect(reported.withLock { $0 } == ["Query.boom: Secret in request 7"])
     }
 
     @Test func asyncNonNullFailuresPropagateThroughCompletedParents() async throws {

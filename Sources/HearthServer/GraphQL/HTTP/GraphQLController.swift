@@ -33,11 +33,11 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     }
 
     public func addRoutes(to router: Router<Context>) {
-        router.post("/graphql") { request, _ in await post(request) }
-        router.get("/graphql") { request, _ in await get(request) }
+        router.post("/graphql") { request, context in await post(request, GraphQLRequestContext(logger: context.logger)) }
+        router.get("/graphql") { request, context in await get(request, GraphQLRequestContext(logger: context.logger)) }
     }
 
-    func post(_ request: Request) async -> Response {
+    func post(_ request: Request, _ context: GraphQLRequestContext) async -> Response {
         var request = request
         let media: GraphQLMediaType
         do {
@@ -60,13 +60,15 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             let parameters = try GraphQLHTTPRequest(body: Array(buffer: body))
             let query = try await documentText(of: parameters)
             let request = GraphQLRequest(query: query, operationName: parameters.operationName, variables: parameters.variables)
-            return respond(await executor.execute(request), media: media)
+            let executor = executor
+            return await respond(
+                withinTimeout { await executor.execute(request, context: context) }, media: media, logger: context.logger)
         } catch {
             return respond(error, media: media)
         }
     }
 
-    func get(_ request: Request) async -> Response {
+    func get(_ request: Request, _ context: GraphQLRequestContext) async -> Response {
         let media: GraphQLMediaType
         let parameters: GraphQLHTTPRequest
         do {
@@ -91,8 +93,40 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                     headers: [.allow: "POST"]),
                 media: media)
         }
-        let response = await executor.execute(
-            prepared, operationName: parameters.operationName, variables: parameters.variables)
+        let executor = executor
+        return await respond(
+            withinTimeout {
+                await executor.execute(prepared, operationName: parameters.operationName, variables: parameters.variables, context: context)
+            },
+            media: media, logger: context.logger)
+    }
+
+    /// The response of `work`, or nil when it ran past the execution timeout (it is then
+    /// cancelled: suspended resolvers stop at their next suspension point).
+    private func withinTimeout(_ work: @escaping @Sendable () async -> GraphQLResponse) async -> GraphQLResponse? {
+        let timeout = configuration.executionTimeout
+        return await withTaskGroup(of: GraphQLResponse?.self) { group in
+            group.addTask { await work() }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private func respond(_ response: GraphQLResponse?, media: GraphQLMediaType, logger: Logger) -> Response {
+        guard let response else {
+            logger.warning("GraphQL request timed out", metadata: ["timeout": "\(configuration.executionTimeout)"])
+            var error = GraphQLHTTPError(
+                .serviceUnavailable, "The request took longer than \(configuration.executionTimeout) and was stopped.",
+                code: "TIMEOUT")
+            // Legacy clients get 200 for every GraphQL response.
+            if media == .json { error.status = .ok }
+            return respond(error, media: media)
+        }
         return respond(response, media: media)
     }
 
@@ -149,8 +183,11 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
 public struct GraphQLHTTPConfiguration: Sendable {
     /// The largest request body accepted (413 above it); default 1 MiB.
     public var maxBodyBytes: Int
+    /// How long one request may execute before it is stopped with a `TIMEOUT` error; default 30 s.
+    public var executionTimeout: Duration
 
-    public init(maxBodyBytes: Int = 1 << 20) {
+    public init(maxBodyBytes: Int = 1 << 20, executionTimeout: Duration = .seconds(30)) {
         self.maxBodyBytes = maxBodyBytes
+        self.executionTimeout = executionTimeout
     }
 }
