@@ -215,4 +215,19 @@ import Testing
             #expect(try await otherInstance.text(forHash: String(repeating: "0", count: 64)) == nil)
         }
     }
+
+    @Test func metricsCountOperationsByNameAndOutcome() async throws {
+        try await Self.withServer { client in
+            for _ in 0..<2 { _ = try await Self.post(client, #"{"query":"query MetricsProbe { serverInfo { version } }"}"#) }
+            _ = try await Self.post(client, #"{"query":"query MetricsRefused { nope }"}"#)
+            let longName = String(repeating: "N", count: 65)
+            _ = try await Self.post(client, #"{"query":"query \#(longName) { serverInfo { version } }"}"#)
+            let metrics = Self.text(try await client.execute(uri: "/metrics", method: .get))
+            #expect(metrics.contains(#"hearth_graphql_operations_total{operation="MetricsProbe",outcome="ok"} 2"#), "\(metrics)")
+            #expect(metrics.contains(#"hearth_graphql_operations_total{operation="MetricsRefused",outcome="refused"} 1"#))
+            #expect(!metrics.contains(longName), "client-chosen names past 64 characters are not labels")
+            #expect(metrics.contains("hearth_graphql_document_cache_hits "))
+            #expect(metrics.contains("hearth_graphql_document_cache_misses "))
+        }
+    }
 }

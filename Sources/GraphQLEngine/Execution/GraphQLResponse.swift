@@ -90,6 +90,13 @@ public final class PreparedDocument: Sendable {
         return nil
     }
 
+    /// The name of the operation a request naming `name` would run (nil when it is anonymous or
+    /// none can be chosen), for logs and metrics.
+    public func operationName(named name: String?) -> String? {
+        if case .success(let operation) = operation(named: name) { return operation.name?.value }
+        return nil
+    }
+
     /// graphql-js's `getOperation`: the named operation, or the only one.
     func operation(named name: String?) -> Result<OperationDefinition, GraphQLError> {
         func failure(_ message: String) -> Result<OperationDefinition, GraphQLError> {

@@ -21,6 +21,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     /// Where persisted queries live; without one, requests that use them are refused.
     public let persistedQueries: PersistedQueryStore?
     let logger: Logger
+    let metrics = GraphQLMetrics()
 
     public init(
         executor: Executor, configuration: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(),
@@ -59,10 +60,8 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         do {
             let parameters = try GraphQLHTTPRequest(body: Array(buffer: body))
             let query = try await documentText(of: parameters)
-            let request = GraphQLRequest(query: query, operationName: parameters.operationName, variables: parameters.variables)
-            let executor = executor
-            return await respond(
-                withinTimeout { await executor.execute(request, context: context) }, media: media, logger: context.logger)
+            let prepared = executor.prepare(query)
+            return await run(prepared, parameters, context: context, media: media)
         } catch {
             return respond(error, media: media)
         }
@@ -93,12 +92,21 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                     headers: [.allow: "POST"]),
                 media: media)
         }
+        return await run(prepared, parameters, context: context, media: media)
+    }
+
+    /// Executes within the timeout, counts the outcome, and answers.
+    private func run(
+        _ prepared: PreparedDocument, _ parameters: GraphQLHTTPRequest, context: GraphQLRequestContext, media: GraphQLMediaType
+    ) async -> Response {
         let executor = executor
-        return await respond(
-            withinTimeout {
-                await executor.execute(prepared, operationName: parameters.operationName, variables: parameters.variables, context: context)
-            },
-            media: media, logger: context.logger)
+        let response = await withinTimeout {
+            await executor.execute(prepared, operationName: parameters.operationName, variables: parameters.variables, context: context)
+        }
+        let name = prepared.operationName(named: parameters.operationName) ?? parameters.operationName
+        if let response { metrics.record(response, operation: name) } else { metrics.record(operation: name, outcome: .timeout) }
+        metrics.record(cache: executor.documentCache)
+        return respond(response, media: media, logger: context.logger)
     }
 
     /// The response of `work`, or nil when it ran past the execution timeout (it is then
