@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 HEARTH_ARGS ?=
 
-.PHONY: run test build bench postgres-server graphql-reference clean-data
+.PHONY: run test build bench bench-http postgres-server graphql-reference clean-data
 
 run: postgres-server
 	$(SWIFT) build -c release --product hearth
@@ -17,12 +17,15 @@ build:
 	$(SWIFT) build
 
 # Parse speed, schema building and validation speed, then full-request speed, against graphql-js
-# (and GraphQLSwift for parsing and validation):
-# three tables (see Benchmarks/).
+# and GraphQLSwift: three tables (see Benchmarks/).
 bench: graphql-reference
 	scripts/bench/parse.sh
 	scripts/bench/validation.sh
 	scripts/bench/execution.sh
+
+# HTTP load with wrk: /healthz, POST /graphql and a persisted query over GET, in one run.
+bench-http: postgres-server
+	scripts/bench/http.sh
 
 # graphql-js (Debian's node-graphql): the reference for the differential tests and the
 # speed peer for `make bench`. scripts/reference/load-graphql.js is where it is looked for.

@@ -20,10 +20,22 @@ final class GraphQLMetrics: Sendable {
 
     static let maxOperationNames = 200
     private let knownNames = Mutex<Set<String>>([])
+    /// Counters by operation label and outcome, made once each (making one looks it up in the registry).
+    private let counters = Mutex<[String: Counter]>([:])
+    private let cacheHits = Gauge(label: "hearth_graphql_document_cache_hits")
+    private let cacheMisses = Gauge(label: "hearth_graphql_document_cache_misses")
 
     func record(operation name: String?, outcome: Outcome) {
-        Counter(label: "hearth_graphql_operations_total", dimensions: [("operation", label(for: name)), ("outcome", outcome.rawValue)])
-            .increment()
+        let operation = label(for: name)
+        let key = operation + "\u{0}" + outcome.rawValue
+        let counter = counters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = Counter(
+                label: "hearth_graphql_operations_total", dimensions: [("operation", operation), ("outcome", outcome.rawValue)])
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
     }
 
     func record(_ response: GraphQLResponse, operation name: String?) {
@@ -32,8 +44,8 @@ final class GraphQLMetrics: Sendable {
     }
 
     func record(cache: DocumentCache) {
-        Gauge(label: "hearth_graphql_document_cache_hits").record(cache.hits)
-        Gauge(label: "hearth_graphql_document_cache_misses").record(cache.misses)
+        cacheHits.record(cache.hits)
+        cacheMisses.record(cache.misses)
     }
 
     private func label(for name: String?) -> String {
