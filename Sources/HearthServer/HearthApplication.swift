@@ -35,6 +35,7 @@ public func buildRouter(
     let router = Router()
     router.middlewares.add(RequestLogMiddleware())
     router.middlewares.add(MetricsMiddleware())
+    if !configuration.corsOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.corsOrigins)) }
     HealthController(
         health: dependencies.health,
         readiness: ReadinessCheck(database: dependencies.database, migrator: dependencies.migrator),

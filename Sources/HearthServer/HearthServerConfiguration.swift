@@ -10,16 +10,19 @@ public struct HearthServerConfiguration: Sendable {
     public var version: String
     /// Limits of `/graphql`.
     public var graphQL: GraphQLHTTPConfiguration
+    /// Origins browsers may call Hearth from (CORS); empty turns CORS off, `*` allows any.
+    public var corsOrigins: [String]
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil, version: String = HearthVersion.current,
-        graphQL: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration()
+        graphQL: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(), corsOrigins: [String] = []
     ) {
         self.host = host
         self.port = port
         self.adminToken = adminToken
         self.version = version
         self.graphQL = graphQL
+        self.corsOrigins = corsOrigins
     }
 }
 

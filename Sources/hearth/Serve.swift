@@ -21,6 +21,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("admin-token"), help: "Bearer token for /admin/* (env HEARTH_ADMIN_TOKEN; prefer the variable: options show in ps).")
     var adminToken: String?
 
+    @Option(name: .customLong("cors-origins"), help: "Comma-separated origins browsers may call Hearth from, * for any (env HEARTH_CORS_ORIGINS; default: none, CORS off).")
+    var corsOrigins: String?
+
     @Option(help: "The GraphQL schema served at /graphql (env HEARTH_SCHEMA; default: schema.graphql found beside the program).")
     var schema: String?
 
@@ -32,7 +35,9 @@ struct Serve: AsyncParsableCommand {
         let server = HearthServerConfiguration(
             host: env.string(host, "HEARTH_HOST") ?? "127.0.0.1",
             port: try env.port(port, "HEARTH_PORT", allowZero: true) ?? 8080,
-            adminToken: env.string(adminToken, "HEARTH_ADMIN_TOKEN"))
+            adminToken: env.string(adminToken, "HEARTH_ADMIN_TOKEN"),
+            corsOrigins: (env.string(corsOrigins, "HEARTH_CORS_ORIGINS") ?? "").split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         guard let schemaPath = env.string(schema, "HEARTH_SCHEMA") ?? ProjectFiles.locate("schema.graphql", directory: false) else {
             throw ValidationError("cannot find schema.graphql beside hearth; set --schema or HEARTH_SCHEMA")
         }

@@ -15,16 +15,18 @@ import Testing
 
     /// Runs `body` against a server with schema.graphql on a fresh database.
     static func withServer(
-        maxBodyBytes: Int = 1 << 20, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+        maxBodyBytes: Int = 1 << 20, corsOrigins: [String] = [],
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         try await withTestDatabase { database, _ throws in
-            try await withServer(database: database, maxBodyBytes: maxBodyBytes, body)
+            try await withServer(database: database, maxBodyBytes: maxBodyBytes, corsOrigins: corsOrigins, body)
         }
     }
 
     /// Runs `body` against a server with schema.graphql on `database`.
     static func withServer(
-        database: Database, maxBodyBytes: Int = 1 << 20, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+        database: Database, maxBodyBytes: Int = 1 << 20, corsOrigins: [String] = [],
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         do {
             let schema = try HearthGraphQLSchema.load(
@@ -32,7 +34,8 @@ import Testing
             let migrator = Migrator(
                 migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: TestPostgres.logger)
             let app = buildApplication(
-                configuration: .init(host: "127.0.0.1", port: 0, graphQL: GraphQLHTTPConfiguration(maxBodyBytes: maxBodyBytes)),
+                configuration: .init(
+                    host: "127.0.0.1", port: 0, graphQL: GraphQLHTTPConfiguration(maxBodyBytes: maxBodyBytes), corsOrigins: corsOrigins),
                 dependencies: HearthDependencies(
                     database: database, migrator: migrator, health: HealthRegistry([database]), metrics: TestMetrics.registry,
                     graphQL: Executor(schema.executable)),
@@ -228,6 +231,30 @@ import Testing
             #expect(!metrics.contains(longName), "client-chosen names past 64 characters are not labels")
             #expect(metrics.contains("hearth_graphql_document_cache_hits "))
             #expect(metrics.contains("hearth_graphql_document_cache_misses "))
+        }
+    }
+
+    @Test func corsIsOffByDefaultAndAllowsOnlyConfiguredOrigins() async throws {
+        let preflight: HTTPFields = [.origin: "https://app.example", .accessControlRequestMethod: "POST"]
+        try await Self.withServer { client in
+            let response = try await client.execute(uri: "/graphql", method: .options, headers: preflight)
+            #expect(response.headers[.accessControlAllowOrigin] == nil)
+        }
+        try await Self.withServer(corsOrigins: ["https://app.example"]) { client in
+            let allowed = try await client.execute(uri: "/graphql", method: .options, headers: preflight)
+            #expect(allowed.status == .noContent)
+            #expect(allowed.headers[.accessControlAllowOrigin] == "https://app.example")
+            #expect(allowed.headers[.accessControlAllowMethods]?.contains("POST") == true)
+            let other = try await client.execute(
+                uri: "/graphql", method: .options, headers: [.origin: "https://evil.example", .accessControlRequestMethod: "POST"])
+            #expect(other.headers[.accessControlAllowOrigin] == nil)
+            let query = try await client.execute(
+                uri: "/graphql", method: .post,
+                headers: [.origin: "https://app.example", .contentType: "application/json"],
+                body: ByteBuffer(string: #"{"query":"{ serverInfo { version } }"}"#))
+            #expect(query.status == .ok)
+            #expect(query.headers[.accessControlAllowOrigin] == "https://app.example")
+            #expect(query.headers[.vary] == "Origin")
         }
     }
 }
