@@ -42,7 +42,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         var request = request
         let media: GraphQLMediaType
         do {
-            media = try GraphQLMediaType.negotiate(accept: request.headers[.accept])
+            media = try GraphQLMediaType.negotiate(accept: request.headers[.accept], eventStreams: true)
             try GraphQLMediaType.checkContentType(request.headers[.contentType])
         } catch {
             return respond(error, media: .json)
@@ -60,6 +60,10 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         do {
             let parameters = try GraphQLHTTPRequest(body: Array(buffer: body))
             let query = try await documentText(of: parameters)
+            if media == .eventStream {
+                return await stream(GraphQLRequest(query: query, operationName: parameters.operationName, variables: parameters.variables),
+                                    context: context)
+            }
             let prepared = executor.prepare(query)
             return await run(prepared, parameters, context: context, media: media)
         } catch {
@@ -107,6 +111,59 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         if let response { metrics.record(response, operation: name) } else { metrics.record(operation: name, outcome: .timeout) }
         metrics.record(cache: executor.documentCache)
         return respond(response, media: media, logger: context.logger)
+    }
+
+    /// graphql-sse's distinct-connections mode: each result as a `next` event, then `complete`.
+    /// A request refused before execution is answered as a GraphQL response, not a stream.
+    private func stream(_ request: GraphQLRequest, context: GraphQLRequestContext) async -> Response {
+        let outcome = await executor.subscribe(request, context: context)
+        let responses: SubscriptionStream?
+        let single: GraphQLResponse?
+        switch outcome {
+        case .response(let response):
+            if response.refusal != nil {
+                metrics.record(response, operation: request.operationName)
+                return respond(response, media: .graphQLResponse)
+            }
+            (responses, single) = (nil, response)
+        case .stream(let stream):
+            (responses, single) = (stream, nil)
+        }
+        let logger = context.logger
+        let metrics = metrics
+        return Response(
+            status: .ok,
+            headers: [.contentType: GraphQLMediaType.eventStream.contentType, .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                if let single {
+                    try await writer.write(Self.event("next", single.json))
+                } else if let responses {
+                    do {
+                        for try await response in responses { try await writer.write(Self.event("next", response.json)) }
+                    } catch is CancellationError {
+                        return
+                    } catch {
+                        logger.error("subscription source failed", metadata: ["error": "\(String(reflecting: error))"])
+                        let failure = GraphQLHTTPError(.ok, "Internal server error", code: "INTERNAL_SERVER_ERROR")
+                        try await writer.write(Self.event("next", failure.json))
+                    }
+                }
+                metrics.record(operation: request.operationName, outcome: .ok)
+                try await writer.write(Self.event("complete", []))
+                try await writer.finish(nil)
+            })
+    }
+
+    /// One server-sent event: `event: NAME` and its data line (JSON has no raw line breaks).
+    static func event(_ name: String, _ data: [UInt8]) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.writeString("event: \(name)\ndata:")
+        if !data.isEmpty {
+            buffer.writeString(" ")
+            buffer.writeBytes(data)
+        }
+        buffer.writeString("\n\n")
+        return buffer
     }
 
     /// The response of `work`, or nil when it ran past the execution timeout (it is then

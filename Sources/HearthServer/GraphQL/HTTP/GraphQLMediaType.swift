@@ -7,11 +7,14 @@ enum GraphQLMediaType: Sendable {
     case graphQLResponse
     /// `application/json` (legacy clients): every well-formed GraphQL response is 200.
     case json
+    /// `text/event-stream` (graphql-sse, distinct connections): results as `next` events, then `complete`.
+    case eventStream
 
     var contentType: String {
         switch self {
         case .graphQLResponse: "application/graphql-response+json; charset=utf-8"
         case .json: "application/json; charset=utf-8"
+        case .eventStream: "text/event-stream; charset=utf-8"
         }
     }
 
@@ -27,7 +30,8 @@ enum GraphQLMediaType: Sendable {
     /// The media type for an `Accept` header: the GraphQL response type when it is acceptable
     /// (also through `*/*` or `application/*`), else `application/json`; no header means a legacy
     /// client (`application/json`). 406 when neither is acceptable.
-    static func negotiate(accept: String?) throws(GraphQLHTTPError) -> GraphQLMediaType {
+    /// With `eventStreams`, an `Accept` naming `text/event-stream` asks for a stream of events.
+    static func negotiate(accept: String?, eventStreams: Bool = false) throws(GraphQLHTTPError) -> GraphQLMediaType {
         guard let accept, !accept.allSatisfy({ $0 == " " }) else { return .json }
         var json = false
         var wildcard = false
@@ -40,6 +44,7 @@ enum GraphQLMediaType: Sendable {
             }
             if refused { continue }
             switch type {
+            case "text/event-stream" where eventStreams: return .eventStream
             case "application/graphql-response+json": return .graphQLResponse
             case "application/json": json = true
             case "*/*", "application/*": wildcard = true
