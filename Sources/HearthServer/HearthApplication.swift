@@ -2,6 +2,7 @@ import Foundation
 import GraphQLEngine
 import HearthCore
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import Prometheus
 
@@ -60,6 +61,37 @@ public func buildApplication(
 ) -> Application<RouterResponder<BasicRequestContext>> {
     Application(
         router: buildRouter(configuration: configuration, dependencies: dependencies),
+        server: .http1WebSocketUpgrade(
+            configuration: .init(ws: .init(maxFrameSize: configuration.webSocket.maxMessageBytes))
+        ) { request, _, _ in
+            // WebSockets on /graphql only (`graphql-transport-ws`); a client that does not offer the
+            // subprotocol is closed with 4406, as graphql-ws servers do.
+            guard let executor = dependencies.graphQL, let path = request.path, path == "/graphql" || path.hasPrefix("/graphql?")
+            else { return .dontUpgrade }
+            let offered = (request.headerFields[.secWebSocketProtocol] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard offered.contains(GraphQLWebSocketSession.subprotocol) else {
+                return .upgrade([:]) { inbound, outbound, _ in
+                    // Answer the client's first message (or its silence until the init timeout).
+                    let timeout = configuration.webSocket.initTimeout
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            do { for try await _ in inbound.messages(maxSize: 1 << 16) { break } } catch {}
+                        }
+                        group.addTask { try? await Task.sleep(for: timeout) }
+                        await group.next()
+                        group.cancelAll()
+                    }
+                    try await outbound.close(.unknown(4406), reason: "Subprotocol not acceptable")
+                }
+            }
+            return .upgrade([.secWebSocketProtocol: GraphQLWebSocketSession.subprotocol]) { inbound, outbound, context in
+                let session = GraphQLWebSocketSession(
+                    executor: executor, configuration: configuration.webSocket, outbound: outbound, logger: context.logger)
+                try await session.run(inbound)
+            }
+        },
         configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                              serverName: "Hearth/\(configuration.version)"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -12,10 +12,13 @@ public struct HearthServerConfiguration: Sendable {
     public var graphQL: GraphQLHTTPConfiguration
     /// Origins browsers may call Hearth from (CORS); empty turns CORS off, `*` allows any.
     public var corsOrigins: [String]
+    /// Limits of GraphQL over WebSocket.
+    public var webSocket: GraphQLWebSocketConfiguration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil, version: String = HearthVersion.current,
-        graphQL: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(), corsOrigins: [String] = []
+        graphQL: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(), corsOrigins: [String] = [],
+        webSocket: GraphQLWebSocketConfiguration = GraphQLWebSocketConfiguration()
     ) {
         self.host = host
         self.port = port
@@ -23,6 +26,7 @@ public struct HearthServerConfiguration: Sendable {
         self.version = version
         self.graphQL = graphQL
         self.corsOrigins = corsOrigins
+        self.webSocket = webSocket
     }
 }
 

@@ -18,6 +18,17 @@ struct GraphQLHTTPError: Error, Sendable {
         self.headers = headers
     }
 
+    /// `[{"message":…,"extensions":{"code":…}}]`: the error alone, as WebSocket `error` messages carry it.
+    var errorsArray: [UInt8] {
+        var writer = JSONWriter(capacity: message.utf8.count + 64)
+        writer.appendASCII("[{\"message\":")
+        writer.appendString(message)
+        writer.appendASCII(",\"extensions\":{\"code\":")
+        writer.appendString(code)
+        writer.appendASCII("}}]")
+        return writer.bytes
+    }
+
     /// `{"errors":[{"message":…,"extensions":{"code":…}}]}`
     var json: [UInt8] {
         var writer = JSONWriter(capacity: message.utf8.count + 64)

@@ -1,0 +1,234 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+import HearthServer
+import HearthTestSupport
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import Logging
+import Synchronization
+import Testing
+
+/// GraphQL over WebSocket (`graphql-transport-ws`) against a real server on 127.0.0.1, with a
+/// client from hummingbird-websocket: the happy path, ping/pong, completing from either side,
+/// and each close code.
+@Suite struct GraphQLWebSocketTests {
+    /// Set when the endless source's consumer has gone away.
+    static let ticksEnded = Mutex(0)
+
+    static func executor() throws -> Executor {
+        var resolvers = Resolvers()
+        resolvers.field("Query.hello") { _ in .string("world") }
+        resolvers.subscription("Subscription.count") { input in
+            guard case .int(let to)? = input.arguments["to"] else { return AsyncThrowingStream { $0.finish() } }
+            return AsyncThrowingStream { continuation in
+                for value in 1...max(1, to) { continuation.yield(.int(value)) }
+                continuation.finish()
+            }
+        }
+        resolvers.subscription("Subscription.ticks") { _ in
+            AsyncThrowingStream { continuation in
+                let task = Task {
+                    var tick = 0
+                    while !Task.isCancelled {
+                        tick += 1
+                        continuation.yield(.int(tick))
+                        try? await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+                continuation.onTermination = { _ in
+                    task.cancel()
+                    ticksEnded.withLock { $0 += 1 }
+                }
+            }
+        }
+        let schema = try SchemaBuilder.build(
+            sdl: "type Query { hello: String } type Subscription { count(to: Int!): Int! ticks: Int! }")
+        return Executor(try ExecutableSchema(schema, resolvers: resolvers))
+    }
+
+    /// Runs `body` with the server's port.
+    static func withServer(
+        initTimeout: Duration = .seconds(10), maxSubscriptions: Int = 100, _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async throws {
+        try await withTestDatabase { database, _ throws in
+            let migrator = Migrator(
+                migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: TestPostgres.logger)
+            let app = buildApplication(
+                configuration: .init(
+                    host: "127.0.0.1", port: 0,
+                    webSocket: GraphQLWebSocketConfiguration(initTimeout: initTimeout, maxSubscriptions: maxSubscriptions)),
+                dependencies: HearthDependencies(
+                    database: database, migrator: migrator, health: HealthRegistry([database]), metrics: TestMetrics.registry,
+                    graphQL: try executor()),
+                logger: TestPostgres.logger)
+            try await app.test(.live) { client in try await body(try #require(client.port)) }
+        }
+    }
+
+    /// Connects with the subprotocol (unless `subprotocol` is nil), runs `script` with a message
+    /// reader and the writer, and returns the close frame the server sent, if any.
+    @discardableResult
+    static func connect(
+        _ port: Int, subprotocol: String? = "graphql-transport-ws",
+        _ script: @escaping @Sendable (Reader, WebSocketOutboundWriter) async throws -> Void
+    ) async throws -> WebSocketCloseFrame? {
+        var headers: HTTPFields = [:]
+        if let subprotocol { headers[.secWebSocketProtocol] = subprotocol }
+        return try await WebSocketClient.connect(
+            url: "ws://127.0.0.1:\(port)/graphql", configuration: .init(additionalHeaders: headers), logger: Logger(label: "ws-test")
+        ) { inbound, outbound, _ in
+            try await script(Reader(iterator: inbound.messages(maxSize: 1 << 20).makeAsyncIterator()), outbound)
+        }
+    }
+
+    /// Reads text messages one at a time.
+    final class Reader: @unchecked Sendable {
+        var iterator: WebSocketInboundMessageStream.AsyncIterator
+        init(iterator: WebSocketInboundMessageStream.AsyncIterator) { self.iterator = iterator }
+
+        /// The next message as text; nil when the server closed.
+        func next() async throws -> String? {
+            guard let message = try await iterator.next() else { return nil }
+            if case .text(let text) = message { return text }
+            return "<binary>"
+        }
+
+        /// Reads until the server closes; returns what came before.
+        func rest() async throws -> [String] {
+            var messages: [String] = []
+            while let message = try await next() { messages.append(message) }
+            return messages
+        }
+    }
+
+    static func send(_ outbound: WebSocketOutboundWriter, _ text: String) async throws {
+        try await outbound.write(.text(text))
+    }
+
+    @Test func initSubscribeQueryAndPing() async throws {
+        try await Self.withServer { port in
+            let frame = try await Self.connect(port) { reader, outbound in
+                try await Self.send(outbound, #"{"type":"connection_init","payload":{}}"#)
+                #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
+                try await Self.send(outbound, #"{"type":"ping"}"#)
+                #expect(try await reader.next() == #"{"type":"pong"}"#)
+                try await Self.send(outbound, #"{"id":"1","type":"subscribe","payload":{"query":"subscription { count(to: 3) }"}}"#)
+                #expect(try await reader.next() == #"{"id":"1","type":"next","payload":{"data":{"count":1}}}"#)
+                #expect(try await reader.next() == #"{"id":"1","type":"next","payload":{"data":{"count":2}}}"#)
+                #expect(try await reader.next() == #"{"id":"1","type":"next","payload":{"data":{"count":3}}}"#)
+                #expect(try await reader.next() == #"{"id":"1","type":"complete"}"#)
+                try await Self.send(outbound, #"{"id":"2","type":"subscribe","payload":{"query":"{ hello }"}}"#)
+                #expect(try await reader.next() == #"{"id":"2","type":"next","payload":{"data":{"hello":"world"}}}"#)
+                #expect(try await reader.next() == #"{"id":"2","type":"complete"}"#)
+                try await Self.send(outbound, #"{"id":"3","type":"subscribe","payload":{"query":"{ nope }"}}"#)
+                let error = try await reader.next() ?? ""
+                #expect(error.hasPrefix(#"{"id":"3","type":"error","payload":[{"message":"Cannot query field \"nope\" on type \"Query\".""#), "\(error)")
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            #expect(frame?.closeCode == .normalClosure)
+        }
+    }
+
+    @Test func completingFromTheClientStopsTheSource() async throws {
+        let before = Self.ticksEnded.withLock { $0 }
+        try await Self.withServer { port in
+            try await Self.connect(port) { reader, outbound in
+                try await Self.send(outbound, #"{"type":"connection_init"}"#)
+                _ = try await reader.next()
+                try await Self.send(outbound, #"{"id":"t","type":"subscribe","payload":{"query":"subscription { ticks }"}}"#)
+                #expect(try await reader.next() == #"{"id":"t","type":"next","payload":{"data":{"ticks":1}}}"#)
+                try await Self.send(outbound, #"{"id":"t","type":"complete"}"#)
+                // The same id may be used again once completed.
+                try await Self.send(outbound, #"{"id":"t","type":"subscribe","payload":{"query":"{ hello }"}}"#)
+                var seen: [String] = []
+                while let message = try await reader.next() {
+                    seen.append(message)
+                    if message.contains("world") { break }
+                }
+                #expect(seen.last == #"{"id":"t","type":"next","payload":{"data":{"hello":"world"}}}"#, "\(seen)")
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while Self.ticksEnded.withLock({ $0 }) == before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(Self.ticksEnded.withLock { $0 } > before, "the source's termination handler ran")
+    }
+
+    @Test(arguments: [
+        (#"{"id":"1","type":"subscribe","payload":{"query":"{ hello }"}}"#, false, 4401, "Unauthorized"),
+        (#"{"type":"connection_init"}"#, true, 4429, "Too many initialisation requests"),
+        (#"not json"#, true, 4400, "Invalid message received"),
+        (#"{"type":"launch"}"#, true, 4400, "Invalid message received: unknown type launch"),
+        (#"{"id":"1","type":"subscribe"}"#, true, 4400, "Invalid message received: subscribe needs an id and a payload with a query"),
+    ])
+    func protocolViolationsCloseWithTheirCodes(message: String, initialise: Bool, code: Int, reason: String) async throws {
+        try await Self.withServer { port in
+            let frame = try await Self.connect(port) { reader, outbound in
+                if initialise {
+                    try await Self.send(outbound, #"{"type":"connection_init"}"#)
+                    _ = try await reader.next()
+                }
+                try await Self.send(outbound, message)
+                _ = try await reader.rest()
+            }
+            #expect(frame?.closeCode == .unknown(UInt16(code)))
+            #expect(frame?.reason == reason)
+        }
+    }
+
+    @Test func aDuplicateIDCloses4409() async throws {
+        try await Self.withServer { port in
+            let frame = try await Self.connect(port) { reader, outbound in
+                try await Self.send(outbound, #"{"type":"connection_init"}"#)
+                _ = try await reader.next()
+                try await Self.send(outbound, #"{"id":"a","type":"subscribe","payload":{"query":"subscription { ticks }"}}"#)
+                _ = try await reader.next()
+                try await Self.send(outbound, #"{"id":"a","type":"subscribe","payload":{"query":"subscription { ticks }"}}"#)
+                _ = try await reader.rest()
+            }
+            #expect(frame?.closeCode == .unknown(4409))
+            #expect(frame?.reason == "Subscriber for a already exists")
+        }
+    }
+
+    @Test func noInitInTimeCloses4408() async throws {
+        try await Self.withServer(initTimeout: .milliseconds(200)) { port in
+            let frame = try await Self.connect(port) { reader, _ in _ = try await reader.rest() }
+            #expect(frame?.closeCode == .unknown(4408))
+            #expect(frame?.reason == "Connection initialisation timeout")
+        }
+    }
+
+    @Test func withoutTheSubprotocolTheSocketCloses4406() async throws {
+        try await Self.withServer { port in
+            let frame = try await Self.connect(port, subprotocol: nil) { reader, outbound in
+                try await Self.send(outbound, #"{"type":"connection_init"}"#)
+                _ = try await reader.rest()
+            }
+            #expect(frame?.closeCode == .unknown(4406))
+            #expect(frame?.reason == "Subprotocol not acceptable")
+        }
+    }
+
+    @Test func subscriptionsPerConnectionAreLimited() async throws {
+        try await Self.withServer(maxSubscriptions: 1) { port in
+            try await Self.connect(port) { reader, outbound in
+                try await Self.send(outbound, #"{"type":"connection_init"}"#)
+                _ = try await reader.next()
+                try await Self.send(outbound, #"{"id":"a","type":"subscribe","payload":{"query":"subscription { ticks }"}}"#)
+                try await Self.send(outbound, #"{"id":"b","type":"subscribe","payload":{"query":"subscription { ticks }"}}"#)
+                var refused: String?
+                while let message = try await reader.next() {
+                    if message.contains(#""id":"b""#) {
+                        refused = message
+                        break
+                    }
+                }
+                #expect(refused == #"{"id":"b","type":"error","payload":[{"message":"Too many subscriptions on this connection (at most 1).","extensions":{"code":"TOO_MANY_SUBSCRIPTIONS"}}]}"#)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+}
