@@ -9,20 +9,8 @@ import Testing
 /// Subscriptions (and single results) over server-sent events: graphql-sse's distinct
 /// connections mode, over real HTTP on 127.0.0.1.
 @Suite struct GraphQLSSETests {
-    struct SourceFailure: Error {}
-
     static func withServer(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        var resolvers = Resolvers()
-        resolvers.field("Query.hello") { _ in .string("world") }
-        resolvers.subscription("Subscription.count") { input in
-            guard case .int(let to)? = input.arguments["to"] else { return AsyncThrowingStream { $0.finish() } }
-            return AsyncThrowingStream { continuation in
-                for value in 1...max(1, to) { continuation.yield(.int(value)) }
-                if to < 0 { continuation.finish(throwing: SourceFailure()) } else { continuation.finish() }
-            }
-        }
-        let schema = try SchemaBuilder.build(sdl: "type Query { hello: String } type Subscription { count(to: Int!): Int! }")
-        let executor = Executor(try ExecutableSchema(schema, resolvers: resolvers))
+        let executor = try TestSubscriptionSchema.executor()
         let router = Router()
         GraphQLController(executor: executor).addRoutes(to: router)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"))

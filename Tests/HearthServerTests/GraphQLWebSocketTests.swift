@@ -14,40 +14,6 @@ import Testing
 /// client from hummingbird-websocket: the happy path, ping/pong, completing from either side,
 /// and each close code.
 @Suite struct GraphQLWebSocketTests {
-    /// Set when the endless source's consumer has gone away.
-    static let ticksEnded = Mutex(0)
-
-    static func executor() throws -> Executor {
-        var resolvers = Resolvers()
-        resolvers.field("Query.hello") { _ in .string("world") }
-        resolvers.subscription("Subscription.count") { input in
-            guard case .int(let to)? = input.arguments["to"] else { return AsyncThrowingStream { $0.finish() } }
-            return AsyncThrowingStream { continuation in
-                for value in 1...max(1, to) { continuation.yield(.int(value)) }
-                continuation.finish()
-            }
-        }
-        resolvers.subscription("Subscription.ticks") { _ in
-            AsyncThrowingStream { continuation in
-                let task = Task {
-                    var tick = 0
-                    while !Task.isCancelled {
-                        tick += 1
-                        continuation.yield(.int(tick))
-                        try? await Task.sleep(for: .milliseconds(20))
-                    }
-                }
-                continuation.onTermination = { _ in
-                    task.cancel()
-                    ticksEnded.withLock { $0 += 1 }
-                }
-            }
-        }
-        let schema = try SchemaBuilder.build(
-            sdl: "type Query { hello: String } type Subscription { count(to: Int!): Int! ticks: Int! }")
-        return Executor(try ExecutableSchema(schema, resolvers: resolvers))
-    }
-
     /// Runs `body` with the server's port.
     static func withServer(
         initTimeout: Duration = .seconds(10), maxSubscriptions: Int = 100, _ body: @escaping @Sendable (Int) async throws -> Void
@@ -61,7 +27,7 @@ import Testing
                     webSocket: GraphQLWebSocketConfiguration(initTimeout: initTimeout, maxSubscriptions: maxSubscriptions)),
                 dependencies: HearthDependencies(
                     database: database, migrator: migrator, health: HealthRegistry([database]), metrics: TestMetrics.registry,
-                    graphQL: try executor()),
+                    graphQL: try TestSubscriptionSchema.executor()),
                 logger: TestPostgres.logger)
             try await app.test(.live) { client in try await body(try #require(client.port)) }
         }
@@ -132,7 +98,7 @@ import Testing
     }
 
     @Test func completingFromTheClientStopsTheSource() async throws {
-        let before = Self.ticksEnded.withLock { $0 }
+        let before = TestSubscriptionSchema.ticksEnded.withLock { $0 }
         try await Self.withServer { port in
             try await Self.connect(port) { reader, outbound in
                 try await Self.send(outbound, #"{"type":"connection_init"}"#)
@@ -152,8 +118,8 @@ import Testing
             }
         }
         let deadline = ContinuousClock.now + .seconds(5)
-        while Self.ticksEnded.withLock({ $0 }) == before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(Self.ticksEnded.withLock { $0 } > before, "the source's termination handler ran")
+        while TestSubscriptionSchema.ticksEnded.withLock({ $0 }) == before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(TestSubscriptionSchema.ticksEnded.withLock { $0 } > before, "the source's termination handler ran")
     }
 
     @Test(arguments: [

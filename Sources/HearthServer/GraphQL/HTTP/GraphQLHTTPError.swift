@@ -30,13 +30,5 @@ struct GraphQLHTTPError: Error, Sendable {
     }
 
     /// `{"errors":[{"message":…,"extensions":{"code":…}}]}`
-    var json: [UInt8] {
-        var writer = JSONWriter(capacity: message.utf8.count + 64)
-        writer.appendASCII("{\"errors\":[{\"message\":")
-        writer.appendString(message)
-        writer.appendASCII(",\"extensions\":{\"code\":")
-        writer.appendString(code)
-        writer.appendASCII("}}]}")
-        return writer.bytes
-    }
+    var json: [UInt8] { Array("{\"errors\":".utf8) + errorsArray + [UInt8(ascii: "}")] }
 }

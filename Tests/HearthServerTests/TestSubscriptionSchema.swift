@@ -1,0 +1,43 @@
+import GraphQLEngine
+import Synchronization
+
+/// A small schema with subscriptions for the SSE and WebSocket tests (schema.graphql has none
+/// yet): `hello`, `count(to:)` (1…to, then the end; a negative `to` fails after 1), and the
+/// endless `ticks`.
+enum TestSubscriptionSchema {
+    struct SourceFailure: Error {}
+
+    static let sdl = "type Query { hello: String } type Subscription { count(to: Int!): Int! ticks: Int! }"
+
+    /// How many `ticks` sources have ended (their consumer went away).
+    static let ticksEnded = Mutex(0)
+
+    static func executor() throws -> Executor {
+        var resolvers = Resolvers()
+        resolvers.field("Query.hello") { _ in .string("world") }
+        resolvers.subscription("Subscription.count") { input in
+            guard case .int(let to)? = input.arguments["to"] else { return AsyncThrowingStream { $0.finish() } }
+            return AsyncThrowingStream { continuation in
+                for value in 1...max(1, to) { continuation.yield(.int(value)) }
+                if to < 0 { continuation.finish(throwing: SourceFailure()) } else { continuation.finish() }
+            }
+        }
+        resolvers.subscription("Subscription.ticks") { _ in
+            AsyncThrowingStream { continuation in
+                let task = Task {
+                    var tick = 0
+                    while !Task.isCancelled {
+                        tick += 1
+                        continuation.yield(.int(tick))
+                        try? await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+                continuation.onTermination = { _ in
+                    task.cancel()
+                    ticksEnded.withLock { $0 += 1 }
+                }
+            }
+        }
+        return Executor(try ExecutableSchema(try SchemaBuilder.build(sdl: sdl), resolvers: resolvers))
+    }
+}
