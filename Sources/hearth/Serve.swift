@@ -29,15 +29,20 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var graphQLLimits: GraphQLOptions
+
     func run() async throws {
         let env = EnvironmentValue()
         let options = try database.resolve(env)
+        let limits = try graphQLLimits.resolve(env)
         let server = HearthServerConfiguration(
             host: env.string(host, "HEARTH_HOST") ?? "127.0.0.1",
             port: try env.port(port, "HEARTH_PORT", allowZero: true) ?? 8080,
             adminToken: env.string(adminToken, "HEARTH_ADMIN_TOKEN"),
+            graphQL: limits.http,
             corsOrigins: (env.string(corsOrigins, "HEARTH_CORS_ORIGINS") ?? "").split(separator: ",")
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
+            webSocket: limits.webSocket)
         guard let schemaPath = env.string(schema, "HEARTH_SCHEMA") ?? ProjectFiles.locate("schema.graphql", directory: false) else {
             throw ValidationError("cannot find schema.graphql beside hearth; set --schema or HEARTH_SCHEMA")
         }
@@ -52,7 +57,8 @@ struct Serve: AsyncParsableCommand {
             do {
                 try await setup.run { configuration in
                     try await serve(server, database: configuration, embedded: setup.embedded,
-                                    migrations: migrations, graphQL: graphQL, registry: registry, logger: logger)
+                                    migrations: migrations, graphQL: graphQL.makeExecutor(logger: logger, configuration: limits.executor),
+                                    registry: registry, logger: logger)
                 }
             } catch {
                 throw Self.explain(error, server: server)
@@ -62,13 +68,13 @@ struct Serve: AsyncParsableCommand {
 
     private func serve(
         _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?,
-        migrations: [Migration], graphQL: HearthGraphQLSchema, registry: PrometheusCollectorRegistry, logger: Logger
+        migrations: [Migration], graphQL: Executor, registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         let database = Database(configuration: configuration, logger: logger)
         let migrator = Migrator(migrations: migrations, logger: logger)
         let dependencies = HearthDependencies(
             database: database, migrator: migrator, health: HealthRegistry([database]), metrics: registry,
-            graphQL: graphQL.makeExecutor(logger: logger))
+            graphQL: graphQL)
         var app = buildApplication(configuration: server, dependencies: dependencies, logger: logger) { port in
             let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"
             FileHandle.standardOutput.write(Data(line.utf8))

@@ -90,6 +90,9 @@ import Glibc
         (["serve"], ["HEARTH_PORT": "eighty"], "HEARTH_PORT"),
         (["serve"], ["HEARTH_LOG_LEVEL": "loud"], "loud"),
         (["migrate"], ["HEARTH_DB_POOL_SIZE": "0"], "HEARTH_DB_POOL_SIZE"),
+        (["serve"], ["HEARTH_GRAPHQL_MAX_DEPTH": "0"], "HEARTH_GRAPHQL_MAX_DEPTH: 0 is out of range"),
+        (["serve", "--graphql-timeout", "0"], [:], "--graphql-timeout: 0 is out of range"),
+        (["serve"], ["HEARTH_WS_MAX_SUBSCRIPTIONS": "many"], "HEARTH_WS_MAX_SUBSCRIPTIONS: 'many' is not a whole number"),
     ])
     func badOptionsAreUsageErrors(arguments: [String], environment: [String: String], named: String) async throws {
         let hearth = try HearthProcess(arguments, environment: environment)
