@@ -67,7 +67,7 @@ final class Execution {
 
     /// Lays out the root object and runs every field that does not suspend; true when suspended
     /// fields are left for ``drain()`` (a fully synchronous query never awaits).
-    func runSynchronousPart(_ selectionSet: SelectionSet, on root: GraphQLNamedType, rootValue: Resolved) -> Bool {
+    private func runSynchronousPart(_ selectionSet: SelectionSet, on root: GraphQLNamedType, rootValue: Resolved) -> Bool {
         let first = layOutRoot(selectionSet, on: root)
         guard case .object(let plan, _) = slots[0] else { return false }
         if !executeFields(plan, source: rootValue, first: first) {
@@ -409,7 +409,7 @@ final class Execution {
     // MARK: - Suspending fields
 
     /// Runs pending fields level by level until none is left.
-    func drain() async {
+    private func drain() async {
         while !pending.isEmpty {
             let round = pending
             pending.removeAll()

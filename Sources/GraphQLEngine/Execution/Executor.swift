@@ -91,11 +91,7 @@ public final class Executor: Sendable {
         case .refused(let response):
             return response
         case .ready(let execution, let operation, let root):
-            if operation.operation == .mutation {
-                await execution.run(operation.selectionSet, on: root, rootValue: rootValue, serially: true)
-            } else if execution.runSynchronousPart(operation.selectionSet, on: root, rootValue: rootValue) {
-                await execution.drain()
-            }
+            await execution.run(operation.selectionSet, on: root, rootValue: rootValue, serially: operation.operation == .mutation)
             return .executed(execution.errors, slots: execution.slots)
         }
     }

@@ -35,6 +35,17 @@ public struct GraphQLResponse: Sendable {
     public var hasData: Bool { refusal == nil }
     public var jsonText: String { String(decoding: json, as: UTF8.self) }
 
+    /// `errors` as a JSON array, each written as in ``json``: what transports send where errors
+    /// travel alone (a WebSocket `error` message).
+    public var errorsJSON: [UInt8] { Self.json(errors: errors) }
+
+    /// Errors as a JSON array, written as responses write them (for errors a transport finds itself).
+    public static func json(errors: [GraphQLError]) -> [UInt8] {
+        var writer = ResultWriter(writer: JSONWriter(capacity: 128))
+        writer.write(errorList: errors)
+        return writer.writer.bytes
+    }
+
     init(errors: [GraphQLError], json: [UInt8], refusal: Refusal?) {
         self.errors = errors
         self.json = json
@@ -82,19 +93,11 @@ public final class PreparedDocument: Sendable {
         self.fragments = fragments
     }
 
-    /// The type of the operation a request naming `name` would run; nil when none can be
-    /// chosen (executing the request then reports why). Transports use it to refuse, say,
-    /// a mutation sent with GET.
-    public func operationType(named name: String?) -> OperationType? {
-        if case .success(let operation) = operation(named: name) { return operation.operation }
-        return nil
-    }
-
-    /// The name of the operation a request naming `name` would run (nil when it is anonymous or
-    /// none can be chosen), for logs and metrics.
-    public func operationName(named name: String?) -> String? {
-        if case .success(let operation) = operation(named: name) { return operation.name?.value }
-        return nil
+    /// The operation a request naming `name` would run; nil when none can be chosen (executing
+    /// the request then reports why). Transports read its type (to refuse, say, a mutation sent
+    /// with GET) and its name (for logs and metrics).
+    public func chosenOperation(named name: String?) -> OperationDefinition? {
+        try? operation(named: name).get()
     }
 
     /// graphql-js's `getOperation`: the named operation, or the only one.

@@ -96,7 +96,13 @@ struct ResultWriter {
     }
 
     mutating func write(errors: [GraphQLError]) {
-        writer.appendASCII("\"errors\":[")
+        writer.appendASCII("\"errors\":")
+        write(errorList: errors)
+    }
+
+    /// `[…]`: the errors alone.
+    mutating func write(errorList errors: [GraphQLError]) {
+        writer.append(91)
         for (index, error) in errors.enumerated() {
             if index > 0 { writer.append(44) }
             write(error)

@@ -95,6 +95,7 @@ struct DocumentWalker {
     mutating func walk(_ operation: OperationDefinition) {
         enterNode()
         context.typeInfo.enterOperation(operation)
+        context.enter(operation)
         enter(.operation) { $0.enterOperation(operation) }
         for variable in operation.variableDefinitions { walk(variable) }
         walk(operation.directives, location: Self.location(of: operation.operation))

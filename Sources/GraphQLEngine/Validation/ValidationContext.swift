@@ -61,6 +61,16 @@ final class ValidationContext {
             extensions: [("code", .string("GRAPHQL_VALIDATION_FAILED"))]))
     }
 
+    /// The variables of the operation the walk entered last, by name (the last of a name wins):
+    /// graphql-js's rules keep them for the rest of the walk, fragments after it included.
+    private(set) var operationVariables: [String: VariableDefinition] = [:]
+
+    /// The walker entered `operation`.
+    func enter(_ operation: OperationDefinition) {
+        operationVariables = Dictionary(
+            operation.variableDefinitions.map { ($0.variable.name.value, $0) }, uniquingKeysWith: { $1 })
+    }
+
     func fragment(named name: String) -> FragmentDefinition? { fragments[name] }
 
     /// The fragment spreads in a selection set, nested ones included, not following fragments.

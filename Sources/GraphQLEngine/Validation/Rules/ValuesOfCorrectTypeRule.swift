@@ -2,15 +2,8 @@
 /// exist, input objects have their required fields and no unknown ones, `@oneOf` objects set
 /// exactly one non-null field.
 final class ValuesOfCorrectTypeRule: ValidationRule {
-    override class var events: ValidationEvents { [.operation, .variableDefinition, .value, .objectField] }
+    override class var events: ValidationEvents { [.value, .objectField] }
     override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.arguments) }
-    private var variableDefinitions: [String: VariableDefinition] = [:]
-
-    override func enterOperation(_ node: OperationDefinition) { variableDefinitions = [:] }
-
-    override func enterVariableDefinition(_ node: VariableDefinition) {
-        variableDefinitions[node.variable.name.value] = node
-    }
 
     override func enterValue(_ node: Value) {
         switch node {
@@ -70,7 +63,7 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
             report("Field \"\(type.name).\(keys[0])\" must be non-null.", node.range)
         case .variable(let variable):
             let name = variable.name.value
-            if let definition = variableDefinitions[name], !definition.type.isNonNullReference {
+            if let definition = context.operationVariables[name], !definition.type.isNonNullReference {
                 report("Variable \"\(name)\" must be non-nullable to be used for OneOf Input Object \"\(type.name)\".", node.range)
             }
         default:

@@ -1,20 +1,13 @@
 /// Each variable's type fits every position it is used in (a nullable variable may fill a
 /// non-null position only when it or the position has a default).
 final class VariablesInAllowedPositionRule: ValidationRule {
-    override class var events: ValidationEvents { [.operation, .variableDefinition, .leaveOperation] }
+    override class var events: ValidationEvents { [.leaveOperation] }
     override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.variables) }
-    private var definitions: [String: VariableDefinition] = [:]
-
-    override func enterOperation(_ node: OperationDefinition) { definitions = [:] }
-
-    override func enterVariableDefinition(_ node: VariableDefinition) {
-        definitions[node.variable.name.value] = node
-    }
 
     override func leaveOperation(_ node: OperationDefinition) {
         for usage in context.recursiveVariableUsages(of: node) {
             let name = usage.variable.name.value
-            guard let definition = definitions[name], let locationType = usage.type,
+            guard let definition = context.operationVariables[name], let locationType = usage.type,
                 let variableType = schema.type(of: definition.type)
             else { continue }
             if !allowed(variableType, definition.defaultValue, locationType, usage.hasLocationDefault) {

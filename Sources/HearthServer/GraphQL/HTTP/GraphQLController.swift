@@ -89,7 +89,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         }
         // GET may only read: a mutation (or a subscription) must come by POST.
         let prepared = executor.prepare(text)
-        if let type = prepared.operationType(named: parameters.operationName), type != .query {
+        if let type = prepared.chosenOperation(named: parameters.operationName)?.operation, type != .query {
             return respond(
                 GraphQLHTTPError(
                     .methodNotAllowed, "A \(type.rawValue) cannot be sent with GET; use POST.", code: "METHOD_NOT_ALLOWED",
@@ -107,7 +107,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         let response = await withinTimeout {
             await executor.execute(prepared, operationName: parameters.operationName, variables: parameters.variables, context: context)
         }
-        let name = prepared.operationName(named: parameters.operationName) ?? parameters.operationName
+        let name = prepared.chosenOperation(named: parameters.operationName)?.name?.value ?? parameters.operationName
         if let response { metrics.record(response, operation: name) } else { metrics.record(operation: name, outcome: .timeout) }
         metrics.record(cache: executor.documentCache)
         return respond(response, media: media, logger: context.logger)

@@ -20,13 +20,7 @@ struct GraphQLHTTPError: Error, Sendable {
 
     /// `[{"message":…,"extensions":{"code":…}}]`: the error alone, as WebSocket `error` messages carry it.
     var errorsArray: [UInt8] {
-        var writer = JSONWriter(capacity: message.utf8.count + 64)
-        writer.appendASCII("[{\"message\":")
-        writer.appendString(message)
-        writer.appendASCII(",\"extensions\":{\"code\":")
-        writer.appendString(code)
-        writer.appendASCII("}}]")
-        return writer.bytes
+        GraphQLResponse.json(errors: [GraphQLError(message, extensions: [("code", .string(code))])])
     }
 
     /// `{"errors":[{"message":…,"extensions":{"code":…}}]}`

@@ -143,7 +143,7 @@ final class GraphQLWebSocketSession: Sendable {
             switch await executor.subscribe(request, context: context) {
             case .response(let response):
                 if response.refusal != nil {
-                    try await send(message(id: id, type: "error", payload: Self.errorsArray(of: response)))
+                    try await send(message(id: id, type: "error", payload: response.errorsJSON))
                     return
                 }
                 try await send(message(id: id, type: "next", payload: response.json))
@@ -170,14 +170,6 @@ final class GraphQLWebSocketSession: Sendable {
 
     private func message(id: String, type: String, payload: [UInt8]) -> String {
         #"{"id":"# + Self.jsonString(id) + #","type":""# + type + #"","payload":"# + String(decoding: payload, as: UTF8.self) + "}"
-    }
-
-    /// The `errors` of a refused response, as the JSON array `error` messages carry.
-    static func errorsArray(of response: GraphQLResponse) -> [UInt8] {
-        guard case .object(let body)? = try? JSONParser.parse(response.json), let errors = body["errors"] else { return Array("[]".utf8) }
-        var writer = JSONWriter()
-        writer.appendValue(errors)
-        return writer.bytes
     }
 
     static func jsonString(_ text: String) -> String {
