@@ -16,11 +16,14 @@ public struct HearthDependencies: Sendable {
     /// The executor `/graphql` serves (schema.graphql bound to Hearth's resolvers); without one
     /// the route is absent.
     public var graphQL: Executor?
+    /// Turns bearer tokens into callers for `/graphql` over HTTP and WebSocket.
+    public var authenticator: Authenticator
 
     public init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
-        graphQL: Executor? = nil
+        graphQL: Executor? = nil, authenticator: Authenticator = .noAccounts
     ) {
+        self.authenticator = authenticator
         self.database = database
         self.migrator = migrator
         self.health = health
@@ -32,8 +35,8 @@ public struct HearthDependencies: Sendable {
 /// Builds Hearth's router: request logging, metrics, health and GraphQL.
 public func buildRouter(
     configuration: HearthServerConfiguration, dependencies: HearthDependencies, startedAt: Date = Date()
-) -> Router<BasicRequestContext> {
-    let router = Router()
+) -> Router<HearthRequestContext> {
+    let router = Router(context: HearthRequestContext.self)
     router.middlewares.add(RequestLogMiddleware())
     router.middlewares.add(MetricsMiddleware())
     if !configuration.corsOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.corsOrigins)) }
@@ -46,7 +49,7 @@ public func buildRouter(
     if let executor = dependencies.graphQL {
         GraphQLController(
             executor: executor, configuration: configuration.graphQL,
-            persistedQueries: PersistedQueryStore(database: dependencies.database)
+            persistedQueries: PersistedQueryStore(database: dependencies.database), authenticator: dependencies.authenticator
         ).addRoutes(to: router)
     }
     return router
@@ -58,12 +61,12 @@ public func buildApplication(
     dependencies: HearthDependencies,
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) -> Application<RouterResponder<BasicRequestContext>> {
+) -> Application<RouterResponder<HearthRequestContext>> {
     Application(
         router: buildRouter(configuration: configuration, dependencies: dependencies),
         server: .http1WebSocketUpgrade(
             configuration: .init(ws: .init(maxFrameSize: configuration.webSocket.maxMessageBytes))
-        ) { request, _, _ in
+        ) { request, channel, _ in
             // WebSockets on /graphql only (`graphql-transport-ws`); a client that does not offer the
             // subprotocol is closed with 4406, as graphql-ws servers do.
             guard let executor = dependencies.graphQL, let path = request.path, path == "/graphql" || path.hasPrefix("/graphql?")
@@ -86,9 +89,14 @@ public func buildApplication(
                     try await outbound.close(.unknown(4406), reason: "Subprotocol not acceptable")
                 }
             }
+            // The token may come with the upgrade; it is checked when the client sends connection_init.
+            let authorization = request.headerFields[.authorization]
+            let address = channel.remoteAddress?.hostDescription
             return .upgrade([.secWebSocketProtocol: GraphQLWebSocketSession.subprotocol]) { inbound, outbound, context in
                 let session = GraphQLWebSocketSession(
-                    executor: executor, configuration: configuration.webSocket, outbound: outbound, logger: context.logger)
+                    executor: executor, configuration: configuration.webSocket, outbound: outbound, logger: context.logger,
+                    authentication: .init(
+                        authenticator: dependencies.authenticator, authorizationHeader: authorization, clientAddress: address))
                 try await session.run(inbound)
             }
         },

@@ -16,7 +16,8 @@ import Testing
 @Suite struct GraphQLWebSocketTests {
     /// Runs `body` with the server's port.
     static func withServer(
-        initTimeout: Duration = .seconds(10), maxSubscriptions: Int = 100, _ body: @escaping @Sendable (Int) async throws -> Void
+        initTimeout: Duration = .seconds(10), maxSubscriptions: Int = 100, authenticator: Authenticator = .noAccounts,
+        _ body: @escaping @Sendable (Int) async throws -> Void
     ) async throws {
         try await withTestDatabase { database, _ throws in
             let migrator = Migrator(
@@ -27,7 +28,7 @@ import Testing
                     webSocket: GraphQLWebSocketConfiguration(initTimeout: initTimeout, maxSubscriptions: maxSubscriptions)),
                 dependencies: HearthDependencies(
                     database: database, migrator: migrator, health: HealthRegistry([database]), metrics: TestMetrics.registry,
-                    graphQL: try TestSubscriptionSchema.executor()),
+                    graphQL: try TestSubscriptionSchema.executor(), authenticator: authenticator),
                 logger: TestPostgres.logger)
             try await app.test(.live) { client in try await body(try #require(client.port)) }
         }
@@ -37,11 +38,12 @@ import Testing
     /// reader and the writer, and returns the close frame the server sent, if any.
     @discardableResult
     static func connect(
-        _ port: Int, subprotocol: String? = "graphql-transport-ws",
+        _ port: Int, subprotocol: String? = "graphql-transport-ws", authorization: String? = nil,
         _ script: @escaping @Sendable (Reader, WebSocketOutboundWriter) async throws -> Void
     ) async throws -> WebSocketCloseFrame? {
         var headers: HTTPFields = [:]
         if let subprotocol { headers[.secWebSocketProtocol] = subprotocol }
+        if let authorization { headers[.authorization] = authorization }
         return try await WebSocketClient.connect(
             url: "ws://127.0.0.1:\(port)/graphql", configuration: .init(additionalHeaders: headers), logger: Logger(label: "ws-test")
         ) { inbound, outbound, _ in
@@ -195,6 +197,56 @@ import Testing
                 #expect(refused == #"{"id":"b","type":"error","payload":[{"message":"Too many subscriptions on this connection (at most 1).","extensions":{"code":"TOO_MANY_SUBSCRIPTIONS"}}]}"#)
                 try await outbound.close(.normalClosure, reason: nil)
             }
+        }
+    }
+
+    /// Accepts the token "letmein" only.
+    static let oneToken = Authenticator { token in token.value == "letmein" ? .anonymous : nil }
+
+    @Test(arguments: [
+        (#"{"type":"connection_init","payload":{"token":"stolen"}}"#, nil),
+        (#"{"type":"connection_init","payload":{"Authorization":"Bearer stolen"}}"#, nil),
+        (#"{"type":"connection_init","payload":{"token":"not a token"}}"#, nil),
+        (#"{"type":"connection_init","payload":{}}"#, "Bearer stolen"),
+        (#"{"type":"connection_init"}"#, "Basic dXNlcjpwYXNz"),
+    ] as [(String, String?)])
+    func aRefusedTokenCloses4403(initMessage: String, header: String?) async throws {
+        try await Self.withServer(authenticator: Self.oneToken) { port in
+            let frame = try await Self.connect(port, authorization: header) { reader, outbound in
+                try await Self.send(outbound, initMessage)
+                #expect(try await reader.rest() == [], "no connection_ack")
+            }
+            #expect(frame?.closeCode == .unknown(4403))
+            #expect(frame?.reason == "Forbidden")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"type":"connection_init","payload":{"token":"letmein"}}"#, nil),
+        (#"{"type":"connection_init","payload":{"authorization":"Bearer letmein"}}"#, "Bearer stolen"),
+        (#"{"type":"connection_init"}"#, "Bearer letmein"),
+        (#"{"type":"connection_init","payload":{"client":"gql"}}"#, nil),
+    ] as [(String, String?)])
+    func anAcceptedTokenOrNoneIsAcknowledged(initMessage: String, header: String?) async throws {
+        try await Self.withServer(authenticator: Self.oneToken) { port in
+            try await Self.connect(port, authorization: header) { reader, outbound in
+                try await Self.send(outbound, initMessage)
+                #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
+                try await Self.send(outbound, #"{"id":"1","type":"subscribe","payload":{"query":"{ requestContext }"}}"#)
+                #expect(try await reader.next() == #"{"id":"1","type":"next","payload":{"data":{"requestContext":"anonymous from 127.0.0.1, id set"}}}"#)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
+    @Test func aNonObjectInitPayloadCloses4400() async throws {
+        try await Self.withServer { port in
+            let frame = try await Self.connect(port) { reader, outbound in
+                try await Self.send(outbound, #"{"type":"connection_init","payload":"token"}"#)
+                _ = try await reader.rest()
+            }
+            #expect(frame?.closeCode == .unknown(4400))
+            #expect(frame?.reason == "Invalid message received: the init payload must be an object")
         }
     }
 }

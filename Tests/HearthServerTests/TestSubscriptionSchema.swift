@@ -1,13 +1,15 @@
 import GraphQLEngine
+import HearthServer
 import Synchronization
 
 /// A small schema with subscriptions for the SSE and WebSocket tests (schema.graphql has none
-/// yet): `hello`, `count(to:)` (1…to, then the end; a negative `to` fails after 1), and the
+/// yet): `hello`, `requestContext` (what the transport put in the context: caller, client address,
+/// whether a request id was set), `count(to:)` (1…to, then the end; a negative `to` fails after 1), and the
 /// endless `ticks`.
 enum TestSubscriptionSchema {
     struct SourceFailure: Error {}
 
-    static let sdl = "type Query { hello: String } type Subscription { count(to: Int!): Int! ticks: Int! }"
+    static let sdl = "type Query { hello: String requestContext: String } type Subscription { count(to: Int!): Int! ticks: Int! }"
 
     /// How many `ticks` sources have ended (their consumer went away).
     static let ticksEnded = Mutex(0)
@@ -15,6 +17,10 @@ enum TestSubscriptionSchema {
     static func executor() throws -> Executor {
         var resolvers = Resolvers()
         resolvers.field("Query.hello") { _ in .string("world") }
+        resolvers.field("Query.requestContext") { input in
+            let context = try input.context(GraphQLRequestContext.self)
+            return .string("\(context.caller) from \(context.clientAddress ?? "nowhere"), id \(context.requestID == "-" ? "missing" : "set")")
+        }
         resolvers.subscription("Subscription.count") { input in
             guard case .int(let to)? = input.arguments["to"] else { return AsyncThrowingStream { $0.finish() } }
             return AsyncThrowingStream { continuation in

@@ -1,11 +1,21 @@
 import Logging
 
-/// What every resolver of one HTTP or WebSocket request can reach (the engine's `context`):
-/// for now the request's logger, whose metadata carries the request id.
+/// What every resolver of one HTTP request or WebSocket operation can reach (the engine's
+/// `context`). Per-request DataLoaders live in the engine's request scope, made per execution.
 public struct GraphQLRequestContext: Sendable {
+    /// The request's logger; its metadata carries the request id.
     public var logger: Logger
+    /// The id returned in `X-Request-Id` (for a WebSocket, the upgrade request's).
+    public var requestID: String
+    /// The client's address without the port, when known.
+    public var clientAddress: String?
+    /// Who sent the request, established from its bearer token.
+    public var caller: Caller
 
-    public init(logger: Logger) {
+    public init(logger: Logger, requestID: String? = nil, clientAddress: String? = nil, caller: Caller = .anonymous) {
         self.logger = logger
+        self.requestID = requestID ?? logger[metadataKey: "hb.request.id"]?.description ?? "-"
+        self.clientAddress = clientAddress
+        self.caller = caller
     }
 }

@@ -20,32 +20,60 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     public let configuration: GraphQLHTTPConfiguration
     /// Where persisted queries live; without one, requests that use them are refused.
     public let persistedQueries: PersistedQueryStore?
+    /// Turns each request's bearer token into its caller; a token it refuses answers 401.
+    public let authenticator: Authenticator
     let logger: Logger
     let metrics = GraphQLMetrics()
 
     public init(
         executor: Executor, configuration: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(),
-        persistedQueries: PersistedQueryStore? = nil, logger: Logger = Logger(label: "hearth.graphql")
+        persistedQueries: PersistedQueryStore? = nil, authenticator: Authenticator = .noAccounts,
+        logger: Logger = Logger(label: "hearth.graphql")
     ) {
         self.executor = executor
         self.configuration = configuration
         self.persistedQueries = persistedQueries
+        self.authenticator = authenticator
         self.logger = logger
     }
 
     public func addRoutes(to router: Router<Context>) {
-        router.post("/graphql") { request, context in await post(request, GraphQLRequestContext(logger: context.logger)) }
-        router.get("/graphql") { request, context in await get(request, GraphQLRequestContext(logger: context.logger)) }
+        router.post("/graphql") { request, context in await post(request, context) }
+        router.get("/graphql") { request, context in await get(request, context) }
     }
 
-    func post(_ request: Request, _ context: GraphQLRequestContext) async -> Response {
+    /// The GraphQL context of a request: its logger, id, client address and caller. A bearer
+    /// token that is malformed or belongs to no session is refused with 401 and a challenge.
+    private func graphQLContext(_ request: Request, _ context: Context) async throws(GraphQLHTTPError) -> GraphQLRequestContext {
+        let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.hostDescription
+        let caller: Caller
+        do {
+            caller = try await authenticator.caller(for: BearerToken.parse(authorization: request.headers[.authorization]))
+        } catch let error as AuthenticationError {
+            context.logger.info("GraphQL request refused", metadata: ["reason": "\(error.reason)"])
+            throw GraphQLHTTPError(
+                .unauthorized, error.message, code: "UNAUTHENTICATED", headers: [.wwwAuthenticate: error.challenge])
+        } catch {
+            context.logger.error("cannot authenticate a request", metadata: ["error": "\(String(reflecting: error))"])
+            throw GraphQLHTTPError(.internalServerError, "Internal server error", code: "INTERNAL_SERVER_ERROR")
+        }
+        return GraphQLRequestContext(logger: context.logger, requestID: context.id, clientAddress: address, caller: caller)
+    }
+
+    func post(_ request: Request, _ requestContext: Context) async -> Response {
         var request = request
         let media: GraphQLMediaType
+        let context: GraphQLRequestContext
         do {
             media = try GraphQLMediaType.negotiate(accept: request.headers[.accept], eventStreams: true)
             try GraphQLMediaType.checkContentType(request.headers[.contentType])
         } catch {
             return respond(error, media: .json)
+        }
+        do {
+            context = try await graphQLContext(request, requestContext)
+        } catch {
+            return respond(error, media: media == .eventStream ? .graphQLResponse : media)
         }
         let body: ByteBuffer
         do {
@@ -71,15 +99,21 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         }
     }
 
-    func get(_ request: Request, _ context: GraphQLRequestContext) async -> Response {
+    func get(_ request: Request, _ requestContext: Context) async -> Response {
         let media: GraphQLMediaType
         let parameters: GraphQLHTTPRequest
+        let context: GraphQLRequestContext
         do {
             media = try GraphQLMediaType.negotiate(accept: request.headers[.accept])
             let query = request.uri.queryParameters
             parameters = try GraphQLHTTPRequest { name in query[name[...]].map(String.init) }
         } catch {
             return respond(error, media: .json)
+        }
+        do {
+            context = try await graphQLContext(request, requestContext)
+        } catch {
+            return respond(error, media: media)
         }
         let text: String
         do {
@@ -138,14 +172,22 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                 if let single {
                     try await writer.write(Self.event("next", single.json))
                 } else if let responses {
-                    do {
-                        for try await response in responses { try await writer.write(Self.event("next", response.json)) }
-                    } catch is CancellationError {
-                        return
-                    } catch {
-                        logger.error("subscription source failed", metadata: ["error": "\(String(reflecting: error))"])
-                        let failure = GraphQLHTTPError(.ok, "Internal server error", code: "INTERNAL_SERVER_ERROR")
-                        try await writer.write(Self.event("next", failure.json))
+                    // A failing source is reported to the client; a failing write means it left.
+                    var events = responses.makeAsyncIterator()
+                    while true {
+                        let response: GraphQLResponse?
+                        do {
+                            response = try await events.next()
+                        } catch is CancellationError {
+                            return
+                        } catch {
+                            logger.error("subscription source failed", metadata: ["error": "\(String(reflecting: error))"])
+                            let failure = GraphQLHTTPError(.ok, "Internal server error", code: "INTERNAL_SERVER_ERROR")
+                            try await writer.write(Self.event("next", failure.json))
+                            break
+                        }
+                        guard let response else { break }
+                        try await writer.write(Self.event("next", response.json))
                     }
                 }
                 metrics.record(operation: request.operationName, outcome: .ok)

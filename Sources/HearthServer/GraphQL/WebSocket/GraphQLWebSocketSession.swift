@@ -8,8 +8,13 @@ import Synchronization
 /// `connection_init` → `connection_ack`; `subscribe` → `next`… `complete` (or `error` for a
 /// request refused before execution); `complete` from the client stops a subscription;
 /// `ping` → `pong`. Protocol violations close the socket with the protocol's codes: 4400 invalid
-/// message, 4401 subscribe before the ack, 4408 no init in time, 4409 duplicate id, 4429 a
-/// second init. Queries and mutations sent with `subscribe` answer one `next` and `complete`.
+/// message, 4401 subscribe before the ack, 4403 a bearer token that is refused, 4408 no init in
+/// time, 4409 duplicate id, 4429 a second init. Queries and mutations sent with `subscribe`
+/// answer one `next` and `complete`.
+///
+/// The token is read from the `connection_init` payload (`token`, or `Authorization` as in the
+/// header) or else from the upgrade request's `Authorization` header, and checked once per
+/// connection: every operation on it runs as that caller.
 final class GraphQLWebSocketSession: Sendable {
     static let subprotocol = "graphql-transport-ws"
 
@@ -17,10 +22,20 @@ final class GraphQLWebSocketSession: Sendable {
     let configuration: GraphQLWebSocketConfiguration
     let outbound: WebSocketOutboundWriter
     let logger: Logger
+    let authentication: Authentication
     private let state = Mutex(State())
+
+    /// How the connection's caller is established.
+    struct Authentication: Sendable {
+        var authenticator: Authenticator
+        /// The upgrade request's `Authorization` header, used when the init payload has no token.
+        var authorizationHeader: String?
+        var clientAddress: String?
+    }
 
     struct State {
         var initialised = false
+        var caller = Caller.anonymous
         var closed = false
         var subscriptions: [String: Task<Void, Never>] = [:]
     }
@@ -31,11 +46,15 @@ final class GraphQLWebSocketSession: Sendable {
         var reason: String
     }
 
-    init(executor: Executor, configuration: GraphQLWebSocketConfiguration, outbound: WebSocketOutboundWriter, logger: Logger) {
+    init(
+        executor: Executor, configuration: GraphQLWebSocketConfiguration, outbound: WebSocketOutboundWriter, logger: Logger,
+        authentication: Authentication = Authentication(authenticator: .noAccounts)
+    ) {
         self.executor = executor
         self.configuration = configuration
         self.outbound = outbound
         self.logger = logger
+        self.authentication = authentication
     }
 
     /// Serves the connection until the client leaves or breaks the protocol.
@@ -76,6 +95,8 @@ final class GraphQLWebSocketSession: Sendable {
                 return !state.initialised
             }
             guard first else { throw Closing(code: 4429, reason: "Too many initialisation requests") }
+            let caller = try await authenticate(message["payload"])
+            state.withLock { $0.caller = caller }
             try await send(#"{"type":"connection_ack"}"#)
         case "ping":
             try await send(#"{"type":"pong"}"#)
@@ -103,6 +124,44 @@ final class GraphQLWebSocketSession: Sendable {
             state.withLock { $0.subscriptions.removeValue(forKey: id) }?.cancel()
         default:
             throw Closing(code: 4400, reason: "Invalid message received: unknown type \(type.prefix(64))")
+        }
+    }
+
+    /// The caller named by the init payload's token, or else by the upgrade's header.
+    private func authenticate(_ payload: GraphQLValue?) async throws(Closing) -> Caller {
+        enum Source { case header(String?), token(String) }
+        let source: Source
+        switch payload {
+        case nil, .null?:
+            source = .header(authentication.authorizationHeader)
+        case .object(let fields)?:
+            switch (fields["token"], fields["Authorization"] ?? fields["authorization"]) {
+            case (.string(let value)?, _): source = .token(value)
+            case (nil, .string(let header)?): source = .header(header)
+            case (nil, nil): source = .header(authentication.authorizationHeader)
+            default: throw Closing(code: 4400, reason: "Invalid message received: the init payload's token must be a string")
+            }
+        default:
+            throw Closing(code: 4400, reason: "Invalid message received: the init payload must be an object")
+        }
+        let token: BearerToken?
+        do {
+            switch source {
+            case .header(let header): token = try BearerToken.parse(authorization: header)
+            case .token(let value): token = try BearerToken.parse(token: value)
+            }
+        } catch {
+            logger.info("GraphQL WebSocket refused", metadata: ["reason": "\(error.reason)"])
+            throw Closing(code: 4403, reason: "Forbidden")
+        }
+        do {
+            return try await authentication.authenticator.caller(for: token)
+        } catch let error as AuthenticationError {
+            logger.info("GraphQL WebSocket refused", metadata: ["reason": "\(error.reason)"])
+            throw Closing(code: 4403, reason: "Forbidden")
+        } catch {
+            logger.error("cannot authenticate a WebSocket", metadata: ["error": "\(String(reflecting: error))"])
+            throw Closing(code: 4500, reason: "Internal server error")
         }
     }
 
@@ -138,7 +197,8 @@ final class GraphQLWebSocketSession: Sendable {
 
     /// Executes one operation and sends its results; nothing more once the client completed it.
     private func run(id: String, _ request: GraphQLRequest) async {
-        let context = GraphQLRequestContext(logger: logger)
+        let context = GraphQLRequestContext(
+            logger: logger, clientAddress: authentication.clientAddress, caller: state.withLock { $0.caller })
         do {
             switch await executor.subscribe(request, context: context) {
             case .response(let response):
@@ -148,17 +208,22 @@ final class GraphQLWebSocketSession: Sendable {
                 }
                 try await send(message(id: id, type: "next", payload: response.json))
             case .stream(let responses):
-                do {
-                    for try await response in responses {
-                        try Task.checkCancellation()
-                        try await send(message(id: id, type: "next", payload: response.json))
+                // A failing source is reported to the client; a failing send means the socket is gone.
+                var events = responses.makeAsyncIterator()
+                while true {
+                    let response: GraphQLResponse?
+                    do {
+                        response = try await events.next()
+                    } catch is CancellationError {
+                        return
+                    } catch {
+                        logger.error("subscription source failed", metadata: ["error": "\(String(reflecting: error))"])
+                        try await send(message(id: id, type: "next", payload: GraphQLHTTPError(
+                            .ok, "Internal server error", code: "INTERNAL_SERVER_ERROR").json))
+                        break
                     }
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("subscription source failed", metadata: ["error": "\(String(reflecting: error))"])
-                    try await send(message(id: id, type: "next", payload: GraphQLHTTPError(
-                        .ok, "Internal server error", code: "INTERNAL_SERVER_ERROR").json))
+                    guard let response, !Task.isCancelled else { break }
+                    try await send(message(id: id, type: "next", payload: response.json))
                 }
             }
             guard !Task.isCancelled else { return }
