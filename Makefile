@@ -29,14 +29,20 @@ bench-http: postgres-server
 
 # graphql-js (Debian's node-graphql): the reference for the differential tests and the
 # speed peer for `make bench`. scripts/reference/load-graphql.js is where it is looked for.
-# graphql-core (PyPI): builds a client schema from Hearth's introspection for the round-trip test.
+# graphql-core 3.2 (PyPI, graphql-js 16's port): builds a client schema from Hearth's introspection
+# for the round-trip test. gql (PyPI), the third-party client test, goes into its own environment
+# (.build/python-gql): it needs graphql-core 3.3.
 graphql-reference:
 	@node scripts/reference/load-graphql.js >/dev/null 2>&1 || \
 	scripts/install-debian-package.sh "graphql-js for the differential tests" node-graphql || \
 	echo "graphql-js not found: the differential parser test will be skipped (Debian: apt-get install -y node-graphql)." >&2
-	@python3 -c 'import graphql' >/dev/null 2>&1 || python3 -m pip install --quiet graphql-core >/dev/null 2>&1 || \
-	python3 -m pip install --quiet --break-system-packages graphql-core >/dev/null 2>&1 || \
-	echo "graphql-core not found: the introspection round-trip test will be skipped (pip install graphql-core)." >&2
+	@python3 -c 'import graphql, sys; sys.exit(graphql.__version__[:4] != "3.2.")' >/dev/null 2>&1 || \
+	python3 -m pip install --quiet "graphql-core==3.2.8" >/dev/null 2>&1 || \
+	python3 -m pip install --quiet --break-system-packages "graphql-core==3.2.8" >/dev/null 2>&1 || \
+	echo "graphql-core 3.2 not found: the introspection round-trip test will be skipped (pip install graphql-core==3.2.8)." >&2
+	@.build/python-gql/bin/python -c 'import gql, requests, websockets' >/dev/null 2>&1 || \
+	{ python3 -m venv .build/python-gql && .build/python-gql/bin/pip install --quiet "gql[requests,websockets]>=4,<5"; } >/dev/null 2>&1 || \
+	echo "gql not installed in .build/python-gql: the gql client test will be skipped (python3 -m venv; pip install gql)." >&2
 
 # The embedded cluster needs PostgreSQL's server programs (initdb, postgres); `make run` with
 # DATABASE_URL set does not.

@@ -93,6 +93,11 @@ public func buildApplication(
             let authorization = request.headerFields[.authorization]
             let address = channel.remoteAddress?.hostDescription
             return .upgrade([.secWebSocketProtocol: GraphQLWebSocketSession.subprotocol]) { inbound, outbound, context in
+                let opened = ContinuousClock.now
+                context.logger.info("GraphQL WebSocket opened", metadata: ["client": "\(address ?? "-")"])
+                defer {
+                    context.logger.info("GraphQL WebSocket closed", metadata: ["duration": "\(ContinuousClock.now - opened)"])
+                }
                 let session = GraphQLWebSocketSession(
                     executor: executor, configuration: configuration.webSocket, outbound: outbound, logger: context.logger,
                     authentication: .init(

@@ -22,6 +22,36 @@ import Testing
         #expect(DateTimeScalar.date(from: startedAt) == Self.facts.startedAt)
     }
 
+    @Test func heartbeatBeatsAtOnceThenEveryInterval() async throws {
+        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts)
+        let started = Date()
+        guard case .stream(let beats) = await Executor(schema.executable).subscribe(
+            GraphQLRequest(query: "subscription { heartbeat(intervalSeconds: 1) { sequence at } }"))
+        else { Issue.record("no stream"); return }
+        var seen: [(sequence: Int, at: Date)] = []
+        for try await beat in beats {
+            let json = try JSONParser.parse(String(decoding: beat.json, as: UTF8.self), maxDepth: 8)
+            guard case .object(let top) = json, case .object(let data)? = top["data"], case .object(let heartbeat)? = data["heartbeat"],
+                case .int(let sequence)? = heartbeat["sequence"], case .string(let at)? = heartbeat["at"], let date = DateTimeScalar.date(from: at)
+            else { Issue.record("unexpected beat \(json)"); return }
+            seen.append((sequence, date))
+            if seen.count == 2 { break }
+        }
+        #expect(seen.map(\.sequence) == [1, 2])
+        // DateTime keeps milliseconds: allow for the rounding.
+        #expect(seen[0].at.timeIntervalSince(started) > -0.002 && seen[0].at.timeIntervalSince(started) < 0.9, "the first beat comes at once")
+        #expect(seen[1].at.timeIntervalSince(seen[0].at) >= 0.99, "then one per interval")
+    }
+
+    @Test(arguments: [0, 3601, -5])
+    func heartbeatRefusesAnIntervalOutOfRange(seconds: Int) async throws {
+        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts)
+        guard case .response(let response) = await Executor(schema.executable).subscribe(
+            GraphQLRequest(query: "subscription { heartbeat(intervalSeconds: \(seconds)) { sequence } }"))
+        else { Issue.record("a stream for an interval of \(seconds) s"); return }
+        #expect(String(decoding: response.json, as: UTF8.self) == #"{"errors":[{"message":"intervalSeconds must be from 1 to 3600; got \#(seconds).","locations":[{"line":1,"column":16}],"path":["heartbeat"],"extensions":{"code":"BAD_USER_INPUT"}}]}"#)
+    }
+
     @Test func theSchemaDeclaresHearthsScalars() throws {
         let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts).executable.schema
         for name in ["DateTime", "UUID", "Decimal", "URL", "JSON"] {

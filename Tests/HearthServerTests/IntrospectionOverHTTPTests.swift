@@ -25,18 +25,10 @@ import Testing
         try #require(Self.hasGraphQLCore, "python3 with graphql-core is missing (pip install graphql-core)")
         try await GraphQLHTTPTests.withServer { client in
             let port = try #require(client.port)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "python3", Self.script.path, "--url", "http://127.0.0.1:\(port)/graphql", HearthGraphQLSchemaTests.schemaURL.path,
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            // Read on another thread: the server answers on this one's executor meanwhile.
-            let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-            process.waitUntilExit()
-            let verdict = String(decoding: data, as: UTF8.self)
+            let result = try await ChildProcess.run(
+                "/usr/bin/env",
+                ["python3", Self.script.path, "--url", "http://127.0.0.1:\(port)/graphql", HearthGraphQLSchemaTests.schemaURL.path])
+            let verdict = result.text
             #expect(verdict.hasPrefix("equal"), "\(verdict.prefix(3000))")
         }
     }

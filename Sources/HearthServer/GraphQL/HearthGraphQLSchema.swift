@@ -69,11 +69,37 @@ public struct HearthGraphQLSchema: Sendable {
     /// The resolvers of every field `schema.graphql` declares; value types such as `ServerInfo`
     /// are plain data read by the default resolver.
     static func resolvers(_ facts: ServerFacts) -> Resolvers {
-        var resolvers = Resolvers(defaultResolution: .types(["ServerInfo"]))
+        var resolvers = Resolvers(defaultResolution: .types(["ServerInfo", "Heartbeat"]))
         let serverInfo: GraphQLValue = [
             "version": .string(facts.version), "startedAt": .string(DateTimeScalar.string(from: facts.startedAt)),
         ]
         resolvers.field("Query.serverInfo") { _ in .value(serverInfo) }
+        resolvers.subscription("Subscription.heartbeat") { input in
+            try heartbeat(every: input[argument: "intervalSeconds"])
+        }
         return resolvers
+    }
+
+    /// The longest and shortest `heartbeat` intervals, in seconds.
+    static let heartbeatIntervals = 1...3600
+
+    /// Beats at once, then every `interval` seconds, until the subscriber leaves.
+    static func heartbeat(every interval: GraphQLValue?) throws -> AsyncThrowingStream<Resolved, any Error> {
+        // The argument is a non-null Int with a default: only its range needs checking.
+        let seconds = if case .int(let seconds)? = interval { seconds } else { 0 }
+        guard heartbeatIntervals.contains(seconds) else {
+            throw FieldError("intervalSeconds must be from \(heartbeatIntervals.lowerBound) to \(heartbeatIntervals.upperBound); got \(seconds).")
+        }
+        return AsyncThrowingStream { continuation in
+            let beats = Task {
+                var sequence = 0
+                repeat {
+                    sequence += 1
+                    continuation.yield(.value(["sequence": .int(sequence), "at": .string(DateTimeScalar.string(from: Date()))]))
+                } while (try? await Task.sleep(for: .seconds(seconds))) != nil
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in beats.cancel() }
+        }
     }
 }
