@@ -37,7 +37,7 @@ import Testing
     struct Secret: Error {}
 
     static func withServer(
-        timeout: Duration, log: CapturedLog, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+        timeout: Duration, log: CapturedLog, configuration: ExecutorConfiguration = ExecutorConfiguration(), _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         var resolvers = Resolvers()
         resolvers.field("Query.slow") { _ in
@@ -47,7 +47,8 @@ import Testing
         resolvers.field("Query.broken") { _ throws -> Resolved in throw Secret() }
         resolvers.field("Query.fine") { _ in .int(1) }
         let schema = try SchemaBuilder.build(sdl: "type Query { slow: Int, broken: Int, fine: Int }")
-        let executor = HearthGraphQLSchema.executor(try ExecutableSchema(schema, resolvers: resolvers), logger: log.logger)
+        let executor = HearthGraphQLSchema.executor(
+            try ExecutableSchema(schema, resolvers: resolvers), logger: log.logger, configuration: configuration)
         let router = Router()
         GraphQLController(executor: executor, configuration: GraphQLHTTPConfiguration(executionTimeout: timeout))
             .addRoutes(to: router)
@@ -89,5 +90,30 @@ import Testing
         let lines = log.lines.withLock { $0 }
         #expect(lines.contains { $0.contains("resolver failed") && $0.contains("field=Query.broken") && $0.contains("Secret")
             && $0.contains("hb.request.id=") }, "\(lines)")
+    }
+
+    @Test func documentsAndOperationsOverTheirLimitsAreRefusedBeforeExecution() async throws {
+        var configuration = ExecutorConfiguration()
+        configuration.parseOptions = ParseOptions(maxTokens: 100)
+        configuration.limits = OperationLimits(maxDepth: 2, maxFields: 5, maxAliases: 2)
+        try await Self.withServer(timeout: .seconds(30), log: CapturedLog(), configuration: configuration) { client in
+            let many = "{ " + String(repeating: "fine ", count: 120) + "}"
+            let cases: [(query: String, status: HTTPResponse.Status, fragment: String)] = [
+                (many, .badRequest, #""code":"GRAPHQL_PARSE_FAILED""#),
+                // Cost limits are checked like validation rules: 422.
+                ("{ a: fine b: fine c: fine }", .unprocessableContent, "uses 3 aliases once fragments are expanded; the maximum is 2."),
+                ("{ fine fine fine fine fine fine }", .unprocessableContent, "selects 6 fields once fragments are expanded; the maximum is 5."),
+                ("{ __schema { types { fields { name } } } }", .unprocessableContent, "nested 4 levels deep; the maximum is 2."),
+            ]
+            for (query, status, fragment) in cases {
+                let body = #"{"query":"\#(query)"}"#
+                let response = try await Self.post(client, body, accept: "application/graphql-response+json")
+                let text = String(buffer: response.body)
+                #expect(response.status == status, "\(query.prefix(40)): \(text)")
+                #expect(text.contains(fragment), "\(query.prefix(40)): \(text)")
+                #expect(!text.contains(#""data""#), "nothing executed: \(text)")
+                if status == .unprocessableContent { #expect(text.contains(#""code":"QUERY_TOO_COMPLEX""#)) }
+            }
+        }
     }
 }

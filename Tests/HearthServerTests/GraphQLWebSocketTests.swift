@@ -16,7 +16,8 @@ import Testing
 @Suite struct GraphQLWebSocketTests {
     /// Runs `body` with the server's port.
     static func withServer(
-        initTimeout: Duration = .seconds(10), maxSubscriptions: Int = 100, authenticator: Authenticator = .noAccounts,
+        initTimeout: Duration = .seconds(10), maxSubscriptions: Int = 100, maxMessageBytes: Int = 1 << 20,
+        authenticator: Authenticator = .noAccounts,
         _ body: @escaping @Sendable (Int) async throws -> Void
     ) async throws {
         try await withTestDatabase { database, _ throws in
@@ -25,7 +26,8 @@ import Testing
             let app = buildApplication(
                 configuration: .init(
                     host: "127.0.0.1", port: 0,
-                    webSocket: GraphQLWebSocketConfiguration(initTimeout: initTimeout, maxSubscriptions: maxSubscriptions)),
+                    webSocket: GraphQLWebSocketConfiguration(
+                        initTimeout: initTimeout, maxMessageBytes: maxMessageBytes, maxSubscriptions: maxSubscriptions)),
                 dependencies: HearthDependencies(
                     database: database, migrator: migrator, health: HealthRegistry([database]), metrics: TestMetrics.registry,
                     graphQL: try TestSubscriptionSchema.executor(), authenticator: authenticator),
@@ -247,6 +249,23 @@ import Testing
             }
             #expect(frame?.closeCode == .unknown(4400))
             #expect(frame?.reason == "Invalid message received: the init payload must be an object")
+        }
+    }
+
+    @Test func aMessageOverTheLimitCloses1009() async throws {
+        try await Self.withServer(maxMessageBytes: 1024) { port in
+            let frame = try await Self.connect(port) { reader, outbound in
+                try await Self.send(outbound, #"{"type":"connection_init"}"#)
+                #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
+                let padded = String(repeating: " ", count: 1000)
+                // Just under the limit is served; just over closes the connection.
+                try await Self.send(outbound, #"{"id":"1","type":"subscribe","payload":{"query":"{ hello }"# + padded.prefix(900) + #""}}"#)
+                #expect(try await reader.next() == #"{"id":"1","type":"next","payload":{"data":{"hello":"world"}}}"#)
+                #expect(try await reader.next() == #"{"id":"1","type":"complete"}"#)
+                try await Self.send(outbound, #"{"id":"2","type":"subscribe","payload":{"query":"{ hello }"# + padded + #""}}"#)
+                _ = try await reader.rest()
+            }
+            #expect(frame?.closeCode == .messageTooLarge)
         }
     }
 }
