@@ -10,12 +10,15 @@ public struct ServiceHealthStatus: Sendable, Equatable {
     public var errors: [String]
     /// How long the check took.
     public var responseTime: Duration
+    /// Service-specific figures (cache size and hit rate, loop state), by name.
+    public var details: [String: String]
 
-    public init(isHealthy: Bool, lastChecked: Date, errors: [String] = [], responseTime: Duration) {
+    public init(isHealthy: Bool, lastChecked: Date, errors: [String] = [], responseTime: Duration, details: [String: String] = [:]) {
         self.isHealthy = isHealthy
         self.lastChecked = lastChecked
         self.errors = errors
         self.responseTime = responseTime
+        self.details = details
     }
 }
 

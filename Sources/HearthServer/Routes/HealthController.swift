@@ -57,7 +57,8 @@ public struct HealthController<Context: RequestContext>: Sendable {
             startedAt: Self.timestamp(startedAt),
             services: results.map { name, status in
                 .init(name: name, isHealthy: status.isHealthy, lastChecked: Self.timestamp(status.lastChecked),
-                      errors: status.errors, responseTimeMs: Self.milliseconds(status.responseTime))
+                      errors: status.errors, responseTimeMs: Self.milliseconds(status.responseTime),
+                      details: status.details.isEmpty ? nil : status.details)
             })
     }
 
@@ -107,6 +108,8 @@ struct AdminHealthReport: Codable, Sendable {
         var lastChecked: String
         var errors: [String]
         var responseTimeMs: Double
+        /// Service-specific figures such as cache size and hit rate.
+        var details: [String: String]?
     }
 
     var status: String

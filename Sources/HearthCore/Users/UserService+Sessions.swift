@@ -1,0 +1,188 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+extension UserService {
+    /// Signs in with email and password. A wrong email and a wrong password answer the same
+    /// error after the same bcrypt work; failures are limited per email and per client address.
+    public func signIn(email rawEmail: String, password: String, deviceName: String?, clientAddress: String?) async throws -> AuthPayload {
+        // A malformed email cannot have an account: the generic answer, after the same work.
+        let email = (try? UserInput.email(rawEmail)) ?? rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let keys = signInKeys(email: email, clientAddress: clientAddress)
+        if let retryAfter = try await signInRetryAfter(keys) {
+            logger.notice("sign-in refused: too many failures", metadata: ["retryAfter": "\(retryAfter)"])
+            throw UserError.rateLimited(retryAfter: retryAfter)
+        }
+        let rows = try await database.client.query(
+            """
+            SELECT id, email, display_name, avatar_url, is_admin, created_at, password_hash FROM users WHERE email = \(email)
+            """, logger: logger)
+        var found: (User, String)?
+        for try await (id, email, name, avatar, admin, created, hash) in rows.decode((UUID, String, String, String?, Bool, Date, String).self) {
+            found = (User(id: id, email: email, displayName: name, avatarURL: avatar, isAdmin: admin, createdAt: created), hash)
+        }
+        guard let (user, hash) = found else {
+            try await hasher.verifyDecoy(password)
+            try await recordSignInFailure(keys)
+            throw UserError.invalidCredentials
+        }
+        guard try await hasher.verify(password, against: hash) else {
+            try await recordSignInFailure(keys)
+            logger.info("sign-in failed: wrong password", metadata: ["user": "\(user.id)"])
+            throw UserError.invalidCredentials
+        }
+        try await database.client.query(
+            "DELETE FROM sign_in_failures WHERE scope = 'email' AND key = \(email)", logger: logger)
+        return try await openSession(for: user, deviceName: deviceName)
+    }
+
+    /// Starts a session for `user` and returns its token, shown this once.
+    func openSession(for user: User, deviceName: String?) async throws -> AuthPayload {
+        let token = SessionToken.generate()
+        let now = clock.now
+        let session = UserSession(
+            id: UUID(), userID: user.id, deviceName: UserInput.deviceName(deviceName), createdAt: now, lastUsedAt: now,
+            expiresAt: now.addingTimeInterval(configuration.sessionLifetime))
+        try await database.client.query(
+            """
+            INSERT INTO user_sessions (id, user_id, token_hash, device_name, created_at, last_used_at, expires_at)
+            VALUES (\(session.id), \(user.id), \(Data(SessionToken.hash(token))), \(session.deviceName), \(now), \(now), \(session.expiresAt))
+            """, logger: logger)
+        logger.info("session opened", metadata: ["user": "\(user.id)", "session": "\(session.id)"])
+        return AuthPayload(token: token, expiresAt: session.expiresAt, user: user, sessionID: session.id)
+    }
+
+    /// The person and session a token belongs to, or nil when it belongs to no live session
+    /// (unknown, expired or revoked). Each use slides the expiry forward.
+    public func authenticate(token: String) async throws -> SignedIn? {
+        let key = Data(SessionToken.hash(token))
+        let now = clock.now
+        var signedIn = sessions.value(for: key)
+        if signedIn == nil {
+            let rows = try await database.client.query(
+                """
+                SELECT u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at,
+                       s.id, s.device_name, s.created_at, s.last_used_at, s.expires_at
+                FROM user_sessions s JOIN users u ON u.id = s.user_id
+                WHERE s.token_hash = \(key)
+                """, logger: logger)
+            for try await row in rows.decode((UUID, String, String, String?, Bool, Date, UUID, String, Date, Date, Date).self) {
+                let user = User(id: row.0, email: row.1, displayName: row.2, avatarURL: row.3, isAdmin: row.4, createdAt: row.5)
+                signedIn = SignedIn(
+                    user: user,
+                    session: UserSession(id: row.6, userID: row.0, deviceName: row.7, createdAt: row.8, lastUsedAt: row.9, expiresAt: row.10))
+            }
+        }
+        guard var found = signedIn else { return nil }
+        guard found.session.expiresAt > now else {
+            sessions.remove(key)
+            try await database.client.query("DELETE FROM user_sessions WHERE id = \(found.session.id)", logger: logger)
+            return nil
+        }
+        if now.timeIntervalSince(found.session.lastUsedAt) >= Self.touchInterval {
+            found.session.lastUsedAt = now
+            found.session.expiresAt = now.addingTimeInterval(configuration.sessionLifetime)
+            let rows = try await database.client.query(
+                """
+                UPDATE user_sessions SET last_used_at = \(now), expires_at = \(found.session.expiresAt)
+                WHERE id = \(found.session.id) RETURNING id
+                """, logger: logger)
+            var stillThere = false
+            for try await _ in rows.decode(UUID.self) { stillThere = true }
+            // Revoked by another instance since it was cached.
+            guard stillThere else {
+                sessions.remove(key)
+                return nil
+            }
+        }
+        sessions.store(found, for: key)
+        return found
+    }
+
+    /// Ends one session (`signOut`).
+    public func signOut(sessionID: UUID) async throws {
+        try await database.client.query("DELETE FROM user_sessions WHERE id = \(sessionID)", logger: logger)
+        forgetSessions { $0.session.id == sessionID }
+        logger.info("signed out", metadata: ["session": "\(sessionID)"])
+    }
+
+    /// Ends every session of a person (`signOutEverywhere`); returns how many ended.
+    @discardableResult
+    public func signOutEverywhere(userID: UUID) async throws -> Int {
+        let rows = try await database.client.query(
+            "DELETE FROM user_sessions WHERE user_id = \(userID) RETURNING id", logger: logger)
+        var count = 0
+        for try await _ in rows.decode(UUID.self) { count += 1 }
+        forgetSessions { $0.user.id == userID }
+        logger.info("signed out everywhere", metadata: ["user": "\(userID)", "sessions": "\(count)"])
+        return count
+    }
+
+    /// A person's live sessions, most recently used first.
+    public func sessions(userID: UUID) async throws -> [UserSession] {
+        let rows = try await database.client.query(
+            """
+            SELECT id, device_name, created_at, last_used_at, expires_at FROM user_sessions
+            WHERE user_id = \(userID) AND expires_at > \(clock.now) ORDER BY last_used_at DESC, id
+            """, logger: logger)
+        var found: [UserSession] = []
+        for try await (id, device, created, used, expires) in rows.decode((UUID, String, Date, Date, Date).self) {
+            found.append(UserSession(id: id, userID: userID, deviceName: device, createdAt: created, lastUsedAt: used, expiresAt: expires))
+        }
+        return found
+    }
+
+    /// Ends one of the caller's own sessions; another person's (or none) is `notFound`.
+    public func revokeSession(id: UUID, userID: UUID) async throws {
+        let rows = try await database.client.query(
+            "DELETE FROM user_sessions WHERE id = \(id) AND user_id = \(userID) RETURNING id", logger: logger)
+        var removed = false
+        for try await _ in rows.decode(UUID.self) { removed = true }
+        guard removed else { throw UserError.notFound("Session") }
+        forgetSessions { $0.session.id == id }
+        logger.info("session revoked", metadata: ["user": "\(userID)", "session": "\(id)"])
+    }
+
+    // MARK: Failed sign-ins
+
+    private func signInKeys(email: String, clientAddress: String?) -> [(scope: String, key: String)] {
+        var keys = [(scope: "email", key: email)]
+        if let clientAddress { keys.append((scope: "address", key: clientAddress)) }
+        return keys
+    }
+
+    /// Seconds until the oldest failure of a limited key leaves the window; nil when not limited.
+    private func signInRetryAfter(_ keys: [(scope: String, key: String)]) async throws -> Int? {
+        let windowStart = clock.now.addingTimeInterval(-configuration.signInWindow)
+        var retryAfter: Int?
+        for (scope, key) in keys {
+            let rows = try await database.client.query(
+                """
+                SELECT failed_at FROM sign_in_failures
+                WHERE scope = \(scope) AND key = \(key) AND failed_at > \(windowStart)
+                ORDER BY failed_at DESC LIMIT \(configuration.signInAttempts)
+                """, logger: logger)
+            var times: [Date] = []
+            for try await time in rows.decode(Date.self) { times.append(time) }
+            // Limited while the attempts-th most recent failure is still in the window.
+            guard times.count >= configuration.signInAttempts, let oldest = times.last else { continue }
+            let seconds = Int(oldest.addingTimeInterval(configuration.signInWindow).timeIntervalSince(clock.now).rounded(.up))
+            retryAfter = max(retryAfter ?? 0, max(1, seconds))
+        }
+        return retryAfter
+    }
+
+    private func recordSignInFailure(_ keys: [(scope: String, key: String)]) async throws {
+        let now = clock.now
+        let windowStart = now.addingTimeInterval(-configuration.signInWindow)
+        try await database.client.withTransaction(logger: logger) { connection in
+            for (scope, key) in keys {
+                try await connection.query(
+                    "INSERT INTO sign_in_failures (scope, key, failed_at) VALUES (\(scope), \(key), \(now))", logger: logger)
+                try await connection.query(
+                    "DELETE FROM sign_in_failures WHERE scope = \(scope) AND key = \(key) AND failed_at <= \(windowStart)",
+                    logger: logger)
+            }
+        }
+    }
+}

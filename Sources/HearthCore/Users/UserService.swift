@@ -1,0 +1,256 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Accounts, sessions, profiles and preferences (the users service).
+///
+/// Passwords are bcrypt hashes; session tokens are shown once and stored only as SHA-256.
+/// Token lookups are cached by hash for ``UsersConfiguration/cacheTTL`` and dropped on every
+/// change to the user or session, so a revoked token stops working at once on this instance.
+public final class UserService: ServiceHealth {
+    public let configuration: UsersConfiguration
+    let database: Database
+    let clock: any HearthClock
+    let logger: Logger
+    let hasher: PasswordHasher
+    /// Signed-in lookups by token hash.
+    let sessions: TTLCache<Data, SignedIn>
+    /// Sessions are touched (expiry slid forward) at most this often, not on every request.
+    static let touchInterval: TimeInterval = 60
+
+    public init(database: Database, configuration: UsersConfiguration = UsersConfiguration(),
+                clock: any HearthClock = SystemClock(), logger: Logger? = nil) {
+        self.database = database
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger ?? database.logger
+        self.hasher = PasswordHasher(cost: configuration.bcryptCost)
+        self.sessions = TTLCache(ttl: configuration.cacheTTL, clock: clock)
+    }
+
+    // MARK: Accounts
+
+    /// Creates an account and signs it in, when the sign-up mode allows.
+    public func signUp(email: String, password: String, displayName: String, deviceName: String?) async throws -> AuthPayload {
+        guard configuration.signUpMode == .open else { throw UserError.signUpClosed(configuration.signUpMode) }
+        let user = try await createUser(email: email, password: password, displayName: displayName, isAdmin: false)
+        logger.info("user signed up", metadata: ["user": "\(user.id)"])
+        return try await openSession(for: user, deviceName: deviceName)
+    }
+
+    /// Creates an account whatever the sign-up mode (administrators, `hearth user create`).
+    public func createUser(email: String, password: String, displayName: String, isAdmin: Bool) async throws -> User {
+        let email = try UserInput.email(email)
+        let displayName = try UserInput.displayName(displayName)
+        let password = try UserInput.password(password)
+        let hash = try await hasher.hash(password)
+        let now = clock.now
+        let user = User(id: UUID(), email: email, displayName: displayName, avatarURL: nil, isAdmin: isAdmin, createdAt: now)
+        do {
+            try await database.client.query(
+                """
+                INSERT INTO users (id, email, display_name, password_hash, is_admin, preferences, created_at, updated_at)
+                VALUES (\(user.id), \(email), \(displayName), \(hash), \(isAdmin), \(String(decoding: Preferences().json, as: UTF8.self))::jsonb, \(now), \(now))
+                """, logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw UserError.emailTaken
+        }
+        return user
+    }
+
+    public func user(id: UUID) async throws -> User? {
+        try await Self.decodeUsers(try await database.client.query(
+            "SELECT id, email, display_name, avatar_url, is_admin, created_at FROM users WHERE id = \(id)", logger: logger)).first
+    }
+
+    public func user(email: String) async throws -> User? {
+        let email = try UserInput.email(email)
+        return try await Self.decodeUsers(try await database.client.query(
+            "SELECT id, email, display_name, avatar_url, is_admin, created_at FROM users WHERE email = \(email)", logger: logger)).first
+    }
+
+    /// Every account, oldest first (`hearth user list`).
+    public func allUsers() async throws -> [User] {
+        try await Self.decodeUsers(try await database.client.query(
+            "SELECT id, email, display_name, avatar_url, is_admin, created_at FROM users ORDER BY created_at, id", logger: logger))
+    }
+
+    /// Changes the display name and/or avatar (`.some(nil)` clears the avatar).
+    public func updateProfile(userID: UUID, displayName: String?, avatarURL: String??) async throws -> User {
+        let name = try displayName.map { name throws(UserError) in try UserInput.displayName(name) }
+        let avatar: String?? = try avatarURL.map { url throws(UserError) in try UserInput.avatarURL(url) }
+        let now = clock.now
+        let rows = try await database.client.query(
+            """
+            UPDATE users SET display_name = COALESCE(\(name), display_name),
+                avatar_url = CASE WHEN \(avatar != nil) THEN \(avatar ?? nil) ELSE avatar_url END, updated_at = \(now)
+            WHERE id = \(userID)
+            RETURNING id, email, display_name, avatar_url, is_admin, created_at
+            """, logger: logger)
+        guard let user = try await Self.decodeUsers(rows).first else { throw UserError.notFound("User") }
+        forgetSessions { $0.user.id == userID }
+        return user
+    }
+
+    /// Changes the password after checking the current one; every other session is signed out.
+    public func changePassword(userID: UUID, keepingSession sessionID: UUID, current: String, new: String) async throws {
+        let new = try UserInput.password(new, field: "newPassword")
+        guard let stored = try await passwordHash(userID: userID) else { throw UserError.notFound("User") }
+        guard try await hasher.verify(current, against: stored) else { throw UserError.wrongPassword(field: "currentPassword") }
+        let hash = try await hasher.hash(new)
+        let now = clock.now
+        try await database.client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "UPDATE users SET password_hash = \(hash), updated_at = \(now) WHERE id = \(userID)", logger: logger)
+            try await connection.query(
+                "DELETE FROM user_sessions WHERE user_id = \(userID) AND id <> \(sessionID)", logger: logger)
+        }
+        forgetSessions { $0.user.id == userID && $0.session.id != sessionID }
+        logger.info("password changed; other sessions signed out", metadata: ["user": "\(userID)"])
+    }
+
+    /// Sets a new password without the old one (`hearth user reset-password`); every session ends.
+    public func resetPassword(email: String, password: String) async throws -> User {
+        let password = try UserInput.password(password)
+        guard let user = try await user(email: email) else { throw UserError.notFound("User") }
+        let hash = try await hasher.hash(password)
+        let now = clock.now
+        try await database.client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "UPDATE users SET password_hash = \(hash), updated_at = \(now) WHERE id = \(user.id)", logger: logger)
+            try await connection.query("DELETE FROM user_sessions WHERE user_id = \(user.id)", logger: logger)
+        }
+        forgetSessions { $0.user.id == user.id }
+        logger.info("password reset; every session signed out", metadata: ["user": "\(user.id)"])
+        return user
+    }
+
+    /// Makes a person an instance administrator, or not (`hearth user set-admin`).
+    public func setAdmin(email: String, isAdmin: Bool) async throws -> User {
+        let email = try UserInput.email(email)
+        let rows = try await database.client.query(
+            """
+            UPDATE users SET is_admin = \(isAdmin), updated_at = \(clock.now) WHERE email = \(email)
+            RETURNING id, email, display_name, avatar_url, is_admin, created_at
+            """, logger: logger)
+        guard let user = try await Self.decodeUsers(rows).first else { throw UserError.notFound("User") }
+        forgetSessions { $0.user.id == user.id }
+        return user
+    }
+
+    /// Deletes the account after checking the password; its sessions end with it.
+    public func deleteAccount(userID: UUID, password: String) async throws {
+        guard let stored = try await passwordHash(userID: userID) else { throw UserError.notFound("User") }
+        guard try await hasher.verify(password, against: stored) else { throw UserError.wrongPassword(field: "password") }
+        try await database.client.query("DELETE FROM users WHERE id = \(userID)", logger: logger)
+        forgetSessions { $0.user.id == userID }
+        logger.info("account deleted", metadata: ["user": "\(userID)"])
+    }
+
+    /// People whose display name starts with `query` (case-insensitively) or whose email is
+    /// exactly `query`; public fields only, at most 20.
+    public func searchUsers(query: String, first: Int) async throws -> [PublicUser] {
+        let text = try UserInput.text(query, field: "query", maxLength: 80)
+        guard (1...20).contains(first) else {
+            throw UserError.invalidInput(field: "first", message: "first must be from 1 to 20; got \(first).")
+        }
+        let pattern = Self.likePrefix(text.lowercased())
+        let rows = try await database.client.query(
+            """
+            SELECT id, display_name, avatar_url FROM users
+            WHERE lower(display_name) LIKE \(pattern) ESCAPE '\\' OR email = \(text.lowercased())
+            ORDER BY lower(display_name), id LIMIT \(first)
+            """, logger: logger)
+        var found: [PublicUser] = []
+        for try await (id, name, avatar) in rows.decode((UUID, String, String?).self) {
+            found.append(PublicUser(id: id, displayName: name, avatarURL: avatar))
+        }
+        return found
+    }
+
+    // MARK: Preferences
+
+    public func preferences(userID: UUID) async throws -> Preferences {
+        let rows = try await database.client.query("SELECT preferences::text FROM users WHERE id = \(userID)", logger: logger)
+        for try await json in rows.decode(String.self) { return try Preferences.stored(Data(json.utf8)) }
+        throw UserError.notFound("User")
+    }
+
+    /// Applies `patch` (validated as a whole before anything is written) and returns the result.
+    public func updatePreferences(userID: UUID, _ patch: PreferencesPatch) async throws -> Preferences {
+        try await database.client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                "SELECT preferences::text FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+            var current: Preferences?
+            for try await json in rows.decode(String.self) { current = try Preferences.stored(Data(json.utf8)) }
+            guard let current else { throw UserError.notFound("User") }
+            let updated = try patch.applied(to: current)
+            try await connection.query(
+                """
+                UPDATE users SET preferences = \(String(decoding: updated.json, as: UTF8.self))::jsonb, updated_at = \(clock.now)
+                WHERE id = \(userID)
+                """, logger: logger)
+            return updated
+        }
+    }
+
+    /// Reads an exported JSON document strictly (unknown keys refused) and applies it.
+    public func importPreferences(userID: UUID, json: Data) async throws -> Preferences {
+        try await updatePreferences(userID: userID, try PreferencesPatch.parse(json: json))
+    }
+
+    // MARK: Queries shared by the methods above
+
+    static func decodeUsers(_ rows: PostgresRowSequence) async throws -> [User] {
+        var users: [User] = []
+        for try await (id, email, name, avatar, admin, created) in rows.decode((UUID, String, String, String?, Bool, Date).self) {
+            users.append(User(id: id, email: email, displayName: name, avatarURL: avatar, isAdmin: admin, createdAt: created))
+        }
+        return users
+    }
+
+    func passwordHash(userID: UUID) async throws -> String? {
+        let rows = try await database.client.query("SELECT password_hash FROM users WHERE id = \(userID)", logger: logger)
+        for try await hash in rows.decode(String.self) { return hash }
+        return nil
+    }
+
+    /// `text` as a LIKE pattern matching itself as a prefix: `%`, `_` and `\` taken literally.
+    static func likePrefix(_ text: String) -> String {
+        var pattern = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern + "%"
+    }
+
+    func forgetSessions(where predicate: (SignedIn) -> Bool) {
+        sessions.removeAll(where: predicate)
+    }
+
+    // MARK: Health
+
+    public var healthName: String { "users" }
+
+    /// A round trip to the users table, with the session cache's size and hit rate.
+    public func performHealthCheck() async -> ServiceHealthStatus {
+        let started = ContinuousClock.now
+        let checkedAt = Date()
+        do {
+            let rows = try await database.client.query("SELECT count(*) FROM users", logger: logger)
+            for try await _ in rows.decode(Int.self) {}
+            return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started,
+                                       details: cacheDetails)
+        } catch {
+            return ServiceHealthStatus(
+                isHealthy: false, lastChecked: checkedAt, errors: ["users table unreachable: \(Database.describe(error))"],
+                responseTime: ContinuousClock.now - started, details: cacheDetails)
+        }
+    }
+
+    private var cacheDetails: [String: String] {
+        let statistics = sessions.statistics
+        return ["sessionCacheSize": "\(statistics.count)", "sessionCacheHitRate": String(format: "%.3f", statistics.hitRate)]
+    }
+}
