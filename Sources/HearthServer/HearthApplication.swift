@@ -43,7 +43,8 @@ public func buildRouter(
     HealthController(
         health: dependencies.health,
         readiness: ReadinessCheck(database: dependencies.database, migrator: dependencies.migrator),
-        adminToken: configuration.adminToken, version: configuration.version, startedAt: startedAt
+        adminToken: configuration.adminToken, version: configuration.version, startedAt: startedAt,
+        authenticator: dependencies.authenticator
     ).addRoutes(to: router)
     MetricsController(registry: dependencies.metrics).addRoutes(to: router)
     if let executor = dependencies.graphQL {
@@ -91,6 +92,7 @@ public func buildApplication(
             }
             // The token may come with the upgrade; it is checked when the client sends connection_init.
             let authorization = request.headerFields[.authorization]
+            let userAgent = request.headerFields[.userAgent]
             let address = channel.remoteAddress?.hostDescription
             return .upgrade([.secWebSocketProtocol: GraphQLWebSocketSession.subprotocol]) { inbound, outbound, context in
                 let opened = ContinuousClock.now
@@ -101,7 +103,8 @@ public func buildApplication(
                 let session = GraphQLWebSocketSession(
                     executor: executor, configuration: configuration.webSocket, outbound: outbound, logger: context.logger,
                     authentication: .init(
-                        authenticator: dependencies.authenticator, authorizationHeader: authorization, clientAddress: address))
+                        authenticator: dependencies.authenticator, authorizationHeader: authorization, clientAddress: address,
+                        userAgent: userAgent))
                 try await session.run(inbound)
             }
         },

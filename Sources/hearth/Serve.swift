@@ -31,10 +31,13 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var graphQLLimits: GraphQLOptions
 
+    @OptionGroup var users: UsersOptions
+
     func run() async throws {
         let env = EnvironmentValue()
         let options = try database.resolve(env)
         let limits = try graphQLLimits.resolve(env)
+        let usersConfiguration = try users.resolve(env)
         let server = HearthServerConfiguration(
             host: env.string(host, "HEARTH_HOST") ?? "127.0.0.1",
             port: try env.port(port, "HEARTH_PORT", allowZero: true) ?? 8080,
@@ -50,14 +53,15 @@ struct Serve: AsyncParsableCommand {
         let registry = Bootstrap.metrics()
 
         try await reportingFailures {
-            let graphQL = try HearthGraphQLSchema.load(
-                from: URL(fileURLWithPath: schemaPath), facts: .init(version: server.version, startedAt: Date()))
+            // Checked before the database starts; bound to the services once they exist.
+            let schemaSource = try HearthGraphQLSchema.Source.read(URL(fileURLWithPath: schemaPath))
+            let facts = HearthGraphQLSchema.ServerFacts(version: server.version, startedAt: Date())
             let migrations = try Migration.load(from: options.migrationsDirectory)
             let setup = try await DatabaseSetup.start(options, logger: logger)
             do {
                 try await setup.run { configuration in
-                    try await serve(server, database: configuration, embedded: setup.embedded,
-                                    migrations: migrations, graphQL: graphQL.makeExecutor(logger: logger, configuration: limits.executor),
+                    try await serve(server, database: configuration, embedded: setup.embedded, migrations: migrations,
+                                    graphQL: (schemaSource, facts, limits.executor), users: usersConfiguration,
                                     registry: registry, logger: logger)
                 }
             } catch {
@@ -68,13 +72,17 @@ struct Serve: AsyncParsableCommand {
 
     private func serve(
         _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?,
-        migrations: [Migration], graphQL: Executor, registry: PrometheusCollectorRegistry, logger: Logger
+        migrations: [Migration], graphQL: (source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts, executor: ExecutorConfiguration),
+        users usersConfiguration: UsersConfiguration, registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         let database = Database(configuration: configuration, logger: logger)
         let migrator = Migrator(migrations: migrations, logger: logger)
+        let users = UserService(database: database, configuration: usersConfiguration, logger: logger)
+        let health = HealthRegistry([database, users])
+        let schema = try HearthGraphQLSchema(source: graphQL.source, facts: graphQL.facts, services: HearthServices(users: users, health: health))
         let dependencies = HearthDependencies(
-            database: database, migrator: migrator, health: HealthRegistry([database]), metrics: registry,
-            graphQL: graphQL)
+            database: database, migrator: migrator, health: health, metrics: registry,
+            graphQL: schema.makeExecutor(logger: logger, configuration: graphQL.executor), authenticator: .sessions(users))
         var app = buildApplication(configuration: server, dependencies: dependencies, logger: logger) { port in
             let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"
             FileHandle.standardOutput.write(Data(line.utf8))

@@ -1,5 +1,7 @@
 import Foundation
 import GraphQLEngine
+import HearthCore
+import HearthTestSupport
 import HearthServer
 import Testing
 
@@ -10,11 +12,28 @@ import Testing
     static let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("schema.graphql")
 
+    /// Services over a pool that is never started: the fields these tests run (serverInfo,
+    /// heartbeat) never reach the database; tests that do use a real one (GraphQLHTTPTests).
+    static let offlineServices: HearthServices = {
+        // A syntactically valid URL; nothing connects to it.
+        let configuration = try! DatabaseConfiguration.parse(url: "postgres://hearth@127.0.0.1:1/none", poolSize: 1)
+        let database = Database(configuration: configuration, logger: TestPostgres.logger)
+        let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4))
+        return HearthServices(users: users, health: HealthRegistry([database, users]))
+    }()
+
+    /// Services on `database` with bcrypt at its lowest cost.
+    static func services(_ database: Database, clock: any HearthClock = SystemClock(), signUpMode: SignUpMode = .open) -> HearthServices {
+        let users = UserService(
+            database: database, configuration: UsersConfiguration(bcryptCost: 4, signUpMode: signUpMode), clock: clock)
+        return HearthServices(users: users, health: HealthRegistry([database, users]))
+    }
+
     static let facts = HearthGraphQLSchema.ServerFacts(
         version: "9.8.7", startedAt: Date(timeIntervalSince1970: 1_795_000_000.125))
 
     @Test func serverInfoAnswersWithTheVersionAndStartTime() async throws {
-        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts)
+        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts, services: Self.offlineServices)
         let response = await Executor(schema.executable).execute(GraphQLRequest(query: "{ serverInfo { version startedAt } }"))
         let json = String(decoding: response.json, as: UTF8.self)
         let startedAt = DateTimeScalar.string(from: Self.facts.startedAt)
@@ -24,7 +43,7 @@ import Testing
 
     /// The first beats of `heartbeat(intervalSeconds:)`: sequence and time of each.
     static func beats(_ count: Int, every seconds: Int) async throws -> [(sequence: Int, at: Date)] {
-        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts)
+        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts, services: Self.offlineServices)
         guard case .stream(let beats) = await Executor(schema.executable).subscribe(
             GraphQLRequest(query: "subscription { heartbeat(intervalSeconds: \(seconds)) { sequence at } }"))
         else { throw CancellationError() }
@@ -51,7 +70,7 @@ import Testing
 
     @Test(arguments: [0, 3601, -5])
     func heartbeatRefusesAnIntervalOutOfRange(seconds: Int) async throws {
-        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts)
+        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts, services: Self.offlineServices)
         guard case .response(let response) = await Executor(schema.executable).subscribe(
             GraphQLRequest(query: "subscription { heartbeat(intervalSeconds: \(seconds)) { sequence } }"))
         else { Issue.record("a stream for an interval of \(seconds) s"); return }
@@ -59,7 +78,7 @@ import Testing
     }
 
     @Test func theSchemaDeclaresHearthsScalars() throws {
-        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts).executable.schema
+        let schema = try HearthGraphQLSchema.load(from: Self.schemaURL, facts: Self.facts, services: Self.offlineServices).executable.schema
         for name in ["DateTime", "UUID", "Decimal", "URL", "JSON"] {
             #expect(schema.type(named: name)?.kind == .scalar, "\(name)")
         }
@@ -69,7 +88,7 @@ import Testing
     @Test func anUnboundFieldFailsStartUpNamingIt() {
         let sdl = "type Query { serverInfo: ServerInfo! weather: String } type ServerInfo { version: String! startedAt: String! }"
         #expect {
-            try HearthGraphQLSchema(sdl: sdl, facts: Self.facts)
+            try HearthGraphQLSchema(sdl: sdl, facts: Self.facts, services: Self.offlineServices)
         } throws: { error in
             "\(error)".contains("Query.weather")
         }
@@ -77,7 +96,7 @@ import Testing
 
     @Test func aSchemaErrorFailsStartUpWithItsLocation() {
         #expect {
-            try HearthGraphQLSchema(sdl: "type Query { serverInfo: Missing }", name: "broken.graphql", facts: Self.facts)
+            try HearthGraphQLSchema(sdl: "type Query { serverInfo: Missing }", name: "broken.graphql", facts: Self.facts, services: Self.offlineServices)
         } throws: { error in
             let text = "\(error)"
             return text.contains("broken.graphql") && text.contains("Unknown type \"Missing\"") && text.contains("1:26")

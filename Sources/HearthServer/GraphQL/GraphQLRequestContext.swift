@@ -11,11 +11,16 @@ public struct GraphQLRequestContext: Sendable {
     public var clientAddress: String?
     /// Who sent the request, established from its bearer token.
     public var caller: Caller
+    /// The client's User-Agent, the default device name of a new session.
+    public var userAgent: String?
 
-    public init(logger: Logger, requestID: String? = nil, clientAddress: String? = nil, caller: Caller = .anonymous) {
+    public init(
+        logger: Logger, requestID: String? = nil, clientAddress: String? = nil, caller: Caller = .anonymous, userAgent: String? = nil
+    ) {
         self.logger = logger
         self.requestID = requestID ?? logger[metadataKey: "hb.request.id"]?.description ?? "-"
         self.clientAddress = clientAddress
         self.caller = caller
+        self.userAgent = userAgent
     }
 }

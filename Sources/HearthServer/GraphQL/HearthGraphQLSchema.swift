@@ -24,27 +24,49 @@ public struct HearthGraphQLSchema: Sendable {
         public let description: String
     }
 
-    /// Builds and binds the schema text `sdl` (read from `name`, used in messages).
-    public init(sdl: String, name: String = "schema.graphql", facts: ServerFacts) throws(LoadError) {
-        let schema: GraphQLSchema
-        do {
-            schema = try SchemaBuilder.build(sdl: sdl, name: name, options: SchemaBuildOptions(scalars: HearthScalars.all))
-        } catch {
-            throw LoadError(description: "\(name) is not a valid schema:\n\(error.description)")
+    /// A schema text checked to build (syntax and schema rules), not yet bound: start-up reads and
+    /// checks it before starting the database, and binds it once the services exist.
+    public struct Source: Sendable {
+        public let sdl: String
+        public let name: String
+
+        /// Reads and checks the schema file at `url`.
+        public static func read(_ url: URL) throws(LoadError) -> Source {
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw LoadError(description: "cannot read the GraphQL schema at \(url.path)")
+            }
+            let source = Source(sdl: String(decoding: data, as: UTF8.self), name: url.lastPathComponent)
+            _ = try source.build()
+            return source
         }
+
+        func build() throws(LoadError) -> GraphQLSchema {
+            do {
+                return try SchemaBuilder.build(sdl: sdl, name: name, options: SchemaBuildOptions(scalars: HearthScalars.all))
+            } catch {
+                throw LoadError(description: "\(name) is not a valid schema:\n\(error.description)")
+            }
+        }
+    }
+
+    /// Binds a checked schema text to `services`.
+    public init(source: Source, facts: ServerFacts, services: HearthServices) throws(LoadError) {
+        try self.init(sdl: source.sdl, name: source.name, facts: facts, services: services)
+    }
+
+    /// Builds and binds the schema text `sdl` (read from `name`, used in messages) to `services`.
+    public init(sdl: String, name: String = "schema.graphql", facts: ServerFacts, services: HearthServices) throws(LoadError) {
+        let schema = try Source(sdl: sdl, name: name).build()
         do {
-            executable = try ExecutableSchema(schema, resolvers: Self.resolvers(facts))
+            executable = try ExecutableSchema(schema, resolvers: Self.resolvers(facts, services: services))
         } catch {
             throw LoadError(description: "\(name): \(error.description)")
         }
     }
 
     /// Reads and builds the schema file at `url`.
-    public static func load(from url: URL, facts: ServerFacts) throws(LoadError) -> HearthGraphQLSchema {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw LoadError(description: "cannot read the GraphQL schema at \(url.path)")
-        }
-        return try HearthGraphQLSchema(sdl: String(decoding: data, as: UTF8.self), name: url.lastPathComponent, facts: facts)
+    public static func load(from url: URL, facts: ServerFacts, services: HearthServices) throws(LoadError) -> HearthGraphQLSchema {
+        try HearthGraphQLSchema(source: Source.read(url), facts: facts, services: services)
     }
 
     /// An executor for this schema whose resolvers' internal errors (hidden from clients) are
@@ -68,8 +90,11 @@ public struct HearthGraphQLSchema: Sendable {
 
     /// The resolvers of every field `schema.graphql` declares; value types such as `ServerInfo`
     /// are plain data read by the default resolver.
-    static func resolvers(_ facts: ServerFacts) -> Resolvers {
-        var resolvers = Resolvers(defaultResolution: .types(["ServerInfo", "Heartbeat"]))
+    static func resolvers(_ facts: ServerFacts, services: HearthServices) -> Resolvers {
+        var resolvers = Resolvers(
+            defaultResolution: .types(Set(["ServerInfo", "Heartbeat"]).union(UserResolvers.plainTypes).union(HealthResolvers.plainTypes)))
+        UserResolvers.register(&resolvers, users: services.users)
+        HealthResolvers.register(&resolvers, health: services.health)
         let serverInfo: GraphQLValue = [
             "version": .string(facts.version), "startedAt": .string(DateTimeScalar.string(from: facts.startedAt)),
         ]

@@ -4,19 +4,28 @@ import HearthCore
 import Hummingbird
 
 /// `/healthz` (alive), `/readyz` (ready for traffic) and `/admin/health` (per-service report).
+///
+/// `/admin/health` takes the bootstrap admin token or the session token of an instance
+/// administrator; other signed-in people get 403, everyone else 401.
 public struct HealthController<Context: RequestContext>: Sendable {
     public let health: HealthRegistry
     public let readiness: ReadinessCheck
     public let adminToken: String?
     public let version: String
     public let startedAt: Date
+    /// Recognises administrators' session tokens.
+    public let authenticator: Authenticator
 
-    public init(health: HealthRegistry, readiness: ReadinessCheck, adminToken: String?, version: String, startedAt: Date) {
+    public init(
+        health: HealthRegistry, readiness: ReadinessCheck, adminToken: String?, version: String, startedAt: Date,
+        authenticator: Authenticator = .noAccounts
+    ) {
         self.health = health
         self.readiness = readiness
         self.adminToken = adminToken
         self.version = version
         self.startedAt = startedAt
+        self.authenticator = authenticator
     }
 
     public func addRoutes(to router: Router<Context>) {
@@ -29,15 +38,35 @@ public struct HealthController<Context: RequestContext>: Sendable {
             }
             return Self.json(.ok, #"{"status":"ready"}"#)
         }
-        router.get("/admin/health") { request, _ in
-            guard isAdmin(request) else {
-                var response = Self.json(.unauthorized, Self.encode(ErrorBody(error: adminToken == nil
-                    ? "admin endpoints are disabled: set HEARTH_ADMIN_TOKEN"
-                    : "missing or wrong admin token (Authorization: Bearer <HEARTH_ADMIN_TOKEN>)")))
+        router.get("/admin/health") { request, context in
+            switch await access(request, context) {
+            case .granted:
+                return Self.json(.ok, Self.encode(await report()))
+            case .forbidden:
+                return Self.json(.forbidden, Self.encode(ErrorBody(error: "only instance administrators may read /admin/health")))
+            case .unauthorized:
+                var response = Self.json(.unauthorized, Self.encode(ErrorBody(
+                    error: "missing or wrong token: send Authorization: Bearer with HEARTH_ADMIN_TOKEN or an administrator's session token")))
                 response.headers[.wwwAuthenticate] = #"Bearer realm="hearth-admin""#
                 return response
             }
-            return Self.json(.ok, Self.encode(await report()))
+        }
+    }
+
+    enum Access { case granted, forbidden, unauthorized }
+
+    /// The bootstrap token, or an administrator's session.
+    private func access(_ request: Request, _ context: Context) async -> Access {
+        if isBootstrapAdmin(request) { return .granted }
+        guard let token = try? BearerToken.parse(authorization: request.headers[.authorization]) else { return .unauthorized }
+        do {
+            guard case .user(let signedIn) = try await authenticator.caller(for: token) else { return .unauthorized }
+            return signedIn.user.isAdmin ? .granted : .forbidden
+        } catch is AuthenticationError {
+            return .unauthorized
+        } catch {
+            context.logger.error("cannot authenticate an admin request", metadata: ["error": "\(String(reflecting: error))"])
+            return .unauthorized
         }
     }
 
@@ -63,7 +92,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
     }
 
     /// Compares digests so the comparison takes the same time wherever the tokens differ.
-    private func isAdmin(_ request: Request) -> Bool {
+    private func isBootstrapAdmin(_ request: Request) -> Bool {
         guard let adminToken, !adminToken.isEmpty,
               let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return false }
         let presented = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)

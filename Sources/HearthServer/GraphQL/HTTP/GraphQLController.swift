@@ -57,7 +57,8 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             context.logger.error("cannot authenticate a request", metadata: ["error": "\(String(reflecting: error))"])
             throw GraphQLHTTPError(.internalServerError, "Internal server error", code: "INTERNAL_SERVER_ERROR")
         }
-        return GraphQLRequestContext(logger: context.logger, requestID: context.id, clientAddress: address, caller: caller)
+        return GraphQLRequestContext(
+            logger: context.logger, requestID: context.id, clientAddress: address, caller: caller, userAgent: request.headers[.userAgent])
     }
 
     func post(_ request: Request, _ requestContext: Context) async -> Response {

@@ -31,6 +31,7 @@ final class GraphQLWebSocketSession: Sendable {
         /// The upgrade request's `Authorization` header, used when the init payload has no token.
         var authorizationHeader: String?
         var clientAddress: String?
+        var userAgent: String?
     }
 
     struct State {
@@ -198,7 +199,8 @@ final class GraphQLWebSocketSession: Sendable {
     /// Executes one operation and sends its results; nothing more once the client completed it.
     private func run(id: String, _ request: GraphQLRequest) async {
         let context = GraphQLRequestContext(
-            logger: logger, clientAddress: authentication.clientAddress, caller: state.withLock { $0.caller })
+            logger: logger, clientAddress: authentication.clientAddress, caller: state.withLock { $0.caller },
+            userAgent: authentication.userAgent)
         do {
             switch await executor.subscribe(request, context: context) {
             case .response(let response):

@@ -1,0 +1,133 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+
+/// `schema.graphql`'s accounts, sessions, profile and preferences fields, mapped onto ``UserService``.
+enum UserResolvers {
+    /// Object types whose fields are plain data read by the default resolver.
+    static let plainTypes: Set<String> = ["AuthPayload", "Me", "PublicUser", "Session", "Preferences", "NotificationPreferences"]
+
+    static func register(_ resolvers: inout Resolvers, users: UserService) {
+        resolvers.field("Query.me") { input in
+            let context = try input.context(GraphQLRequestContext.self)
+            return context.caller.signedIn.map { .value(UserValues.me($0.user)) } ?? .null
+        }
+        resolvers.field("Me.preferences") { input in
+            guard let id = UserValues.uuid(plainField(input.source, "id")) else { return .null }
+            return .value(UserValues.preferences(try await serviceCall { try await users.preferences(userID: id) }))
+        }
+        resolvers.field("Query.sessions") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let sessions = try await serviceCall { try await users.sessions(userID: signedIn.user.id) }
+            return .value(.list(sessions.map { UserValues.session($0, current: signedIn.session.id) }))
+        }
+        resolvers.field("Query.searchUsers") { input in
+            _ = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            guard case .string(let query)? = input[argument: "query"], case .int(let first)? = input[argument: "first"] else { return .null }
+            let found = try await serviceCall { try await users.searchUsers(query: query, first: first) }
+            return .value(.list(found.map(UserValues.publicUser)))
+        }
+        resolvers.field("Query.exportPreferences") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let preferences = try await serviceCall { try await users.preferences(userID: signedIn.user.id) }
+            return .value(try JSONParser.parse(Array(preferences.json)))
+        }
+
+        resolvers.field("Mutation.signUp") { input in
+            let context = try input.context(GraphQLRequestContext.self)
+            guard case .object(let fields)? = input[argument: "input"], case .string(let email)? = fields["email"],
+                case .string(let password)? = fields["password"], case .string(let name)? = fields["displayName"]
+            else { return .null }
+            let device = fields["deviceName"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? context.userAgent
+            let payload = try await serviceCall {
+                try await users.signUp(email: email, password: password, displayName: name, deviceName: device)
+            }
+            return .value(UserValues.payload(payload))
+        }
+        resolvers.field("Mutation.signIn") { input in
+            let context = try input.context(GraphQLRequestContext.self)
+            guard case .string(let email)? = input[argument: "email"], case .string(let password)? = input[argument: "password"] else {
+                return .null
+            }
+            let device = input[argument: "deviceName"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? context.userAgent
+            let payload = try await serviceCall {
+                try await users.signIn(email: email, password: password, deviceName: device, clientAddress: context.clientAddress)
+            }
+            return .value(UserValues.payload(payload))
+        }
+        resolvers.field("Mutation.signOut") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            try await serviceCall { try await users.signOut(sessionID: signedIn.session.id) }
+            return .bool(true)
+        }
+        resolvers.field("Mutation.signOutEverywhere") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            return .int(try await serviceCall { try await users.signOutEverywhere(userID: signedIn.user.id) })
+        }
+        resolvers.field("Mutation.revokeSession") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            guard let id = UserValues.uuid(input[argument: "id"]) else { return .null }
+            try await serviceCall { try await users.revokeSession(id: id, userID: signedIn.user.id) }
+            return .bool(true)
+        }
+        resolvers.field("Mutation.updateProfile") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let name: String?
+            switch input[argument: "displayName"] {
+            case .string(let text)?: name = text
+            case .null?: throw UserError.invalidInput(field: "displayName", message: "displayName cannot be null.").fieldError
+            default: name = nil
+            }
+            let avatar: String??
+            switch input[argument: "avatarURL"] {
+            case .string(let text)?: avatar = .some(text)
+            case .null?: avatar = .some(nil)
+            default: avatar = nil
+            }
+            let user = try await serviceCall { try await users.updateProfile(userID: signedIn.user.id, displayName: name, avatarURL: avatar) }
+            return .value(UserValues.me(user))
+        }
+        resolvers.field("Mutation.changePassword") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            guard case .string(let current)? = input[argument: "currentPassword"], case .string(let new)? = input[argument: "newPassword"]
+            else { return .null }
+            try await serviceCall {
+                try await users.changePassword(userID: signedIn.user.id, keepingSession: signedIn.session.id, current: current, new: new)
+            }
+            return .bool(true)
+        }
+        resolvers.field("Mutation.deleteAccount") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            guard case .string(let password)? = input[argument: "password"] else { return .null }
+            try await serviceCall { try await users.deleteAccount(userID: signedIn.user.id, password: password) }
+            return .bool(true)
+        }
+        resolvers.field("Mutation.updatePreferences") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let patch = try serviceCallSync { () throws(UserError) in try PreferencesPatch.parse(UserValues.json(input[argument: "input"] ?? .null), field: "input") }
+            let updated = try await serviceCall { try await users.updatePreferences(userID: signedIn.user.id, patch) }
+            return .value(UserValues.preferences(updated))
+        }
+        resolvers.field("Mutation.importPreferences") { input in
+            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let patch = try serviceCallSync { () throws(UserError) in try PreferencesPatch.parse(UserValues.json(input[argument: "preferences"] ?? .null)) }
+            let updated = try await serviceCall { try await users.updatePreferences(userID: signedIn.user.id, patch) }
+            return .value(UserValues.preferences(updated))
+        }
+    }
+
+    /// A key of a plain-data parent.
+    static func plainField(_ source: Resolved, _ name: String) -> GraphQLValue? {
+        guard case .value(.object(let object)) = source else { return nil }
+        return object[name]
+    }
+}
+
+/// The synchronous form of ``serviceCall(_:)``.
+func serviceCallSync<T>(_ body: () throws(UserError) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        throw error.fieldError
+    }
+}
