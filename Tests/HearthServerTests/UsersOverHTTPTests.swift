@@ -1,0 +1,297 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+import HearthServer
+import HearthTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// Accounts, sessions, profile and preferences end to end: GraphQL over real HTTP on 127.0.0.1,
+/// a real PostgreSQL, a manual clock for expiry and rate-limit windows, and the server's log
+/// captured to check that no password or token reaches it.
+@Suite struct UsersOverHTTPTests {
+    struct Server: Sendable {
+        let client: any TestClientProtocol
+        let clock: ManualClock
+        let log: GraphQLHTTPLimitsTests.CapturedLog
+        let services: HearthServices
+
+        /// Runs `query` with `variables`, as the holder of `token`; returns status and JSON.
+        func graphQL(_ query: String, _ variables: [String: Any] = [:], token: String? = nil, userAgent: String? = nil)
+            async throws -> (status: HTTPResponse.Status, json: [String: Any])
+        {
+            var headers: HTTPFields = [.contentType: "application/json", .accept: "application/graphql-response+json"]
+            if let token { headers[.authorization] = "Bearer \(token)" }
+            if let userAgent { headers[.userAgent] = userAgent }
+            let body = try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])
+            let response = try await client.execute(uri: "/graphql", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any] ?? [:]
+            return (response.status, json)
+        }
+
+        /// The data of a successful operation.
+        func data(_ query: String, _ variables: [String: Any] = [:], token: String? = nil, userAgent: String? = nil)
+            async throws -> [String: Any]
+        {
+            let (status, json) = try await graphQL(query, variables, token: token, userAgent: userAgent)
+            #expect(status == .ok && json["errors"] == nil, "\(json)")
+            return json["data"] as? [String: Any] ?? [:]
+        }
+
+        /// The first error's code, message and extensions.
+        func error(_ query: String, _ variables: [String: Any] = [:], token: String? = nil) async throws
+            -> (code: String?, message: String?, extensions: [String: Any])
+        {
+            let (_, json) = try await graphQL(query, variables, token: token)
+            let first = (json["errors"] as? [[String: Any]])?.first ?? [:]
+            let extensions = first["extensions"] as? [String: Any] ?? [:]
+            return (extensions["code"] as? String, first["message"] as? String, extensions)
+        }
+
+        /// Signs up and returns the token.
+        func signUp(_ email: String, password: String = "correct horse", name: String = "Ada") async throws -> String {
+            let data = try await data(
+                "mutation($i: SignUpInput!) { signUp(input: $i) { token user { email } } }",
+                ["i": ["email": email, "password": password, "displayName": name]])
+            return try #require((data["signUp"] as? [String: Any])?["token"] as? String)
+        }
+    }
+
+    static func withServer(
+        signUpMode: SignUpMode = .open, adminToken: String? = nil, _ body: @escaping @Sendable (Server) async throws -> Void
+    ) async throws {
+        let log = GraphQLHTTPLimitsTests.CapturedLog()
+        let endpoint = try await TestPostgres.shared.createDatabase()
+        let database = Database(configuration: .embedded(endpoint, poolSize: 4), logger: log.logger)
+        try await database.whileRunning { database in
+            let clock = ManualClock(Date())
+            let services = HearthGraphQLSchemaTests.services(database, clock: clock, signUpMode: signUpMode)
+            let schema = try HearthGraphQLSchema.load(
+                from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts, services: services)
+            let migrator = Migrator(migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: log.logger)
+            let app = buildApplication(
+                configuration: .init(host: "127.0.0.1", port: 0, adminToken: adminToken),
+                dependencies: HearthDependencies(
+                    database: database, migrator: migrator, health: services.health, metrics: TestMetrics.registry,
+                    graphQL: HearthGraphQLSchema.executor(schema.executable, logger: log.logger),
+                    authenticator: .sessions(services.users)),
+                logger: log.logger)
+            try await app.test(.live) { client in
+                try await body(Server(client: client, clock: clock, log: log, services: services))
+            }
+        }
+    }
+
+    static let me = "{ me { id email displayName avatarURL isAdmin createdAt preferences { theme timeZone } } }"
+
+    @Test func signUpSignInMeAndSessions() async throws {
+        try await Self.withServer { server in
+            #expect(try await server.data("{ me { id } }")["me"] is NSNull, "signed out, me is null")
+            let token = try await server.signUp(" Ada@Example.org ", name: " Ada ")
+            let me = try #require(try await server.data(Self.me, token: token)["me"] as? [String: Any])
+            #expect(me["email"] as? String == "ada@example.org")
+            #expect(me["displayName"] as? String == "Ada")
+            #expect(me["isAdmin"] as? Bool == false)
+            #expect((me["preferences"] as? [String: Any])?["theme"] as? String == "SYSTEM")
+
+            let signIn = try await server.data(
+                "mutation { signIn(email: \"ADA@example.org\", password: \"correct horse\") { token expiresAt user { email } } }",
+                userAgent: "HearthTests/1.0")
+            let second = try #require((signIn["signIn"] as? [String: Any])?["token"] as? String)
+            #expect(second != token)
+            let sessions = try #require(try await server.data("{ sessions { id deviceName current } }", token: second)["sessions"] as? [[String: Any]])
+            #expect(sessions.count == 2)
+            #expect(sessions.filter { $0["current"] as? Bool == true }.map { $0["deviceName"] as? String } == ["HearthTests/1.0"])
+        }
+    }
+
+    @Test func badInputNamesTheFieldAndWritesNothing() async throws {
+        try await Self.withServer { server in
+            let cases: [([String: Any], String)] = [
+                (["email": "nope", "password": "correct horse", "displayName": "Ada"], "email"),
+                (["email": "ada@example.org", "password": "short", "displayName": "Ada"], "password"),
+                (["email": "ada@example.org", "password": "correct horse", "displayName": String(repeating: "é", count: 81)], "displayName"),
+            ]
+            for (input, field) in cases {
+                let error = try await server.error("mutation($i: SignUpInput!) { signUp(input: $i) { token } }", ["i": input])
+                #expect(error.code == "BAD_USER_INPUT")
+                #expect(error.extensions["field"] as? String == field)
+                #expect(error.message?.hasPrefix(field) == true, "\(String(describing: error.message))")
+            }
+            let token = try await server.signUp("ada@example.org")
+            let duplicate = try await server.error(
+                "mutation($i: SignUpInput!) { signUp(input: $i) { token } }",
+                ["i": ["email": "ADA@example.org", "password": "correct horse", "displayName": "Other"]])
+            #expect(duplicate.code == "BAD_USER_INPUT" && duplicate.extensions["field"] as? String == "email")
+            let zone = try await server.error(#"mutation { updatePreferences(input: {timeZone: "Mars/Olympus"}) { timeZone } }"#, token: token)
+            #expect(zone.code == "BAD_USER_INPUT" && zone.extensions["field"] as? String == "input.timeZone")
+            let avatar = try await server.error(#"mutation { updateProfile(avatarURL: "https://x.org/" ) { id } }"#, token: token)
+            #expect(avatar.code == nil, "a valid URL is accepted")
+            let wrong = try await server.error(#"mutation { changePassword(currentPassword: "wrong one", newPassword: "long enough") }"#, token: token)
+            #expect(wrong.code == "BAD_USER_INPUT" && wrong.extensions["field"] as? String == "currentPassword")
+            #expect(try await server.services.users.allUsers().count == 1)
+        }
+    }
+
+    @Test func garbageExpiredAndRevokedTokensAreUnauthenticated() async throws {
+        try await Self.withServer { server in
+            let first = try await server.signUp("ada@example.org")
+            let signIn = try await server.data(#"mutation { signIn(email: "ada@example.org", password: "correct horse") { token } }"#)
+            let second = try #require((signIn["signIn"] as? [String: Any])?["token"] as? String)
+
+            for garbage in ["garbage", String(repeating: "A", count: 43)] {
+                let (status, json) = try await server.graphQL("{ me { id } }", token: garbage)
+                #expect(status == .unauthorized)
+                #expect(((json["errors"] as? [[String: Any]])?.first?["extensions"] as? [String: Any])?["code"] as? String == "UNAUTHENTICATED")
+            }
+            // Signing out one session leaves the other working.
+            #expect(try await server.data("mutation { signOut }", token: first)["signOut"] as? Bool == true)
+            #expect(try await server.graphQL("{ me { id } }", token: first).status == .unauthorized)
+            #expect(try await server.graphQL("{ me { id } }", token: second).status == .ok)
+            // Revoking from another session.
+            let third = try #require(((try await server.data(#"mutation { signIn(email: "ada@example.org", password: "correct horse") { token } }"#))["signIn"] as? [String: Any])?["token"] as? String)
+            let sessions = try #require(try await server.data("{ sessions { id current } }", token: second)["sessions"] as? [[String: Any]])
+            let other = try #require(sessions.first { $0["current"] as? Bool == false }?["id"] as? String)
+            #expect(try await server.data("mutation($id: UUID!) { revokeSession(id: $id) }", ["id": other], token: second)["revokeSession"] as? Bool == true)
+            #expect(try await server.graphQL("{ me { id } }", token: third).status == .unauthorized)
+            // Expiry: 31 idle days later the last token is refused.
+            server.clock.advance(by: 31 * 86_400)
+            #expect(try await server.graphQL("{ me { id } }", token: second).status == .unauthorized)
+            // Signed-in-only fields answer UNAUTHENTICATED without a token.
+            for query in ["{ sessions { id } }", #"{ searchUsers(query: "a") { id } }"#, "{ exportPreferences }", "mutation { signOut }"] {
+                #expect(try await server.error(query).code == "UNAUTHENTICATED", "\(query)")
+            }
+        }
+    }
+
+    @Test func signOutEverywhereAndChangePasswordRevokeAcrossSessions() async throws {
+        try await Self.withServer { server in
+            let first = try await server.signUp("ada@example.org")
+            let signInQuery = #"mutation { signIn(email: "ada@example.org", password: "correct horse") { token } }"#
+            let second = try #require(((try await server.data(signInQuery))["signIn"] as? [String: Any])?["token"] as? String)
+            let third = try #require(((try await server.data(signInQuery))["signIn"] as? [String: Any])?["token"] as? String)
+            #expect(try await server.data(#"mutation { changePassword(currentPassword: "correct horse", newPassword: "battery staple") }"#,
+                                          token: first)["changePassword"] as? Bool == true)
+            #expect(try await server.graphQL("{ me { id } }", token: second).status == .unauthorized)
+            #expect(try await server.graphQL("{ me { id } }", token: third).status == .unauthorized)
+            #expect(try await server.graphQL("{ me { id } }", token: first).status == .ok)
+            let fourth = try #require(((try await server.data(#"mutation { signIn(email: "ada@example.org", password: "battery staple") { token } }"#))["signIn"] as? [String: Any])?["token"] as? String)
+            #expect(try await server.data("mutation { signOutEverywhere }", token: fourth)["signOutEverywhere"] as? Int == 2)
+            #expect(try await server.graphQL("{ me { id } }", token: first).status == .unauthorized)
+        }
+    }
+
+    @Test func failedSignInsAreRateLimitedWithRetryAfter() async throws {
+        try await Self.withServer { server in
+            _ = try await server.signUp("ada@example.org")
+            for _ in 0..<10 {
+                let error = try await server.error(#"mutation { signIn(email: "ada@example.org", password: "wrong guess") { token } }"#)
+                #expect(error.code == "UNAUTHENTICATED" && error.message == "Invalid email or password")
+            }
+            let unknown = try await server.error(#"mutation { signIn(email: "nobody@example.org", password: "wrong guess") { token } }"#)
+            #expect(unknown.code == "RATE_LIMITED", "the client address is limited too")
+            let limited = try await server.error(#"mutation { signIn(email: "ada@example.org", password: "correct horse") { token } }"#)
+            #expect(limited.code == "RATE_LIMITED")
+            #expect(limited.extensions["retryAfter"] as? Int == 900)
+            server.clock.advance(by: 901)
+            _ = try await server.data(#"mutation { signIn(email: "ada@example.org", password: "correct horse") { token } }"#)
+        }
+    }
+
+    @Test func profilePreferencesSearchAndDeletion() async throws {
+        try await Self.withServer { server in
+            let ada = try await server.signUp("ada@example.org", name: "Ada Lovelace")
+            _ = try await server.signUp("adam@example.org", name: "Adam")
+            let updated = try await server.data(#"mutation { updateProfile(displayName: " Countess ", avatarURL: "https://example.org/a.png") { displayName avatarURL } }"#, token: ada)
+            #expect((updated["updateProfile"] as? [String: Any])?["displayName"] as? String == "Countess")
+            let cleared = try await server.data("mutation { updateProfile(avatarURL: null) { avatarURL } }", token: ada)
+            #expect((cleared["updateProfile"] as? [String: Any])?["avatarURL"] is NSNull)
+
+            let preferences = try await server.data(
+                #"mutation { updatePreferences(input: {theme: DARK, notifications: {outOfStock: false}, priceDropThreshold: AT_LEAST_10_PERCENT, timeZone: "Europe/Berlin"}) { theme notifications { enabled outOfStock backInStock } priceDropThreshold timeZone } }"#,
+                token: ada)
+            let expected: [String: Any] = ["theme": "DARK", "priceDropThreshold": "AT_LEAST_10_PERCENT", "timeZone": "Europe/Berlin"]
+            let got = try #require(preferences["updatePreferences"] as? [String: Any])
+            for (key, value) in expected { #expect(got[key] as? String == value as? String, "\(key)") }
+            #expect((got["notifications"] as? [String: Any])?["outOfStock"] as? Bool == false)
+
+            let exported = try #require(try await server.data("{ exportPreferences }", token: ada)["exportPreferences"] as? [String: Any])
+            #expect(exported["theme"] as? String == "DARK")
+            let adam = try await server.data(#"mutation { signIn(email: "adam@example.org", password: "correct horse") { token } }"#)
+            let adamToken = try #require((adam["signIn"] as? [String: Any])?["token"] as? String)
+            let imported = try await server.data("mutation($p: JSON!) { importPreferences(preferences: $p) { theme timeZone } }", ["p": exported], token: adamToken)
+            #expect((imported["importPreferences"] as? [String: Any])?["timeZone"] as? String == "Europe/Berlin")
+            let unknown = try await server.error("mutation($p: JSON!) { importPreferences(preferences: $p) { theme } }", ["p": ["colour": "red"]], token: adamToken)
+            #expect(unknown.code == "BAD_USER_INPUT" && unknown.extensions["field"] as? String == "preferences.colour")
+
+            let found = try #require(try await server.data(#"{ searchUsers(query: "ADA", first: 5) { id displayName avatarURL } }"#, token: adamToken)["searchUsers"] as? [[String: Any]])
+            #expect(found.map { $0["displayName"] as? String } == ["Adam"], "Ada is now the Countess")
+            let byEmail = try #require(try await server.data(#"{ searchUsers(query: "ada@example.org") { displayName } }"#, token: adamToken)["searchUsers"] as? [[String: Any]])
+            #expect(byEmail.map { $0["displayName"] as? String } == ["Countess"])
+            #expect(try await server.error(#"{ searchUsers(query: "a", first: 50) { id } }"#, token: adamToken).code == "BAD_USER_INPUT")
+            // Public fields only: asking for an email of a PublicUser is a validation error.
+            #expect(try await server.graphQL(#"{ searchUsers(query: "a") { email } }"#, token: adamToken).status == .unprocessableContent)
+
+            #expect(try await server.error(#"mutation { deleteAccount(password: "wrong one") }"#, token: ada).code == "BAD_USER_INPUT")
+            #expect(try await server.data(#"mutation { deleteAccount(password: "correct horse") }"#, token: ada)["deleteAccount"] as? Bool == true)
+            #expect(try await server.graphQL("{ me { id } }", token: ada).status == .unauthorized)
+        }
+    }
+
+    @Test func signUpModesRestrictAccountCreation() async throws {
+        for mode in [SignUpMode.closed, .inviteOnly] {
+            try await Self.withServer(signUpMode: mode) { server in
+                let error = try await server.error(
+                    "mutation($i: SignUpInput!) { signUp(input: $i) { token } }",
+                    ["i": ["email": "ada@example.org", "password": "correct horse", "displayName": "Ada"]])
+                #expect(error.code == "FORBIDDEN")
+                #expect(try await server.services.users.allUsers().isEmpty)
+            }
+        }
+    }
+
+    @Test func healthIsForAdministratorsOnly() async throws {
+        try await Self.withServer(adminToken: "bootstrap-secret") { server in
+            let person = try await server.signUp("ada@example.org")
+            _ = try await server.services.users.createUser(email: "root@example.org", password: "correct horse", displayName: "Root", isAdmin: true)
+            let admin = try #require(((try await server.data(#"mutation { signIn(email: "root@example.org", password: "correct horse") { token } }"#))["signIn"] as? [String: Any])?["token"] as? String)
+
+            #expect(try await server.error("{ health { name } }").code == "UNAUTHENTICATED")
+            #expect(try await server.error("{ health { name } }", token: person).code == "FORBIDDEN")
+            let health = try #require(try await server.data("{ health { name isHealthy details } }", token: admin)["health"] as? [[String: Any]])
+            #expect(health.map { $0["name"] as? String } == ["database", "users"])
+            #expect((health.last?["details"] as? [String: Any])?["sessionCacheSize"] != nil)
+
+            func adminHealth(_ token: String?) async throws -> HTTPResponse.Status {
+                var headers: HTTPFields = [:]
+                if let token { headers[.authorization] = "Bearer \(token)" }
+                return try await server.client.execute(uri: "/admin/health", method: .get, headers: headers).status
+            }
+            #expect(try await adminHealth(nil) == .unauthorized)
+            #expect(try await adminHealth("wrong") == .unauthorized)
+            #expect(try await adminHealth(person) == .forbidden)
+            #expect(try await adminHealth(admin) == .ok)
+            #expect(try await adminHealth("bootstrap-secret") == .ok)
+        }
+    }
+
+    @Test func noPasswordOrTokenReachesTheLog() async throws {
+        let secrets = ["correct horse", "battery staple", "wrong guess"]
+        try await Self.withServer { server in
+            let token = try await server.signUp("ada@example.org")
+            _ = try await server.error(#"mutation { signIn(email: "ada@example.org", password: "wrong guess") { token } }"#)
+            _ = try await server.data(#"mutation { changePassword(currentPassword: "correct horse", newPassword: "battery staple") }"#, token: token)
+            let signIn = try await server.data(#"mutation { signIn(email: "ada@example.org", password: "battery staple") { token } }"#)
+            let second = try #require((signIn["signIn"] as? [String: Any])?["token"] as? String)
+            _ = try await server.data("{ me { id } }", token: second)
+            _ = try await server.graphQL("{ me { id } }", token: "not-a-live-token")
+            let lines = server.log.lines.withLock { $0 }
+            #expect(lines.count > 10, "the log was captured (\(lines.count) lines)")
+            for secret in secrets + [token, second, "not-a-live-token"] {
+                #expect(!lines.contains { $0.contains(secret) }, "\(secret.prefix(6))… appears in the log")
+            }
+        }
+    }
+}
