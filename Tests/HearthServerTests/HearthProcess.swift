@@ -21,7 +21,8 @@ final class HearthProcess: @unchecked Sendable {
             .appendingPathComponent("hearth").path
     }
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `hearth arguments`; `input`, when given, is its standard input (then closed).
+    init(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
@@ -31,7 +32,8 @@ final class HearthProcess: @unchecked Sendable {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("migrations").path
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input.map { _ in Pipe() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -40,6 +42,10 @@ final class HearthProcess: @unchecked Sendable {
         Self.collect(err, into: output) { $0.stderr += $1 }
         self.process = process
         try process.run()
+        if let stdin, let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
     }
 
     /// Appends what arrives on `pipe` to `output` until end of file.
