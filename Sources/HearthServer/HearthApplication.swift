@@ -93,17 +93,17 @@ public func buildApplication(
             // The token may come with the upgrade; it is checked when the client sends connection_init.
             let authorization = request.headerFields[.authorization]
             let userAgent = request.headerFields[.userAgent]
-            let address = channel.remoteAddress?.hostDescription
+            let peer = channel.remoteAddress
             return .upgrade([.secWebSocketProtocol: GraphQLWebSocketSession.subprotocol]) { inbound, outbound, context in
                 let opened = ContinuousClock.now
-                context.logger.info("GraphQL WebSocket opened", metadata: ["client": "\(address ?? "-")"])
+                context.logger.info("GraphQL WebSocket opened", metadata: ["client": "\(peer?.hostDescription ?? "-")"])
                 defer {
                     context.logger.info("GraphQL WebSocket closed", metadata: ["duration": "\(ContinuousClock.now - opened)"])
                 }
                 let session = GraphQLWebSocketSession(
                     executor: executor, configuration: configuration.webSocket, outbound: outbound, logger: context.logger,
                     authentication: .init(
-                        authenticator: dependencies.authenticator, authorizationHeader: authorization, clientAddress: address,
+                        authenticator: dependencies.authenticator, authorizationHeader: authorization, peer: peer,
                         userAgent: userAgent))
                 try await session.run(inbound)
             }

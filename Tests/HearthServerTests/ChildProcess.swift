@@ -10,6 +10,19 @@ enum ChildProcess {
         var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
+    /// Whether `executable` runs and exits 0 (a probe for an installed tool, made once per test
+    /// process before any server runs, so waiting here blocks nothing).
+    static func succeeds(_ executable: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
     /// Runs `executable` with `arguments`, returning its exit status and standard output.
     static func run(_ executable: String, _ arguments: [String]) async throws -> Result {
         let process = Process()

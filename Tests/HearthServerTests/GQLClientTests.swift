@@ -13,15 +13,7 @@ import Testing
     static let python = ProcessInfo.processInfo.environment["HEARTH_GQL_PYTHON"]
         ?? root.appendingPathComponent(".build/python-gql/bin/python").path
     static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static let hasGQL: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import gql, requests, websockets"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let hasGQL = ChildProcess.succeeds(python, ["-c", "import gql, requests, websockets"])
 
     @Test(
         "gql queries, fetches the schema and subscribes over HTTP and WebSocket",

@@ -8,15 +8,7 @@ import Testing
     static let script = HearthGraphQLSchemaTests.schemaURL.deletingLastPathComponent()
         .appendingPathComponent("scripts/reference/introspection-roundtrip.py")
     static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static let hasGraphQLCore: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import graphql"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let hasGraphQLCore = ChildProcess.succeeds("/usr/bin/env", ["python3", "-c", "import graphql"])
 
     @Test(
         "graphql-core's introspection over HTTP rebuilds schema.graphql",

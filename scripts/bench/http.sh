@@ -3,32 +3,13 @@
 # POST /graphql { serverInfo { version } }, and the same query as an automatic persisted query
 # over GET. Starts a release build of `hearth serve` on an embedded PostgreSQL in a scratch folder.
 # Usage: scripts/bench/http.sh   (DURATION=10s THREADS=2 CONNECTIONS=32 to change the load)
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/hearth-server.sh"
 duration=${DURATION:-10s}
 threads=${THREADS:-2}
 connections=${CONNECTIONS:-32}
 command -v wrk >/dev/null || { apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }; }
 
-work=$(mktemp -d /tmp/hearth-http-bench.XXXXXX)
-chmod 755 "$work"
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill -INT "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-swift build -c release --product hearth >&2
-.build/release/hearth serve --port 0 --data-dir "$work/postgres" --log-level warning > "$work/stdout" 2> "$work/stderr" &
-server=$!
-for _ in $(seq 1 600); do
-  grep -q "listening on" "$work/stdout" 2>/dev/null && break
-  kill -0 "$server" 2>/dev/null || { cat "$work/stderr" >&2; exit 1; }
-  sleep 0.1
-done
-url=$(grep -o "http://[0-9.:]*" "$work/stdout" | head -1)
-[ -n "$url" ] || { echo "hearth did not start" >&2; cat "$work/stderr" >&2; exit 1; }
+start_hearth
 
 query='{ serverInfo { version } }'
 hash=$(printf '%s' "$query" | sha256sum | cut -d' ' -f1)

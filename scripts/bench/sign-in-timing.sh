@@ -3,31 +3,11 @@
 # of `hearth serve` (bcrypt cost 12) on a scratch embedded cluster, ROUNDS alternating failed
 # sign-ins for an existing and an unknown email over loopback, mean time of each and their ratio.
 # Usage: scripts/bench/sign-in-timing.sh   (ROUNDS=20 to change the count)
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/hearth-server.sh"
 rounds=${ROUNDS:-20}
 
-work=$(mktemp -d /tmp/hearth-signin-bench.XXXXXX)
-chmod 755 "$work"
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill -INT "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-swift build -c release --product hearth >&2
 # The limit on failed sign-ins is raised so that it does not end the measurement.
-.build/release/hearth serve --port 0 --data-dir "$work/postgres" --log-level warning --sign-in-attempts 1000 \
-  > "$work/stdout" 2> "$work/stderr" &
-server=$!
-for _ in $(seq 1 600); do
-  grep -q "listening on" "$work/stdout" 2>/dev/null && break
-  kill -0 "$server" 2>/dev/null || { cat "$work/stderr" >&2; exit 1; }
-  sleep 0.1
-done
-url=$(grep -o "http://[0-9.:]*" "$work/stdout" | head -1)
-[ -n "$url" ] || { echo "hearth did not start" >&2; exit 1; }
+start_hearth --sign-in-attempts 1000
 
 graphql() { curl -s -o /dev/null -w "%{time_total}" "$url/graphql" -H 'Content-Type: application/json' -d "$1"; }
 graphql '{"query":"mutation { signUp(input: {email: \"known@example.org\", password: \"correct horse\", displayName: \"K\"}) { token } }"}' > /dev/null

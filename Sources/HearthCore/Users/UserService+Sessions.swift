@@ -15,14 +15,14 @@ extension UserService {
         }
         let rows = try await database.client.query(
             """
-            SELECT id, email, display_name, avatar_url, is_admin, created_at, password_hash FROM users WHERE email = \(email)
+            SELECT \(unescaped: Self.userColumns), password_hash FROM users WHERE email = \(email)
             """, logger: logger)
         var found: (User, String)?
         for try await (id, email, name, avatar, admin, created, hash) in rows.decode((UUID, String, String, String?, Bool, Date, String).self) {
             found = (User(id: id, email: email, displayName: name, avatarURL: avatar, isAdmin: admin, createdAt: created), hash)
         }
         guard let (user, hash) = found else {
-            try await hasher.verifyDecoy(password)
+            try await hasher.spendVerificationTime(password)
             try await recordSignInFailure(keys)
             throw UserError.invalidCredentials
         }

@@ -60,19 +60,19 @@ public final class UserService: ServiceHealth {
 
     public func user(id: UUID) async throws -> User? {
         try await Self.decodeUsers(try await database.client.query(
-            "SELECT id, email, display_name, avatar_url, is_admin, created_at FROM users WHERE id = \(id)", logger: logger)).first
+            "SELECT \(unescaped: Self.userColumns) FROM users WHERE id = \(id)", logger: logger)).first
     }
 
     public func user(email: String) async throws -> User? {
         let email = try UserInput.email(email)
         return try await Self.decodeUsers(try await database.client.query(
-            "SELECT id, email, display_name, avatar_url, is_admin, created_at FROM users WHERE email = \(email)", logger: logger)).first
+            "SELECT \(unescaped: Self.userColumns) FROM users WHERE email = \(email)", logger: logger)).first
     }
 
     /// Every account, oldest first (`hearth user list`).
     public func allUsers() async throws -> [User] {
         try await Self.decodeUsers(try await database.client.query(
-            "SELECT id, email, display_name, avatar_url, is_admin, created_at FROM users ORDER BY created_at, id", logger: logger))
+            "SELECT \(unescaped: Self.userColumns) FROM users ORDER BY created_at, id", logger: logger))
     }
 
     /// Changes the display name and/or avatar (`.some(nil)` clears the avatar).
@@ -85,7 +85,7 @@ public final class UserService: ServiceHealth {
             UPDATE users SET display_name = COALESCE(\(name), display_name),
                 avatar_url = CASE WHEN \(avatar != nil) THEN \(avatar ?? nil) ELSE avatar_url END, updated_at = \(now)
             WHERE id = \(userID)
-            RETURNING id, email, display_name, avatar_url, is_admin, created_at
+            RETURNING \(unescaped: Self.userColumns)
             """, logger: logger)
         guard let user = try await Self.decodeUsers(rows).first else { throw UserError.notFound("User") }
         forgetSessions { $0.user.id == userID }
@@ -131,7 +131,7 @@ public final class UserService: ServiceHealth {
         let rows = try await database.client.query(
             """
             UPDATE users SET is_admin = \(isAdmin), updated_at = \(clock.now) WHERE email = \(email)
-            RETURNING id, email, display_name, avatar_url, is_admin, created_at
+            RETURNING \(unescaped: Self.userColumns)
             """, logger: logger)
         guard let user = try await Self.decodeUsers(rows).first else { throw UserError.notFound("User") }
         forgetSessions { $0.user.id == user.id }
@@ -199,7 +199,15 @@ public final class UserService: ServiceHealth {
         try await updatePreferences(userID: userID, try PreferencesPatch.parse(json: json))
     }
 
+    /// The same for a document already decoded.
+    public func importPreferences(userID: UUID, json: JSONValue) async throws -> Preferences {
+        try await updatePreferences(userID: userID, try PreferencesPatch.parse(json))
+    }
+
     // MARK: Queries shared by the methods above
+
+    /// The columns ``decodeUsers(_:)`` reads, in its order.
+    static let userColumns = "id, email, display_name, avatar_url, is_admin, created_at"
 
     static func decodeUsers(_ rows: PostgresRowSequence) async throws -> [User] {
         var users: [User] = []

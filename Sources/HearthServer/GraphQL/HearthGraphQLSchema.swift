@@ -24,44 +24,43 @@ public struct HearthGraphQLSchema: Sendable {
         public let description: String
     }
 
-    /// A schema text checked to build (syntax and schema rules), not yet bound: start-up reads and
-    /// checks it before starting the database, and binds it once the services exist.
+    /// A schema text built (syntax and schema rules checked) but not yet bound: start-up reads it
+    /// before starting the database, and binds it once the services exist.
     public struct Source: Sendable {
-        public let sdl: String
         public let name: String
+        let schema: GraphQLSchema
 
-        /// Reads and checks the schema file at `url`.
-        public static func read(_ url: URL) throws(LoadError) -> Source {
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw LoadError(description: "cannot read the GraphQL schema at \(url.path)")
-            }
-            let source = Source(sdl: String(decoding: data, as: UTF8.self), name: url.lastPathComponent)
-            _ = try source.build()
-            return source
-        }
-
-        func build() throws(LoadError) -> GraphQLSchema {
+        /// Builds the schema text `sdl`, read from `name` (used in messages).
+        public init(sdl: String, name: String = "schema.graphql") throws(LoadError) {
+            self.name = name
             do {
-                return try SchemaBuilder.build(sdl: sdl, name: name, options: SchemaBuildOptions(scalars: HearthScalars.all))
+                schema = try SchemaBuilder.build(sdl: sdl, name: name, options: SchemaBuildOptions(scalars: HearthScalars.all))
             } catch {
                 throw LoadError(description: "\(name) is not a valid schema:\n\(error.description)")
             }
         }
+
+        /// Reads and builds the schema file at `url`.
+        public static func read(_ url: URL) throws(LoadError) -> Source {
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw LoadError(description: "cannot read the GraphQL schema at \(url.path)")
+            }
+            return try Source(sdl: String(decoding: data, as: UTF8.self), name: url.lastPathComponent)
+        }
     }
 
-    /// Binds a checked schema text to `services`.
+    /// Binds a built schema to `services`.
     public init(source: Source, facts: ServerFacts, services: HearthServices) throws(LoadError) {
-        try self.init(sdl: source.sdl, name: source.name, facts: facts, services: services)
+        do {
+            executable = try ExecutableSchema(source.schema, resolvers: Self.resolvers(facts, services: services))
+        } catch {
+            throw LoadError(description: "\(source.name): \(error.description)")
+        }
     }
 
     /// Builds and binds the schema text `sdl` (read from `name`, used in messages) to `services`.
     public init(sdl: String, name: String = "schema.graphql", facts: ServerFacts, services: HearthServices) throws(LoadError) {
-        let schema = try Source(sdl: sdl, name: name).build()
-        do {
-            executable = try ExecutableSchema(schema, resolvers: Self.resolvers(facts, services: services))
-        } catch {
-            throw LoadError(description: "\(name): \(error.description)")
-        }
+        try self.init(source: Source(sdl: sdl, name: name), facts: facts, services: services)
     }
 
     /// Reads and builds the schema file at `url`.

@@ -31,8 +31,7 @@ public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func log(_ level: Logger.Level, _ request: Request, _ context: Context, status: Int, started: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = (ContinuousClock.now - started).milliseconds
         context.logger.log(level: level, "request", metadata: [
             "method": "\(request.method)",
             "path": "\(request.uri.path)",

@@ -86,7 +86,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
             startedAt: Self.timestamp(startedAt),
             services: results.map { name, status in
                 .init(name: name, isHealthy: status.isHealthy, lastChecked: Self.timestamp(status.lastChecked),
-                      errors: status.errors, responseTimeMs: Self.milliseconds(status.responseTime),
+                      errors: status.errors, responseTimeMs: status.responseTime.responseTimeMilliseconds,
                       details: status.details.isEmpty ? nil : status.details)
             })
     }
@@ -112,11 +112,6 @@ public struct HealthController<Context: RequestContext>: Sendable {
 
     static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        return (ms * 1000).rounded() / 1000
     }
 
     struct NotReady: Encodable {

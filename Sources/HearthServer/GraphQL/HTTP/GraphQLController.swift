@@ -45,7 +45,6 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     /// The GraphQL context of a request: its logger, id, client address and caller. A bearer
     /// token that is malformed or belongs to no session is refused with 401 and a challenge.
     private func graphQLContext(_ request: Request, _ context: Context) async throws(GraphQLHTTPError) -> GraphQLRequestContext {
-        let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.hostDescription
         let caller: Caller
         do {
             caller = try await authenticator.caller(for: BearerToken.parse(authorization: request.headers[.authorization]))
@@ -58,7 +57,8 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             throw GraphQLHTTPError(.internalServerError, "Internal server error", code: "INTERNAL_SERVER_ERROR")
         }
         return GraphQLRequestContext(
-            logger: context.logger, requestID: context.id, clientAddress: address, caller: caller, userAgent: request.headers[.userAgent])
+            logger: context.logger, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress, caller: caller,
+            userAgent: request.headers[.userAgent])
     }
 
     func post(_ request: Request, _ requestContext: Context) async -> Response {
@@ -173,23 +173,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                 if let single {
                     try await writer.write(Self.event("next", single.json))
                 } else if let responses {
-                    // A failing source is reported to the client; a failing write means it left.
-                    var events = responses.makeAsyncIterator()
-                    while true {
-                        let response: GraphQLResponse?
-                        do {
-                            response = try await events.next()
-                        } catch is CancellationError {
-                            return
-                        } catch {
-                            logger.error("subscription source failed", metadata: ["error": "\(String(reflecting: error))"])
-                            let failure = GraphQLHTTPError(.ok, "Internal server error", code: "INTERNAL_SERVER_ERROR")
-                            try await writer.write(Self.event("next", failure.json))
-                            break
-                        }
-                        guard let response else { break }
-                        try await writer.write(Self.event("next", response.json))
-                    }
+                    guard try await responses.forward(logger: logger, { try await writer.write(Self.event("next", $0)) }) else { return }
                 }
                 metrics.record(operation: request.operationName, outcome: .ok)
                 try await writer.write(Self.event("complete", []))

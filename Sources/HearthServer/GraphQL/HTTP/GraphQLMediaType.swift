@@ -64,7 +64,7 @@ enum GraphQLMediaType: Sendable {
         let type = (parts.first ?? "").trimmingSpaces.lowercased()
         let charset = parts.dropFirst().compactMap { parameter -> String? in
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces.lowercased() }
-            return pair.count == 2 && pair[0] == "charset" ? pair[1].trimmingCharacters(in: "\"") : nil
+            return pair.count == 2 && pair[0] == "charset" ? String(pair[1][...].trimming { $0 == "\"" }) : nil
         }.first
         guard type == "application/json" || type == "application/graphql-response+json", charset == nil || charset == "utf-8"
         else {
@@ -79,13 +79,14 @@ enum GraphQLMediaType: Sendable {
 }
 
 extension Substring {
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
-}
+    /// Without the spaces and tabs around it (a slice, nothing copied).
+    fileprivate var trimmingSpaces: Substring { trimming { $0 == " " || $0 == "\t" } }
 
-extension String {
-    fileprivate func trimmingCharacters(in set: Character) -> String {
-        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+    /// Without the characters matching `isTrimmed` at either end.
+    fileprivate func trimming(_ isTrimmed: (Character) -> Bool) -> Substring {
+        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
     }
 }

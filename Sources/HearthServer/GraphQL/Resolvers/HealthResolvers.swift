@@ -7,19 +7,17 @@ enum HealthResolvers {
 
     static func register(_ resolvers: inout Resolvers, health: HealthRegistry) {
         resolvers.field("Query.health") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             guard signedIn.user.isAdmin else {
                 throw FieldError("Only instance administrators may read the server's health.", code: "FORBIDDEN")
             }
             let results = await health.checkAll()
             return .value(.list(results.map { name, status in
-                let milliseconds = Double(status.responseTime.components.seconds) * 1000
-                    + Double(status.responseTime.components.attoseconds) / 1e15
                 let details = GraphQLObject(status.details.sorted { $0.key < $1.key }.map { (key: $0.key, value: .string($0.value)) })
                 return [
                     "name": .string(name), "isHealthy": .bool(status.isHealthy),
                     "lastChecked": .string(DateTimeScalar.string(from: status.lastChecked)),
-                    "errors": .list(status.errors.map(GraphQLValue.string)), "responseTimeMs": .float((milliseconds * 1000).rounded() / 1000),
+                    "errors": .list(status.errors.map(GraphQLValue.string)), "responseTimeMs": .float(status.responseTime.responseTimeMilliseconds),
                     "details": details.isEmpty ? .null : .object(details),
                 ]
             }))

@@ -33,10 +33,10 @@ func serviceCall<T>(_ body: () async throws -> T) async throws -> T {
     }
 }
 
-extension GraphQLRequestContext {
-    /// The signed-in person, or `UNAUTHENTICATED`.
-    func requireSignedIn() throws -> SignedIn {
-        guard let signedIn = caller.signedIn else {
+extension FieldInput {
+    /// The signed-in person making the request, or `UNAUTHENTICATED`.
+    func signedIn() throws -> SignedIn {
+        guard let signedIn = try context(GraphQLRequestContext.self).caller.signedIn else {
             throw FieldError("Sign in first: this needs a signed-in user (Authorization: Bearer <token>).", code: "UNAUTHENTICATED")
         }
         return signedIn

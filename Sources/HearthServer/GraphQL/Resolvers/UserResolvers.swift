@@ -17,18 +17,18 @@ enum UserResolvers {
             return .value(UserValues.preferences(try await serviceCall { try await users.preferences(userID: id) }))
         }
         resolvers.field("Query.sessions") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             let sessions = try await serviceCall { try await users.sessions(userID: signedIn.user.id) }
             return .value(.list(sessions.map { UserValues.session($0, current: signedIn.session.id) }))
         }
         resolvers.field("Query.searchUsers") { input in
-            _ = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            _ = try input.signedIn()
             guard case .string(let query)? = input[argument: "query"], case .int(let first)? = input[argument: "first"] else { return .null }
             let found = try await serviceCall { try await users.searchUsers(query: query, first: first) }
             return .value(.list(found.map(UserValues.publicUser)))
         }
         resolvers.field("Query.exportPreferences") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             let preferences = try await serviceCall { try await users.preferences(userID: signedIn.user.id) }
             return .value(try JSONParser.parse(Array(preferences.json)))
         }
@@ -38,7 +38,7 @@ enum UserResolvers {
             guard case .object(let fields)? = input[argument: "input"], case .string(let email)? = fields["email"],
                 case .string(let password)? = fields["password"], case .string(let name)? = fields["displayName"]
             else { return .null }
-            let device = fields["deviceName"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? context.userAgent
+            let device = UserValues.string(fields["deviceName"]) ?? context.userAgent
             let payload = try await serviceCall {
                 try await users.signUp(email: email, password: password, displayName: name, deviceName: device)
             }
@@ -49,29 +49,29 @@ enum UserResolvers {
             guard case .string(let email)? = input[argument: "email"], case .string(let password)? = input[argument: "password"] else {
                 return .null
             }
-            let device = input[argument: "deviceName"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? context.userAgent
+            let device = UserValues.string(input[argument: "deviceName"]) ?? context.userAgent
             let payload = try await serviceCall {
                 try await users.signIn(email: email, password: password, deviceName: device, clientAddress: context.clientAddress)
             }
             return .value(UserValues.payload(payload))
         }
         resolvers.field("Mutation.signOut") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             try await serviceCall { try await users.signOut(sessionID: signedIn.session.id) }
             return .bool(true)
         }
         resolvers.field("Mutation.signOutEverywhere") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             return .int(try await serviceCall { try await users.signOutEverywhere(userID: signedIn.user.id) })
         }
         resolvers.field("Mutation.revokeSession") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             guard let id = UserValues.uuid(input[argument: "id"]) else { return .null }
             try await serviceCall { try await users.revokeSession(id: id, userID: signedIn.user.id) }
             return .bool(true)
         }
         resolvers.field("Mutation.updateProfile") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             let name: String?
             switch input[argument: "displayName"] {
             case .string(let text)?: name = text
@@ -88,7 +88,7 @@ enum UserResolvers {
             return .value(UserValues.me(user))
         }
         resolvers.field("Mutation.changePassword") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             guard case .string(let current)? = input[argument: "currentPassword"], case .string(let new)? = input[argument: "newPassword"]
             else { return .null }
             try await serviceCall {
@@ -97,21 +97,21 @@ enum UserResolvers {
             return .bool(true)
         }
         resolvers.field("Mutation.deleteAccount") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             guard case .string(let password)? = input[argument: "password"] else { return .null }
             try await serviceCall { try await users.deleteAccount(userID: signedIn.user.id, password: password) }
             return .bool(true)
         }
         resolvers.field("Mutation.updatePreferences") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
+            let signedIn = try input.signedIn()
             let patch = try serviceCallSync { () throws(UserError) in try PreferencesPatch.parse(UserValues.json(input[argument: "input"] ?? .null), field: "input") }
             let updated = try await serviceCall { try await users.updatePreferences(userID: signedIn.user.id, patch) }
             return .value(UserValues.preferences(updated))
         }
         resolvers.field("Mutation.importPreferences") { input in
-            let signedIn = try input.context(GraphQLRequestContext.self).requireSignedIn()
-            let patch = try serviceCallSync { () throws(UserError) in try PreferencesPatch.parse(UserValues.json(input[argument: "preferences"] ?? .null)) }
-            let updated = try await serviceCall { try await users.updatePreferences(userID: signedIn.user.id, patch) }
+            let signedIn = try input.signedIn()
+            let document = UserValues.json(input[argument: "preferences"] ?? .null)
+            let updated = try await serviceCall { try await users.importPreferences(userID: signedIn.user.id, json: document) }
             return .value(UserValues.preferences(updated))
         }
     }

@@ -44,6 +44,12 @@ enum UserValues {
 
     static func uuid(_ id: UUID) -> String { id.uuidString.lowercased() }
 
+    /// A string argument or input field, nil when absent or null.
+    static func string(_ value: GraphQLValue?) -> String? {
+        guard case .string(let text)? = value else { return nil }
+        return text
+    }
+
     /// A `UUID` argument (already checked by the scalar) as a Foundation UUID.
     static func uuid(_ value: GraphQLValue?) -> UUID? {
         guard case .string(let text)? = value else { return nil }

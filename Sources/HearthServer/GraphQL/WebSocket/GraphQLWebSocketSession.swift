@@ -1,6 +1,7 @@
 import GraphQLEngine
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import NIOWebSocket
 import Synchronization
 
@@ -30,7 +31,7 @@ final class GraphQLWebSocketSession: Sendable {
         var authenticator: Authenticator
         /// The upgrade request's `Authorization` header, used when the init payload has no token.
         var authorizationHeader: String?
-        var clientAddress: String?
+        var peer: SocketAddress?
         var userAgent: String?
     }
 
@@ -199,7 +200,7 @@ final class GraphQLWebSocketSession: Sendable {
     /// Executes one operation and sends its results; nothing more once the client completed it.
     private func run(id: String, _ request: GraphQLRequest) async {
         let context = GraphQLRequestContext(
-            logger: logger, clientAddress: authentication.clientAddress, caller: state.withLock { $0.caller },
+            logger: logger, peer: authentication.peer, caller: state.withLock { $0.caller },
             userAgent: authentication.userAgent)
         do {
             switch await executor.subscribe(request, context: context) {
@@ -210,23 +211,8 @@ final class GraphQLWebSocketSession: Sendable {
                 }
                 try await send(message(id: id, type: "next", payload: response.json))
             case .stream(let responses):
-                // A failing source is reported to the client; a failing send means the socket is gone.
-                var events = responses.makeAsyncIterator()
-                while true {
-                    let response: GraphQLResponse?
-                    do {
-                        response = try await events.next()
-                    } catch is CancellationError {
-                        return
-                    } catch {
-                        logger.error("subscription source failed", metadata: ["error": "\(String(reflecting: error))"])
-                        try await send(message(id: id, type: "next", payload: GraphQLHTTPError(
-                            .ok, "Internal server error", code: "INTERNAL_SERVER_ERROR").json))
-                        break
-                    }
-                    guard let response, !Task.isCancelled else { break }
-                    try await send(message(id: id, type: "next", payload: response.json))
-                }
+                guard try await responses.forward(logger: logger, { try await send(message(id: id, type: "next", payload: $0)) })
+                else { return }
             }
             guard !Task.isCancelled else { return }
             try await send(#"{"id":"# + Self.jsonString(id) + #","type":"complete"}"#)
