@@ -87,17 +87,21 @@ import Testing
             #"[{"action": "read", "subject": "Doc", "fields": ["title"], "conditions": \#(c[14])}, {"action": "read", "subject": "Doc", "fields": ["title"], "inverted": true}]"#,
             #"[{"action": "read", "subject": "Other"}, {"action": "update", "subject": "Doc"}]"#,
         ]
-        var generator = SeededGenerator(seed: 0x4ea7)
-        for _ in 0..<150 {
-            let count = Int.random(in: 1...5, using: &generator)
-            let rules = (0..<count).map { _ -> String in
-                let inverted = Int.random(in: 0..<3, using: &generator) == 0
-                let conditional = Int.random(in: 0..<6, using: &generator) != 0
-                let action = ["read", "manage", "read", "update"].randomElement(using: &generator) ?? "read"
-                let subject = ["Doc", "Doc", "all"].randomElement(using: &generator) ?? "Doc"
+        // Each condition alone, allowing and denying.
+        for condition in c {
+            sets.append(#"[{"action": "read", "subject": "Doc", "conditions": \#(condition)}]"#)
+            sets.append(#"[{"action": "read", "subject": "Doc"}, {"action": "read", "subject": "Doc", "conditions": \#(condition), "inverted": true}]"#)
+        }
+        // Then 250 more, enumerated deterministically: rule r of set k mixes k and r so that
+        // actions, subjects, inversions and conditions combine in many ways.
+        for k in 0..<250 {
+            let rules = (0..<(1 + k % 5)).map { r -> String in
+                let mix = k &* 31 &+ r &* 17 &+ (k / 5) &* 7
+                let action = ["read", "manage", "read", "update"][mix % 4]
+                let subject = ["Doc", "Doc", "all"][(mix / 4) % 3]
                 var rule = #"{"action": "\#(action)", "subject": "\#(subject)""#
-                if conditional { rule += #", "conditions": \#(c.randomElement(using: &generator) ?? "{}")"# }
-                if inverted { rule += #", "inverted": true"# }
+                if (mix / 3) % 6 != 0 { rule += #", "conditions": \#(c[(mix &* 13 &+ r) % c.count])"# }
+                if (mix / 2) % 3 == 0 { rule += #", "inverted": true"# }
                 return rule + "}"
             }
             sets.append("[" + rules.joined(separator: ", ") + "]")
@@ -132,7 +136,7 @@ import Testing
                 #expect(selected == expected, "\(rules)")
                 compared += 1
             }
-            #expect(compared > 100)
+            #expect(compared > 150)
             #expect(emptyWithoutQuery > 5)
         }
     }
@@ -158,15 +162,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64), so every run checks the same rule sets.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
