@@ -33,11 +33,14 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var users: UsersOptions
 
+    @OptionGroup var households: HouseholdsOptions
+
     func run() async throws {
         let env = EnvironmentValue()
         let options = try database.resolve(env)
         let limits = try graphQLLimits.resolve(env)
         let usersConfiguration = try users.resolve(env)
+        let householdsConfiguration = try households.resolve(env)
         let server = HearthServerConfiguration(
             host: env.string(host, "HEARTH_HOST") ?? "127.0.0.1",
             port: try env.port(port, "HEARTH_PORT", allowZero: true) ?? 8080,
@@ -62,6 +65,7 @@ struct Serve: AsyncParsableCommand {
                 try await setup.run { configuration in
                     try await serve(server, database: configuration, embedded: setup.embedded, migrations: migrations,
                                     graphQL: (schemaSource, facts, limits.executor), users: usersConfiguration,
+                                    households: householdsConfiguration,
                                     registry: registry, logger: logger)
                 }
             } catch {
@@ -73,13 +77,15 @@ struct Serve: AsyncParsableCommand {
     private func serve(
         _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?,
         migrations: [Migration], graphQL: (source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts, executor: ExecutorConfiguration),
-        users usersConfiguration: UsersConfiguration, registry: PrometheusCollectorRegistry, logger: Logger
+        users usersConfiguration: UsersConfiguration, households householdsConfiguration: HouseholdsConfiguration, registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         let database = Database(configuration: configuration, logger: logger)
         let migrator = Migrator(migrations: migrations, logger: logger)
-        let users = UserService(database: database, configuration: usersConfiguration, logger: logger)
-        let health = HealthRegistry([database, users])
-        let schema = try HearthGraphQLSchema(source: graphQL.source, facts: graphQL.facts, services: HearthServices(users: users, health: health))
+        let households = HouseholdService(database: database, configuration: householdsConfiguration, logger: logger)
+        let users = UserService(database: database, configuration: usersConfiguration, logger: logger, accountHooks: households)
+        let health = HealthRegistry([database, users, households])
+        let schema = try HearthGraphQLSchema(
+            source: graphQL.source, facts: graphQL.facts, services: HearthServices(users: users, households: households, health: health))
         let dependencies = HearthDependencies(
             database: database, migrator: migrator, health: health, metrics: registry,
             graphQL: schema.makeExecutor(logger: logger, configuration: graphQL.executor), authenticator: .sessions(users))
@@ -93,6 +99,13 @@ struct Serve: AsyncParsableCommand {
             logger.info("database is current", metadata: [
                 "applied_now": "\(applied.count)", "migrations": "\(migrations.count)",
             ])
+            do {
+                let permissions = try await households.loadPermissions()
+                logger.info("role permissions loaded", metadata: ["roles": "\(permissions.templates.keys.sorted().joined(separator: ","))"])
+            } catch let error as PermissionRuleError {
+                logger.critical("role_permissions holds a rule Hearth cannot use", metadata: ["problem": "\(error)"])
+                throw error
+            }
         }
         var services: [any Service] = []
         if let embedded { services.append(EmbeddedPostgresService(cluster: embedded)) }

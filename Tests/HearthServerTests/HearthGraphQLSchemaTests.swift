@@ -18,15 +18,18 @@ import Testing
         // A syntactically valid URL; nothing connects to it.
         let configuration = try! DatabaseConfiguration.parse(url: "postgres://hearth@127.0.0.1:1/none", poolSize: 1)
         let database = Database(configuration: configuration, logger: TestPostgres.logger)
-        let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4))
-        return HearthServices(users: users, health: HealthRegistry([database, users]))
+        let households = HouseholdService(database: database)
+        let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4), accountHooks: households)
+        return HearthServices(users: users, households: households, health: HealthRegistry([database, users, households]))
     }()
 
     /// Services on `database` with bcrypt at its lowest cost.
     static func services(_ database: Database, clock: any HearthClock = SystemClock(), signUpMode: SignUpMode = .open) -> HearthServices {
+        let households = HouseholdService(database: database, clock: clock)
         let users = UserService(
-            database: database, configuration: UsersConfiguration(bcryptCost: 4, signUpMode: signUpMode), clock: clock)
-        return HearthServices(users: users, health: HealthRegistry([database, users]))
+            database: database, configuration: UsersConfiguration(bcryptCost: 4, signUpMode: signUpMode), clock: clock,
+            accountHooks: households)
+        return HearthServices(users: users, households: households, health: HealthRegistry([database, users, households]), clock: clock)
     }
 
     static let facts = HearthGraphQLSchema.ServerFacts(

@@ -17,6 +17,7 @@ import Testing
         let clock: ManualClock
         let log: GraphQLHTTPLimitsTests.CapturedLog
         let services: HearthServices
+        let database: Database
 
         /// Runs `query` with `variables`, as the holder of `token`; returns status and JSON.
         func graphQL(_ query: String, _ variables: [String: Any] = [:], token: String? = nil, userAgent: String? = nil)
@@ -79,7 +80,7 @@ import Testing
                     authenticator: .sessions(services.users)),
                 logger: log.logger)
             try await app.test(.live) { client in
-                try await body(Server(client: client, clock: clock, log: log, services: services))
+                try await body(Server(client: client, clock: clock, log: log, services: services, database: database))
             }
         }
     }
@@ -261,8 +262,9 @@ import Testing
             #expect(try await server.error("{ health { name } }").code == "UNAUTHENTICATED")
             #expect(try await server.error("{ health { name } }", token: person).code == "FORBIDDEN")
             let health = try #require(try await server.data("{ health { name isHealthy details } }", token: admin)["health"] as? [[String: Any]])
-            #expect(health.map { $0["name"] as? String } == ["database", "users"])
-            #expect((health.last?["details"] as? [String: Any])?["sessionCacheSize"] != nil)
+            #expect(health.map { $0["name"] as? String } == ["database", "users", "households"])
+            #expect((health[1]["details"] as? [String: Any])?["sessionCacheSize"] != nil)
+            #expect((health[2]["details"] as? [String: Any])?["abilityCacheHitRate"] != nil)
 
             func adminHealth(_ token: String?) async throws -> HTTPResponse.Status {
                 var headers: HTTPFields = [:]

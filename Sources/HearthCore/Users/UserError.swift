@@ -24,7 +24,7 @@ public enum UserError: Error, Sendable, Equatable {
         case .emailTaken: "An account with this email already exists."
         case .invalidCredentials: "Invalid email or password"
         case .rateLimited(let seconds): "Too many failed sign-ins. Try again in \(seconds) seconds."
-        case .signUpClosed(.inviteOnly): "Sign-up needs an invitation on this server."
+        case .signUpClosed(.inviteOnly): "Sign-up on this server needs an invitation: give its code as invitationCode."
         case .signUpClosed: "Sign-up is closed on this server; ask its administrator for an account."
         case .wrongPassword(let field): "\(field) is not your current password."
         case .notFound(let what): "\(what) not found."

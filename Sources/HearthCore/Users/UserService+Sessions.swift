@@ -175,7 +175,7 @@ extension UserService {
     private func recordSignInFailure(_ keys: [(scope: String, key: String)]) async throws {
         let now = clock.now
         let windowStart = now.addingTimeInterval(-configuration.signInWindow)
-        try await database.client.withTransaction(logger: logger) { connection in
+        try await database.transaction(logger: logger) { connection in
             for (scope, key) in keys {
                 try await connection.query(
                     "INSERT INTO sign_in_failures (scope, key, failed_at) VALUES (\(scope), \(key), \(now))", logger: logger)

@@ -13,14 +13,17 @@ public final class UserService: ServiceHealth {
     let clock: any HearthClock
     let logger: Logger
     let hasher: PasswordHasher
+    /// The households service's part in sign-up by invitation and in account deletion.
+    let accountHooks: (any UserAccountHooks)?
     /// Signed-in lookups by token hash.
     let sessions: TTLCache<Data, SignedIn>
     /// Sessions are touched (expiry slid forward) at most this often, not on every request.
     static let touchInterval: TimeInterval = 60
 
     public init(database: Database, configuration: UsersConfiguration = UsersConfiguration(),
-                clock: any HearthClock = SystemClock(), logger: Logger? = nil) {
+                clock: any HearthClock = SystemClock(), logger: Logger? = nil, accountHooks: (any UserAccountHooks)? = nil) {
         self.database = database
+        self.accountHooks = accountHooks
         self.configuration = configuration
         self.clock = clock
         self.logger = logger ?? database.logger
@@ -30,28 +33,44 @@ public final class UserService: ServiceHealth {
 
     // MARK: Accounts
 
-    /// Creates an account and signs it in, when the sign-up mode allows.
-    public func signUp(email: String, password: String, displayName: String, deviceName: String?) async throws -> AuthPayload {
-        guard configuration.signUpMode == .open else { throw UserError.signUpClosed(configuration.signUpMode) }
-        let user = try await createUser(email: email, password: password, displayName: displayName, isAdmin: false)
+    /// Creates an account and signs it in, when the sign-up mode allows. With an invitation code
+    /// (required when sign-up is invite-only) the account joins that household in the same
+    /// transaction: an unusable code creates no account.
+    public func signUp(email: String, password: String, displayName: String, deviceName: String?,
+                       invitationCode: String? = nil) async throws -> AuthPayload {
+        let code = invitationCode.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        switch configuration.signUpMode {
+        case .open: break
+        case .closed: throw UserError.signUpClosed(.closed)
+        case .inviteOnly:
+            guard code != nil, accountHooks != nil else { throw UserError.signUpClosed(.inviteOnly) }
+        }
+        let user = try await createUser(email: email, password: password, displayName: displayName, isAdmin: false, invitationCode: code)
         logger.info("user signed up", metadata: ["user": "\(user.id)"])
         return try await openSession(for: user, deviceName: deviceName)
     }
 
     /// Creates an account whatever the sign-up mode (administrators, `hearth user create`).
-    public func createUser(email: String, password: String, displayName: String, isAdmin: Bool) async throws -> User {
+    public func createUser(email: String, password: String, displayName: String, isAdmin: Bool,
+                           invitationCode: String? = nil) async throws -> User {
         let email = try UserInput.email(email)
         let displayName = try UserInput.displayName(displayName)
         let password = try UserInput.password(password)
         let hash = try await hasher.hash(password)
         let now = clock.now
         let user = User(id: UUID(), email: email, displayName: displayName, avatarURL: nil, isAdmin: isAdmin, createdAt: now)
+        let hooks = accountHooks
         do {
-            try await database.client.query(
-                """
-                INSERT INTO users (id, email, display_name, password_hash, is_admin, preferences, created_at, updated_at)
-                VALUES (\(user.id), \(email), \(displayName), \(hash), \(isAdmin), \(String(decoding: Preferences().json, as: UTF8.self))::jsonb, \(now), \(now))
-                """, logger: logger)
+            try await database.transaction(logger: logger) { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO users (id, email, display_name, password_hash, is_admin, preferences, created_at, updated_at)
+                    VALUES (\(user.id), \(email), \(displayName), \(hash), \(isAdmin), \(String(decoding: Preferences().json, as: UTF8.self))::jsonb, \(now), \(now))
+                    """, logger: logger)
+                if let invitationCode, let hooks {
+                    _ = try await hooks.redeem(code: invitationCode, userID: user.id, on: connection)
+                }
+            }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             throw UserError.emailTaken
         }
@@ -99,7 +118,7 @@ public final class UserService: ServiceHealth {
         guard try await hasher.verify(current, against: stored) else { throw UserError.wrongPassword(field: "currentPassword") }
         let hash = try await hasher.hash(new)
         let now = clock.now
-        try await database.client.withTransaction(logger: logger) { connection in
+        try await database.transaction(logger: logger) { connection in
             try await connection.query(
                 "UPDATE users SET password_hash = \(hash), updated_at = \(now) WHERE id = \(userID)", logger: logger)
             try await connection.query(
@@ -115,7 +134,7 @@ public final class UserService: ServiceHealth {
         guard let user = try await user(email: email) else { throw UserError.notFound("User") }
         let hash = try await hasher.hash(password)
         let now = clock.now
-        try await database.client.withTransaction(logger: logger) { connection in
+        try await database.transaction(logger: logger) { connection in
             try await connection.query(
                 "UPDATE users SET password_hash = \(hash), updated_at = \(now) WHERE id = \(user.id)", logger: logger)
             try await connection.query("DELETE FROM user_sessions WHERE user_id = \(user.id)", logger: logger)
@@ -138,11 +157,18 @@ public final class UserService: ServiceHealth {
         return user
     }
 
-    /// Deletes the account after checking the password; its sessions end with it.
+    /// Deletes the account after checking the password; its sessions and memberships end with
+    /// it (refused while the person is the last owner of a household), and the households'
+    /// history keeps them as a deleted user.
     public func deleteAccount(userID: UUID, password: String) async throws {
         guard let stored = try await passwordHash(userID: userID) else { throw UserError.notFound("User") }
         guard try await hasher.verify(password, against: stored) else { throw UserError.wrongPassword(field: "password") }
-        try await database.client.query("DELETE FROM users WHERE id = \(userID)", logger: logger)
+        let hooks = accountHooks
+        try await database.transaction(logger: logger) { connection in
+            try await hooks?.accountWillBeDeleted(userID: userID, on: connection)
+            try await connection.query("DELETE FROM users WHERE id = \(userID)", logger: logger)
+        }
+        hooks?.accountDeleted(userID: userID)
         forgetSessions { $0.user.id == userID }
         logger.info("account deleted", metadata: ["user": "\(userID)"])
     }
@@ -178,7 +204,7 @@ public final class UserService: ServiceHealth {
 
     /// Applies `patch` (validated as a whole before anything is written) and returns the result.
     public func updatePreferences(userID: UUID, _ patch: PreferencesPatch) async throws -> Preferences {
-        try await database.client.withTransaction(logger: logger) { connection in
+        try await database.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 "SELECT preferences::text FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
             var current: Preferences?

@@ -91,8 +91,10 @@ public struct HearthGraphQLSchema: Sendable {
     /// are plain data read by the default resolver.
     static func resolvers(_ facts: ServerFacts, services: HearthServices) -> Resolvers {
         var resolvers = Resolvers(
-            defaultResolution: .types(Set(["ServerInfo", "Heartbeat"]).union(UserResolvers.plainTypes).union(HealthResolvers.plainTypes)))
+            defaultResolution: .types(Set(["ServerInfo", "Heartbeat"]).union(UserResolvers.plainTypes).union(HealthResolvers.plainTypes)
+                .union(HouseholdResolvers.plainTypes)))
         UserResolvers.register(&resolvers, users: services.users)
+        HouseholdResolvers.register(&resolvers, households: services.households, users: services.users, clock: services.clock)
         HealthResolvers.register(&resolvers, health: services.health)
         let serverInfo: GraphQLValue = [
             "version": .string(facts.version), "startedAt": .string(DateTimeScalar.string(from: facts.startedAt)),

@@ -3,11 +3,16 @@ import HearthCore
 /// The HearthCore services the GraphQL resolvers map schema fields onto.
 public struct HearthServices: Sendable {
     public var users: UserService
+    public var households: HouseholdService
     /// Every service's health check, for `Query.health`.
     public var health: HealthRegistry
+    /// The clock the services run on (invitation states are told by it).
+    public var clock: any HearthClock
 
-    public init(users: UserService, health: HealthRegistry) {
+    public init(users: UserService, households: HouseholdService, health: HealthRegistry, clock: any HearthClock = SystemClock()) {
         self.users = users
+        self.households = households
         self.health = health
+        self.clock = clock
     }
 }

@@ -30,6 +30,10 @@ func serviceCall<T>(_ body: () async throws -> T) async throws -> T {
         return try await body()
     } catch let error as UserError {
         throw error.fieldError
+    } catch let error as HouseholdError {
+        throw error.fieldError
+    } catch let error as PageRequestError {
+        throw HouseholdError.invalidInput(field: error.field, message: error.message).fieldError
     }
 }
 

@@ -40,7 +40,8 @@ enum UserResolvers {
             else { return .null }
             let device = UserValues.string(fields["deviceName"]) ?? context.userAgent
             let payload = try await serviceCall {
-                try await users.signUp(email: email, password: password, displayName: name, deviceName: device)
+                try await users.signUp(email: email, password: password, displayName: name, deviceName: device,
+                                       invitationCode: UserValues.string(fields["invitationCode"]))
             }
             return .value(UserValues.payload(payload))
         }

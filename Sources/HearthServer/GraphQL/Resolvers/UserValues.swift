@@ -68,4 +68,17 @@ enum UserValues {
         case .object(let object): .object(Dictionary(object.map { ($0.key, json($0.value)) }, uniquingKeysWith: { _, last in last }))
         }
     }
+
+    /// Service JSON as a GraphQL value (for `JSON` results); integral numbers become Ints.
+    static func graphQLValue(_ value: JSONValue) -> GraphQLValue {
+        switch value {
+        case .null: .null
+        case .bool(let bool): .bool(bool)
+        case .number(let number):
+            number == number.rounded() && abs(number) < 9_007_199_254_740_992 ? .int(Int(number)) : .float(number)
+        case .string(let string): .string(string)
+        case .array(let items): .list(items.map(graphQLValue))
+        case .object(let members): .object(GraphQLObject(members.keys.sorted().map { (key: $0, value: graphQLValue(members[$0] ?? .null)) }))
+        }
+    }
 }

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A household: people sharing stores, tasks and events.
+public struct Household: Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+    public var description: String
+    public var timeZone: String
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    /// The household as a permission subject.
+    var subject: AbilitySubject { Self.subject(id) }
+
+    /// A household as a permission subject: `id`, and `householdId` (the same), so rules on
+    /// `all` things of a household cover the household itself.
+    static func subject(_ id: UUID) -> AbilitySubject {
+        let id = JSONValue.string(id.uuidString.lowercased())
+        return .instance(type: "Household", fields: ["id": id, "householdId": id])
+    }
+}
+
+/// One person's place in a household.
+public struct HouseholdMember: Sendable, Equatable {
+    public var householdID: UUID
+    public var user: PublicUser
+    public var role: HouseholdRole
+    public var joinedAt: Date
+
+    static func subject(householdID: UUID, userID: UUID, role: HouseholdRole) -> AbilitySubject {
+        .instance(type: "Member", fields: [
+            "householdId": .string(householdID.uuidString.lowercased()),
+            "userId": .string(userID.uuidString.lowercased()),
+            "role": .string(role.rawValue),
+        ])
+    }
+}
+
+/// A person's households and roles, and the ability built from them.
+public struct CallerAbility: Sendable {
+    public let userID: UUID
+    public let ability: Ability
+    /// Household → the person's role there.
+    public let roles: [UUID: HouseholdRole]
+}
+
+extension PublicUser {
+    /// Who did something when their account has since been deleted.
+    public static let deleted = PublicUser(id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), displayName: "Deleted user", avatarURL: nil)
+}

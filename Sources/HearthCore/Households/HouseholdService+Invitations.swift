@@ -1,0 +1,164 @@
+import Crypto
+import Foundation
+import PostgresNIO
+
+extension HouseholdService {
+    static let invitationColumns = SQLColumns([
+        "id": .init("i.id", .uuid), "householdId": .init("i.household_id", .uuid), "role": .init("i.role", .text),
+    ])
+    static let invitationSelect = """
+        i.id, i.household_id, i.role, i.created_by, u.display_name, u.avatar_url, i.created_at, i.expires_at, i.max_uses, i.uses, i.revoked_at
+        """
+
+    /// Creates an invitation code for `role`, lasting `expiresIn` seconds (default 7 days, at most
+    /// 30) for `maxUses` joins (1 to 1000). Admins invite members and viewers; owners anyone.
+    public func createInvitation(actor: UUID, householdID: UUID, role: HouseholdRole, expiresIn: Int?, maxUses: Int?) async throws -> CreatedInvitation {
+        let lifetime = TimeInterval(expiresIn ?? Int(configuration.defaultInvitationLifetime))
+        guard lifetime >= 60, lifetime <= configuration.maximumInvitationLifetime else {
+            throw HouseholdError.invalidInput(
+                field: "expiresIn", message: "expiresIn must be from 60 to \(Int(configuration.maximumInvitationLifetime)) seconds.")
+        }
+        let maxUses = maxUses ?? 1
+        guard (1...1000).contains(maxUses) else {
+            throw HouseholdError.invalidInput(field: "maxUses", message: "maxUses must be from 1 to 1000.")
+        }
+        let caller = try await ability(for: actor)
+        _ = try await readableHousehold(caller, householdID)
+        let now = clock.now
+        let invitation = Invitation(
+            id: UUID(), householdID: householdID, role: role, createdBy: try await publicUser(actor), createdAt: now,
+            expiresAt: now.addingTimeInterval(lifetime), maxUses: maxUses, uses: 0, revokedAt: nil)
+        try Self.authorize(caller, "create", invitation.subject)
+        let code = SessionToken.generate()
+        try await database.transaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO household_invitations (id, household_id, code_hash, role, created_by, created_at, expires_at, max_uses)
+                VALUES (\(invitation.id), \(householdID), \(Self.codeHash(code)), \(role.rawValue), \(actor), \(now),
+                        \(invitation.expiresAt), \(maxUses))
+                """, logger: logger)
+            try await record(.invitationCreated, household: householdID, actor: actor, role: role, invitation: invitation.id, on: connection)
+        }
+        logger.info("invitation created", metadata: ["household": "\(householdID)", "invitation": "\(invitation.id)"])
+        return CreatedInvitation(code: code, invitation: invitation)
+    }
+
+    /// The household's invitations the caller may manage, oldest first.
+    public func invitations(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<Invitation> {
+        let caller = try await ability(for: actor)
+        _ = try await readableHousehold(caller, householdID)
+        let after = try Self.cursor(page)
+        guard caller.ability.can("read", .type("Invitation")),
+            let allowed = try caller.ability.sqlCondition("read", subjectType: "Invitation", columns: Self.invitationColumns)
+        else {
+            throw HouseholdError.forbidden(#"Cannot execute "read" on "Invitation""#)
+        }
+        let total = try await count("SELECT count(*) FROM household_invitations i WHERE i.household_id = \(householdID) AND \(allowed)")
+        let rows = try await database.client.query(
+            """
+            SELECT \(unescaped: Self.invitationSelect), \(unescaped: Cursor.microsecondsSQL("i.created_at"))
+            FROM household_invitations i LEFT JOIN users u ON u.id = i.created_by
+            WHERE i.household_id = \(householdID) AND \(allowed)
+              AND \(after.map { Self.keysetAfter("i.created_at", "i.id", $0) } ?? SQLCondition.alwaysTrue)
+            ORDER BY i.created_at, i.id LIMIT \(page.first + 1)
+            """, logger: logger)
+        var found: [(Invitation, Int64)] = []
+        for try await row in rows.decode((UUID, UUID, String, UUID?, String?, String?, Date, Date, Int, Int, Date?, Int64).self) {
+            found.append((Self.invitation(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10), row.11))
+        }
+        let paged = Page(rows: found, request: page, totalCount: total) { Cursor.make(microseconds: $0.1, id: $0.0.id) }
+        return Page(items: paged.items.map { ($0.cursor, $0.item.0) }, hasNextPage: paged.hasNextPage, totalCount: paged.totalCount)
+    }
+
+    /// Revokes an invitation: its code stops working. Revoking twice changes nothing.
+    public func revokeInvitation(actor: UUID, id: UUID) async throws -> Invitation {
+        let caller = try await ability(for: actor)
+        guard var invitation = try await invitation(id: id),
+            caller.ability.can("read", Household.subject(invitation.householdID))
+        else { throw HouseholdError.notFound("Invitation") }
+        try Self.authorize(caller, "delete", invitation.subject)
+        guard invitation.revokedAt == nil else { return invitation }
+        let now = clock.now
+        let householdID = invitation.householdID
+        try await database.transaction(logger: logger) { connection in
+            try await connection.query(
+                "UPDATE household_invitations SET revoked_at = \(now) WHERE id = \(id) AND revoked_at IS NULL", logger: logger)
+            try await record(.invitationRevoked, household: householdID, actor: actor, role: invitation.role, invitation: id, on: connection)
+        }
+        invitation.revokedAt = now
+        return invitation
+    }
+
+    /// Joins the household an invitation code is for.
+    public func acceptInvitation(actor: UUID, code: String) async throws -> Household {
+        try await authorize(actor, "accept", .type("Invitation"))
+        let householdID = try await database.transaction(logger: logger) { connection in
+            try await redeem(code: code, userID: actor, on: connection)
+        }
+        forget(users: [actor], household: householdID)
+        let caller = try await ability(for: actor)
+        return try await readableHousehold(caller, householdID)
+    }
+
+    /// Uses a code for `userID` inside the caller's transaction (sign-up uses it too): checks it
+    /// is active, counts the use, adds the member, and logs it. Returns the household's id.
+    public func redeem(code: String, userID: UUID, on connection: PostgresConnection) async throws -> UUID {
+        let trimmed = code.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 100 else {
+            throw HouseholdError.invalidInput(field: "code", message: "This invitation code is not valid.")
+        }
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: Self.invitationSelect)
+            FROM household_invitations i LEFT JOIN users u ON u.id = i.created_by
+            WHERE i.code_hash = \(Self.codeHash(trimmed)) FOR UPDATE OF i
+            """, logger: logger)
+        var found: Invitation?
+        for try await row in rows.decode((UUID, UUID, String, UUID?, String?, String?, Date, Date, Int, Int, Date?).self) {
+            found = Self.invitation(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)
+        }
+        guard let invitation = found else { throw HouseholdError.invalidInput(field: "code", message: "This invitation code is not valid.") }
+        switch invitation.state(at: clock.now) {
+        case .active: break
+        case .revoked: throw HouseholdError.invalidInput(field: "code", message: "This invitation has been revoked.")
+        case .usedUp: throw HouseholdError.invalidInput(field: "code", message: "This invitation has already been used.")
+        case .expired: throw HouseholdError.invalidInput(field: "code", message: "This invitation has expired.")
+        }
+        let inserted = try await connection.query(
+            """
+            INSERT INTO household_members (household_id, user_id, role, joined_at)
+            VALUES (\(invitation.householdID), \(userID), \(invitation.role.rawValue), \(clock.now))
+            ON CONFLICT DO NOTHING RETURNING user_id
+            """, logger: logger)
+        var joined = false
+        for try await _ in inserted.decode(UUID.self) { joined = true }
+        guard joined else { throw HouseholdError.conflict("You are already a member of this household.") }
+        try await connection.query("UPDATE household_invitations SET uses = uses + 1 WHERE id = \(invitation.id)", logger: logger)
+        try await record(.memberJoined, household: invitation.householdID, actor: userID, member: userID, role: invitation.role,
+                         invitation: invitation.id, on: connection)
+        logger.info("invitation used", metadata: ["household": "\(invitation.householdID)", "invitation": "\(invitation.id)", "user": "\(userID)"])
+        return invitation.householdID
+    }
+
+    func invitation(id: UUID) async throws -> Invitation? {
+        let rows = try await database.client.query(
+            "SELECT \(unescaped: Self.invitationSelect) FROM household_invitations i LEFT JOIN users u ON u.id = i.created_by WHERE i.id = \(id)",
+            logger: logger)
+        for try await row in rows.decode((UUID, UUID, String, UUID?, String?, String?, Date, Date, Int, Int, Date?).self) {
+            return Self.invitation(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)
+        }
+        return nil
+    }
+
+    static func invitation(_ id: UUID, _ household: UUID, _ role: String, _ creator: UUID?, _ creatorName: String?, _ creatorAvatar: String?,
+                           _ created: Date, _ expires: Date, _ maxUses: Int, _ uses: Int, _ revoked: Date?) -> Invitation {
+        Invitation(
+            id: id, householdID: household, role: HouseholdRole(rawValue: role) ?? .viewer,
+            createdBy: creator.flatMap { id in creatorName.map { PublicUser(id: id, displayName: $0, avatarURL: creatorAvatar) } } ?? .deleted,
+            createdAt: created, expiresAt: expires, maxUses: maxUses, uses: uses, revokedAt: revoked)
+    }
+
+    static func codeHash(_ code: String) -> Data {
+        Data(SHA256.hash(data: Data(code.utf8)))
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import PostgresNIO
+
+extension HouseholdService {
+    static let memberColumns = SQLColumns([
+        "householdId": .init("m.household_id", .uuid), "userId": .init("m.user_id", .uuid), "role": .init("m.role", .text),
+    ])
+
+    /// The household's members, in the order they joined.
+    public func members(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<HouseholdMember> {
+        let caller = try await ability(for: actor)
+        _ = try await readableHousehold(caller, householdID)
+        let after = try Self.cursor(page)
+        guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Member", columns: Self.memberColumns) else {
+            return .empty
+        }
+        let total = try await count(
+            "SELECT count(*) FROM household_members m WHERE m.household_id = \(householdID) AND \(allowed)")
+        let rows = try await database.client.query(
+            """
+            SELECT m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, \(unescaped: Cursor.microsecondsSQL("m.joined_at"))
+            FROM household_members m JOIN users u ON u.id = m.user_id
+            WHERE m.household_id = \(householdID) AND \(allowed)
+              AND \(after.map { Self.keysetAfter("m.joined_at", "m.user_id", $0) } ?? SQLCondition.alwaysTrue)
+            ORDER BY m.joined_at, m.user_id LIMIT \(page.first + 1)
+            """, logger: logger)
+        var found: [(HouseholdMember, Int64)] = []
+        for try await (id, name, avatar, role, joined, micros) in rows.decode((UUID, String, String?, String, Date, Int64).self) {
+            guard let role = HouseholdRole(rawValue: role) else { continue }
+            found.append((HouseholdMember(householdID: householdID, user: PublicUser(id: id, displayName: name, avatarURL: avatar),
+                                          role: role, joinedAt: joined), micros))
+        }
+        let paged = Page(rows: found, request: page, totalCount: total) { Cursor.make(microseconds: $0.1, id: $0.0.user.id) }
+        return Page(items: paged.items.map { ($0.cursor, $0.item.0) }, hasNextPage: paged.hasNextPage, totalCount: paged.totalCount)
+    }
+
+    /// Adds an existing account to the household. Admins add members and viewers; owners anyone.
+    public func addMember(actor: UUID, householdID: UUID, userID: UUID, role: HouseholdRole) async throws -> HouseholdMember {
+        let caller = try await ability(for: actor)
+        _ = try await readableHousehold(caller, householdID)
+        try Self.authorize(caller, "create", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
+        guard let user = try await publicUser(userID) else { throw HouseholdError.notFound("User") }
+        let now = clock.now
+        try await database.transaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                INSERT INTO household_members (household_id, user_id, role, joined_at)
+                VALUES (\(householdID), \(userID), \(role.rawValue), \(now))
+                ON CONFLICT DO NOTHING RETURNING user_id
+                """, logger: logger)
+            var inserted = false
+            for try await _ in rows.decode(UUID.self) { inserted = true }
+            guard inserted else { throw HouseholdError.conflict("\(user.displayName) is already a member of this household.") }
+            try await record(.memberAdded, household: householdID, actor: actor, member: userID, role: role, on: connection)
+        }
+        forget(users: [userID], household: householdID)
+        return HouseholdMember(householdID: householdID, user: user, role: role, joinedAt: now)
+    }
+
+    /// Gives a member another role. The caller must be allowed to update the member both as they
+    /// are and as they would be (so admins cannot touch admins or owners, nor make any); the
+    /// last owner cannot step down.
+    public func changeMemberRole(actor: UUID, householdID: UUID, userID: UUID, role: HouseholdRole) async throws -> HouseholdMember {
+        let caller = try await ability(for: actor)
+        _ = try await readableHousehold(caller, householdID)
+        let member = try await database.transaction(logger: logger) { connection in
+            try await lockHousehold(householdID, on: connection)
+            var member = try await existingMember(householdID, userID, caller: caller, on: connection)
+            try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: member.role))
+            try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
+            guard member.role != role else { return member }
+            if member.role == .owner { try await ensureAnotherOwner(householdID, besides: userID, on: connection) }
+            try await connection.query(
+                "UPDATE household_members SET role = \(role.rawValue) WHERE household_id = \(householdID) AND user_id = \(userID)",
+                logger: logger)
+            try await record(.memberRoleChanged, household: householdID, actor: actor, member: userID, role: role,
+                             previousRole: member.role, on: connection)
+            member.role = role
+            return member
+        }
+        forget(users: [userID], household: householdID)
+        return member
+    }
+
+    /// Removes a member (the caller themselves too: then it is leaving). The last owner stays.
+    public func removeMember(actor: UUID, householdID: UUID, userID: UUID) async throws {
+        let caller = try await ability(for: actor)
+        _ = try await readableHousehold(caller, householdID)
+        try await database.transaction(logger: logger) { connection in
+            try await lockHousehold(householdID, on: connection)
+            let member = try await existingMember(householdID, userID, caller: caller, on: connection)
+            try Self.authorize(caller, "delete", HouseholdMember.subject(householdID: householdID, userID: userID, role: member.role))
+            if member.role == .owner { try await ensureAnotherOwner(householdID, besides: userID, on: connection) }
+            try await connection.query(
+                "DELETE FROM household_members WHERE household_id = \(householdID) AND user_id = \(userID)", logger: logger)
+            try await record(userID == actor ? .memberLeft : .memberRemoved, household: householdID, actor: actor, member: userID,
+                             previousRole: member.role, on: connection)
+        }
+        forget(users: [userID], household: householdID)
+    }
+
+    /// The caller leaves the household; refused while they are its last owner.
+    public func leaveHousehold(actor: UUID, householdID: UUID) async throws {
+        try await removeMember(actor: actor, householdID: householdID, userID: actor)
+    }
+
+    /// Makes another member an owner and the caller an admin. Owners only.
+    public func transferOwnership(actor: UUID, householdID: UUID, userID: UUID) async throws -> Household {
+        let caller = try await ability(for: actor)
+        let household = try await readableHousehold(caller, householdID)
+        guard userID != actor else {
+            throw HouseholdError.invalidInput(field: "userId", message: "userId must be another member: you cannot transfer ownership to yourself.")
+        }
+        guard caller.roles[householdID] == .owner else {
+            throw HouseholdError.forbidden("Only an owner can transfer ownership of a household.")
+        }
+        try await database.transaction(logger: logger) { connection in
+            try await lockHousehold(householdID, on: connection)
+            let target = try await existingMember(householdID, userID, caller: caller, on: connection)
+            try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: .owner))
+            try await connection.query(
+                """
+                UPDATE household_members SET role = CASE WHEN user_id = \(userID) THEN 'OWNER' ELSE 'ADMIN' END
+                WHERE household_id = \(householdID) AND user_id IN (\(userID), \(actor))
+                """, logger: logger)
+            try await record(.ownershipTransferred, household: householdID, actor: actor, member: userID, role: .owner,
+                             previousRole: target.role, on: connection)
+        }
+        forget(users: [userID, actor], household: householdID)
+        return household
+    }
+
+    // MARK: Helpers
+
+    /// Serialises membership changes of one household, so "is there another owner?" stays true
+    /// until the change commits.
+    func lockHousehold(_ id: UUID, on connection: PostgresConnection) async throws {
+        let rows = try await connection.query("SELECT id FROM households WHERE id = \(id) FOR UPDATE", logger: logger)
+        var found = false
+        for try await _ in rows.decode(UUID.self) { found = true }
+        guard found else { throw HouseholdError.notFound("Household") }
+    }
+
+    /// A member of the household; `notFound` when they are not one or the caller may not see them.
+    func existingMember(_ householdID: UUID, _ userID: UUID, caller: CallerAbility, on connection: PostgresConnection) async throws -> HouseholdMember {
+        let rows = try await connection.query(
+            """
+            SELECT u.display_name, u.avatar_url, m.role, m.joined_at
+            FROM household_members m JOIN users u ON u.id = m.user_id
+            WHERE m.household_id = \(householdID) AND m.user_id = \(userID)
+            """, logger: logger)
+        for try await (name, avatar, role, joined) in rows.decode((String, String?, String, Date).self) {
+            guard let role = HouseholdRole(rawValue: role),
+                caller.ability.can("read", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
+            else { break }
+            return HouseholdMember(householdID: householdID, user: PublicUser(id: userID, displayName: name, avatarURL: avatar),
+                                   role: role, joinedAt: joined)
+        }
+        throw HouseholdError.notFound("Member")
+    }
+
+    func ensureAnotherOwner(_ householdID: UUID, besides userID: UUID, on connection: PostgresConnection) async throws {
+        let rows = try await connection.query(
+            "SELECT count(*) FROM household_members WHERE household_id = \(householdID) AND role = 'OWNER' AND user_id <> \(userID)",
+            logger: logger)
+        var others = 0
+        for try await count in rows.decode(Int.self) { others = count }
+        guard others > 0 else {
+            throw HouseholdError.conflict(
+                "A household always keeps an owner: make another member an owner (transferOwnership) or delete the household first.")
+        }
+    }
+
+    func publicUser(_ id: UUID) async throws -> PublicUser? {
+        let rows = try await database.client.query("SELECT display_name, avatar_url FROM users WHERE id = \(id)", logger: logger)
+        for try await (name, avatar) in rows.decode((String, String?).self) { return PublicUser(id: id, displayName: name, avatarURL: avatar) }
+        return nil
+    }
+}

@@ -1,0 +1,277 @@
+import Crypto
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Households, their members, invitations and activity log, with every request checked against
+/// the caller's ability (built from `role_permissions`).
+///
+/// Reading something the caller may not read answers `notFound`, exactly as a missing id does;
+/// being allowed to read but not to change answers `forbidden`. Household, membership and ability
+/// lookups are cached for ``HouseholdsConfiguration/cacheTTL`` and dropped on every write.
+public final class HouseholdService: ServiceHealth {
+    public let configuration: HouseholdsConfiguration
+    /// The role rules: given, or read from `role_permissions` by ``loadPermissions()``.
+    private let loadedPermissions: Mutex<RolePermissions?>
+    let database: Database
+    let clock: any HearthClock
+    let logger: Logger
+    /// A person's roles and ability, by user id.
+    let abilities: TTLCache<UUID, CallerAbility>
+    /// Households by id.
+    let households: TTLCache<UUID, Household>
+
+    /// Without `permissions`, the role rules are read from the database when first needed (or
+    /// by ``loadPermissions()`` at start-up, after migrations, so bad rules stop the start).
+    public init(database: Database, permissions: RolePermissions? = nil, configuration: HouseholdsConfiguration = HouseholdsConfiguration(),
+                clock: any HearthClock = SystemClock(), logger: Logger? = nil) {
+        self.database = database
+        self.loadedPermissions = Mutex(permissions)
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger ?? database.logger
+        self.abilities = TTLCache(ttl: configuration.cacheTTL, clock: clock)
+        self.households = TTLCache(ttl: configuration.cacheTTL, clock: clock)
+    }
+
+    // MARK: Abilities
+
+    /// Reads and checks `role_permissions`; throws ``PermissionRuleError`` naming a bad rule.
+    @discardableResult
+    public func loadPermissions() async throws -> RolePermissions {
+        let permissions = try await RolePermissions.load(from: database, logger: logger)
+        loadedPermissions.withLock { $0 = permissions }
+        abilities.removeAll()
+        return permissions
+    }
+
+    /// The role rules in use.
+    public func permissions() async throws -> RolePermissions {
+        if let permissions = loadedPermissions.withLock({ $0 }) { return permissions }
+        return try await loadPermissions()
+    }
+
+    /// What `userID` may do: their households' role rules plus everyone's, cached.
+    public func ability(for userID: UUID) async throws -> CallerAbility {
+        if let cached = abilities.value(for: userID) { return cached }
+        let rows = try await database.client.query(
+            "SELECT household_id, role FROM household_members WHERE user_id = \(userID) ORDER BY joined_at, household_id",
+            logger: logger)
+        var memberships: [(id: UUID, role: String)] = []
+        var roles: [UUID: HouseholdRole] = [:]
+        for try await (household, role) in rows.decode((UUID, String).self) {
+            memberships.append((household, role))
+            roles[household] = HouseholdRole(rawValue: role)
+        }
+        let ability = Ability(rules: try await permissions().rules(userID: userID, households: memberships))
+        let caller = CallerAbility(userID: userID, ability: ability, roles: roles)
+        abilities.store(caller, for: userID)
+        return caller
+    }
+
+    /// Drops cached abilities of these people and of everyone in `household`.
+    func forget(users: [UUID] = [], household: UUID? = nil) {
+        for user in users { abilities.remove(user) }
+        if let household {
+            abilities.removeAll { $0.roles[household] != nil }
+            households.remove(household)
+        }
+    }
+
+    // MARK: Households
+
+    /// Creates a household with the caller as its owner.
+    public func createHousehold(actor: UUID, name: String, description: String?, timeZone: String) async throws -> Household {
+        let name = try Self.input { () throws(UserError) in try UserInput.text(name, field: "name", maxLength: 80) }
+        let description = try Self.description(description)
+        let timeZone = try Self.input { () throws(UserError) in try UserInput.timeZone(timeZone) }
+        try await authorize(actor, "create", .type("Household"))
+        let now = clock.now
+        let household = Household(id: UUID(), name: name, description: description ?? "", timeZone: timeZone, createdAt: now, updatedAt: now)
+        try await database.transaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO households (id, name, description, time_zone, created_at, updated_at)
+                VALUES (\(household.id), \(household.name), \(household.description), \(household.timeZone), \(now), \(now))
+                """, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO household_members (household_id, user_id, role, joined_at)
+                VALUES (\(household.id), \(actor), \(HouseholdRole.owner.rawValue), \(now))
+                """, logger: logger)
+            try await record(.householdCreated, household: household.id, actor: actor, on: connection)
+        }
+        forget(users: [actor])
+        logger.info("household created", metadata: ["household": "\(household.id)", "user": "\(actor)"])
+        return household
+    }
+
+    /// A household the caller may read, else `notFound`.
+    public func household(actor: UUID, id: UUID) async throws -> Household {
+        let caller = try await ability(for: actor)
+        return try await readableHousehold(caller, id)
+    }
+
+    /// The caller's households, oldest first.
+    public func households(actor: UUID, page: PageRequest) async throws -> Page<Household> {
+        let caller = try await ability(for: actor)
+        let after = try Self.cursor(page)
+        guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Household", columns: Self.householdColumns) else {
+            return .empty
+        }
+        let total = try await count("SELECT count(*) FROM households h WHERE \(allowed)")
+        let rows = try await database.client.query(
+            """
+            SELECT \(unescaped: Self.householdSelect), \(unescaped: Cursor.microsecondsSQL("h.created_at"))
+            FROM households h
+            WHERE \(allowed) AND \(after.map { Self.keysetAfter("h.created_at", "h.id", $0) } ?? SQLCondition.alwaysTrue)
+            ORDER BY h.created_at, h.id LIMIT \(page.first + 1)
+            """, logger: logger)
+        var found: [(Household, Int64)] = []
+        for try await row in rows.decode((UUID, String, String, String, Date, Date, Int64).self) {
+            found.append((Household(id: row.0, name: row.1, description: row.2, timeZone: row.3, createdAt: row.4, updatedAt: row.5), row.6))
+        }
+        let paged = Page(rows: found, request: page, totalCount: total) { Cursor.make(microseconds: $0.1, id: $0.0.id) }
+        return Page(items: paged.items.map { ($0.cursor, $0.item.0) }, hasNextPage: paged.hasNextPage, totalCount: paged.totalCount)
+    }
+
+    /// Changes the given settings (nil leaves one as it is). Admins and owners.
+    public func updateHousehold(actor: UUID, id: UUID, name: String?, description: String??, timeZone: String?) async throws -> Household {
+        let name = try name.map { name throws(HouseholdError) in try Self.input { () throws(UserError) in try UserInput.text(name, field: "name", maxLength: 80) } }
+        let description: String?? = try description.map { text throws(HouseholdError) in try Self.description(text) }
+        let timeZone = try timeZone.map { zone throws(HouseholdError) in try Self.input { () throws(UserError) in try UserInput.timeZone(zone) } }
+        let caller = try await ability(for: actor)
+        let household = try await readableHousehold(caller, id)
+        try Self.authorize(caller, "update", household.subject)
+        var updated = household
+        if let name { updated.name = name }
+        if let description { updated.description = description ?? "" }
+        if let timeZone { updated.timeZone = timeZone }
+        updated.updatedAt = clock.now
+        let changed = updated
+        try await database.transaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                UPDATE households SET name = \(changed.name), description = \(changed.description), time_zone = \(changed.timeZone),
+                    updated_at = \(changed.updatedAt)
+                WHERE id = \(id)
+                """, logger: logger)
+            try await record(.householdUpdated, household: id, actor: actor, on: connection)
+        }
+        households.remove(id)
+        return updated
+    }
+
+    /// Deletes the household and everything it owns, in one transaction. Owners only.
+    public func deleteHousehold(actor: UUID, id: UUID) async throws {
+        let caller = try await ability(for: actor)
+        let household = try await readableHousehold(caller, id)
+        try Self.authorize(caller, "delete", household.subject)
+        try await database.client.query("DELETE FROM households WHERE id = \(id)", logger: logger)
+        forget(household: id)
+        logger.info("household deleted", metadata: ["household": "\(id)", "user": "\(actor)"])
+    }
+
+    // MARK: Shared checks
+
+    /// The household, when the caller may read it; `notFound` whether it is missing or hidden.
+    func readableHousehold(_ caller: CallerAbility, _ id: UUID) async throws -> Household {
+        guard caller.ability.can("read", Household.subject(id)) else { throw HouseholdError.notFound("Household") }
+        if let cached = households.value(for: id) { return cached }
+        let rows = try await database.client.query(
+            "SELECT \(unescaped: Self.householdSelect) FROM households h WHERE h.id = \(id)", logger: logger)
+        for try await row in rows.decode((UUID, String, String, String, Date, Date).self) {
+            let household = Household(id: row.0, name: row.1, description: row.2, timeZone: row.3, createdAt: row.4, updatedAt: row.5)
+            households.store(household, for: id)
+            return household
+        }
+        throw HouseholdError.notFound("Household")
+    }
+
+    func authorize(_ actor: UUID, _ action: String, _ subject: AbilitySubject) async throws {
+        try Self.authorize(try await ability(for: actor), action, subject)
+    }
+
+    static func authorize(_ caller: CallerAbility, _ action: String, _ subject: AbilitySubject) throws(HouseholdError) {
+        do {
+            try caller.ability.authorize(action, subject)
+        } catch {
+            throw HouseholdError(error)
+        }
+    }
+
+    static func input<T>(_ body: () throws(UserError) -> T) throws(HouseholdError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw HouseholdError(error)
+        }
+    }
+
+    static func description(_ text: String?) throws(HouseholdError) -> String? {
+        guard let text else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return "" }
+        return try input { () throws(UserError) in
+            // Line breaks are welcome in a description; other control characters are not.
+            let flattened = trimmed.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+            _ = try UserInput.text(flattened, field: "description", maxLength: 1000)
+            return trimmed
+        }
+    }
+
+    static func cursor(_ page: PageRequest) throws(HouseholdError) -> (Int64, UUID)? {
+        do throws(PageRequestError) {
+            guard let parts = try page.afterParts(count: 2) else { return nil }
+            guard let keys = Cursor.microsecondsAndID(parts) else {
+                throw PageRequestError(field: "after", message: "after is not a cursor from this list.")
+            }
+            return keys
+        } catch {
+            throw HouseholdError(error)
+        }
+    }
+
+    /// `(time, id) > cursor`, for keyset pages ordered by a time and an id.
+    static func keysetAfter(_ time: String, _ id: String, _ cursor: (Int64, UUID)) -> SQLCondition {
+        .predicate([.sql("(\(time), \(id)) > ('epoch'::timestamptz + "), .bind(.number(Double(cursor.0))),
+                    .sql(" * interval '1 microsecond', "), .bind(.uuid(cursor.1)), .sql(")")])
+    }
+
+    func count(_ query: PostgresQuery) async throws -> Int {
+        let rows = try await database.client.query(query, logger: logger)
+        for try await total in rows.decode(Int.self) { return total }
+        return 0
+    }
+
+    static let householdSelect = "h.id, h.name, h.description, h.time_zone, h.created_at, h.updated_at"
+    static let householdColumns = SQLColumns(["id": .init("h.id", .uuid), "householdId": .init("h.id", .uuid)])
+
+    // MARK: Health
+
+    public var healthName: String { "households" }
+
+    /// A round trip to the households table, with the caches' sizes and hit rates.
+    public func performHealthCheck() async -> ServiceHealthStatus {
+        let started = ContinuousClock.now
+        let checkedAt = Date()
+        var details: [String: String] = [:]
+        let caches: [(String, count: Int, hitRate: Double)] = [
+            ("abilityCache", abilities.statistics.count, abilities.statistics.hitRate),
+            ("householdCache", households.statistics.count, households.statistics.hitRate),
+        ]
+        for (name, count, hitRate) in caches {
+            details[name + "Size"] = "\(count)"
+            details[name + "HitRate"] = String(format: "%.3f", hitRate)
+        }
+        do {
+            _ = try await count("SELECT count(*) FROM households")
+            return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started, details: details)
+        } catch {
+            return ServiceHealthStatus(
+                isHealthy: false, lastChecked: checkedAt, errors: ["households table unreachable: \(Database.describe(error))"],
+                responseTime: ContinuousClock.now - started, details: details)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+
+/// The households service's DTOs as the plain data of their schema types.
+enum HouseholdValues {
+    static func household(_ household: Household) -> GraphQLValue {
+        [
+            "id": .string(UserValues.uuid(household.id)), "name": .string(household.name),
+            "description": .string(household.description), "timeZone": .string(household.timeZone),
+            "createdAt": .string(DateTimeScalar.string(from: household.createdAt)),
+            "updatedAt": .string(DateTimeScalar.string(from: household.updatedAt)),
+        ]
+    }
+
+    static func member(_ member: HouseholdMember) -> GraphQLValue {
+        ["user": UserValues.publicUser(member.user), "role": .string(member.role.rawValue),
+         "joinedAt": .string(DateTimeScalar.string(from: member.joinedAt))]
+    }
+
+    static func invitation(_ invitation: Invitation, now: Date) -> GraphQLValue {
+        [
+            "id": .string(UserValues.uuid(invitation.id)), "role": .string(invitation.role.rawValue),
+            "state": .string(invitation.state(at: now).rawValue),
+            "createdBy": UserValues.publicUser(invitation.createdBy ?? .deleted),
+            "createdAt": .string(DateTimeScalar.string(from: invitation.createdAt)),
+            "expiresAt": .string(DateTimeScalar.string(from: invitation.expiresAt)),
+            "maxUses": .int(invitation.maxUses), "uses": .int(invitation.uses),
+            "revokedAt": invitation.revokedAt.map { .string(DateTimeScalar.string(from: $0)) } ?? .null,
+        ]
+    }
+
+    static func activity(_ entry: ActivityEntry) -> GraphQLValue {
+        [
+            "id": .string(String(entry.id)), "kind": .string(entry.kind.rawValue), "actor": UserValues.publicUser(entry.actor),
+            "member": entry.member.map(UserValues.publicUser) ?? .null, "role": entry.role.map { .string($0.rawValue) } ?? .null,
+            "previousRole": entry.previousRole.map { .string($0.rawValue) } ?? .null,
+            "at": .string(DateTimeScalar.string(from: entry.createdAt)),
+        ]
+    }
+
+    /// A connection: edges with cursors, page info and the total.
+    static func connection<Item>(_ page: Page<Item>, _ node: (Item) -> GraphQLValue) -> GraphQLValue {
+        [
+            "edges": .list(page.items.map { ["node": node($0.item), "cursor": .string($0.cursor)] }),
+            "pageInfo": ["hasNextPage": .bool(page.hasNextPage), "endCursor": page.items.last.map { .string($0.cursor) } ?? .null],
+            "totalCount": .int(page.totalCount),
+        ]
+    }
+
+    /// `first` and `after` arguments as a page request (`BAD_USER_INPUT` naming the bad one).
+    static func page(_ input: FieldInput) throws -> PageRequest {
+        var first: Int?
+        if case .int(let value)? = input[argument: "first"] { first = value }
+        do {
+            return try PageRequest(first: first, after: UserValues.string(input[argument: "after"]))
+        } catch {
+            throw HouseholdError.invalidInput(field: error.field, message: error.message).fieldError
+        }
+    }
+
+    static func role(_ value: GraphQLValue?, field: String = "role") throws -> HouseholdRole {
+        guard case .string(let name)? = value else { throw HouseholdError.invalidInput(field: field, message: "\(field) is required.").fieldError }
+        do {
+            return try HouseholdRole.parse(name, field: field)
+        } catch {
+            throw error.fieldError
+        }
+    }
+
+    /// A required `UUID` argument.
+    static func id(_ input: FieldInput, _ name: String) throws -> UUID {
+        guard let id = UserValues.uuid(input[argument: name]) else {
+            throw HouseholdError.invalidInput(field: name, message: "\(name) must be a UUID.").fieldError
+        }
+        return id
+    }
+}
