@@ -13,6 +13,14 @@ public struct ActivityEntry: Sendable, Equatable {
         case ownershipTransferred = "OWNERSHIP_TRANSFERRED"
         case invitationCreated = "INVITATION_CREATED"
         case invitationRevoked = "INVITATION_REVOKED"
+
+        /// Whether the entry is about one member (then a missing member is a deleted account).
+        var isAboutMember: Bool {
+            switch self {
+            case .memberAdded, .memberJoined, .memberLeft, .memberRemoved, .memberRoleChanged, .ownershipTransferred: true
+            case .householdCreated, .householdUpdated, .invitationCreated, .invitationRevoked: false
+            }
+        }
     }
 
     public var id: Int64

@@ -21,10 +21,6 @@ public enum HouseholdError: Error, Sendable, Equatable {
         self = .forbidden(error.message)
     }
 
-    init(_ error: PageRequestError) {
-        self = .invalidInput(field: error.field, message: error.message)
-    }
-
     /// A users-service input check's refusal, as this service's.
     init(_ error: UserError) {
         switch error {

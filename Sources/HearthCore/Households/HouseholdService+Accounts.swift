@@ -13,13 +13,9 @@ extension HouseholdService: UserAccountHooks {
         var memberships: [(UUID, String, String)] = []
         for try await row in rows.decode((UUID, String, String).self) { memberships.append(row) }
         for (household, name, role) in memberships {
-            if role == HouseholdRole.owner.rawValue {
-                do {
-                    try await ensureAnotherOwner(household, besides: userID, on: connection)
-                } catch is HouseholdError {
-                    throw HouseholdError.conflict(
-                        "You are the last owner of \"\(name)\": make another member an owner or delete the household before deleting your account.")
-                }
+            if role == HouseholdRole.owner.rawValue, try await !hasAnotherOwner(household, besides: userID, on: connection) {
+                throw HouseholdError.conflict(
+                    "You are the last owner of \"\(name)\": make another member an owner or delete the household before deleting your account.")
             }
             try await record(.memberLeft, household: household, actor: userID, member: userID,
                              previousRole: HouseholdRole(rawValue: role), on: connection)
@@ -28,7 +24,5 @@ extension HouseholdService: UserAccountHooks {
 
     public func accountDeleted(userID: UUID) {
         forget(users: [userID])
-        abilities.removeAll()
-        households.removeAll()
     }
 }

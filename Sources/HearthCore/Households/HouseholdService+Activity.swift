@@ -17,15 +17,7 @@ extension HouseholdService {
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
         try Self.authorize(caller, "read", .instance(type: "Activity", fields: ["householdId": .string(householdID.uuidString.lowercased())]))
-        var after: Int64?
-        do throws(PageRequestError) {
-            if let parts = try page.afterParts(count: 1) {
-                guard let id = Int64(parts[0]) else { throw PageRequestError(field: "after", message: "after is not a cursor from this list.") }
-                after = id
-            }
-        } catch {
-            throw HouseholdError(error)
-        }
+        let after = try page.afterInteger()
         let total = try await count("SELECT count(*) FROM household_activity WHERE household_id = \(householdID)")
         let rows = try await database.client.query(
             """
@@ -43,13 +35,13 @@ extension HouseholdService {
         {
             guard let kind = ActivityEntry.Kind(rawValue: row.1) else { continue }
             let actor = row.2.flatMap { id in row.3.map { PublicUser(id: id, displayName: $0, avatarURL: row.4) } } ?? .deleted
-            let aboutMember = [.memberAdded, .memberJoined, .memberLeft, .memberRemoved, .memberRoleChanged, .ownershipTransferred].contains(kind)
-            let member = row.5.flatMap { id in row.6.map { PublicUser(id: id, displayName: $0, avatarURL: row.7) } } ?? (aboutMember ? .deleted : nil)
+            let member = row.5.flatMap { id in row.6.map { PublicUser(id: id, displayName: $0, avatarURL: row.7) } }
+                ?? (kind.isAboutMember ? .deleted : nil)
             entries.append(ActivityEntry(
                 id: row.0, householdID: householdID, kind: kind, actor: actor, member: member,
                 role: row.8.flatMap(HouseholdRole.init(rawValue:)), previousRole: row.9.flatMap(HouseholdRole.init(rawValue:)),
                 invitationID: row.10, createdAt: row.11))
         }
-        return Page(rows: entries, request: page, totalCount: total) { Cursor.make([String($0.id)]) }
+        return Page(rows: entries, request: page, totalCount: total, cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
     }
 }

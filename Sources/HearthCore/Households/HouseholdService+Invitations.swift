@@ -6,8 +6,11 @@ extension HouseholdService {
     static let invitationColumns = SQLColumns([
         "id": .init("i.id", .uuid), "householdId": .init("i.household_id", .uuid), "role": .init("i.role", .text),
     ])
+    /// The columns ``decodeInvitations(_:)`` reads (creator joined as `u`), with the creation
+    /// time's exact microseconds (the page cursor).
     static let invitationSelect = """
-        i.id, i.household_id, i.role, i.created_by, u.display_name, u.avatar_url, i.created_at, i.expires_at, i.max_uses, i.uses, i.revoked_at
+        i.id, i.household_id, i.role, i.created_by, u.display_name, u.avatar_url, i.created_at, i.expires_at, i.max_uses, i.uses, \
+        i.revoked_at, \(Cursor.microsecondsSQL("i.created_at"))
         """
 
     /// Creates an invitation code for `role`, lasting `expiresIn` seconds (default 7 days, at most
@@ -47,27 +50,22 @@ extension HouseholdService {
     public func invitations(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<Invitation> {
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
-        let after = try Self.cursor(page)
+        let after = try page.afterKeyset()
         guard caller.ability.can("read", .type("Invitation")),
             let allowed = try caller.ability.sqlCondition("read", subjectType: "Invitation", columns: Self.invitationColumns)
         else {
             throw HouseholdError.forbidden(#"Cannot execute "read" on "Invitation""#)
         }
         let total = try await count("SELECT count(*) FROM household_invitations i WHERE i.household_id = \(householdID) AND \(allowed)")
-        let rows = try await database.client.query(
+        let rows = try await Self.decodeInvitations(try await database.client.query(
             """
-            SELECT \(unescaped: Self.invitationSelect), \(unescaped: Cursor.microsecondsSQL("i.created_at"))
+            SELECT \(unescaped: Self.invitationSelect)
             FROM household_invitations i LEFT JOIN users u ON u.id = i.created_by
-            WHERE i.household_id = \(householdID) AND \(allowed)
-              AND \(after.map { Self.keysetAfter("i.created_at", "i.id", $0) } ?? SQLCondition.alwaysTrue)
+            WHERE i.household_id = \(householdID) AND \(allowed) AND \(Self.keyset(after: after, time: "i.created_at", id: "i.id"))
             ORDER BY i.created_at, i.id LIMIT \(page.first + 1)
-            """, logger: logger)
-        var found: [(Invitation, Int64)] = []
-        for try await row in rows.decode((UUID, UUID, String, UUID?, String?, String?, Date, Date, Int, Int, Date?, Int64).self) {
-            found.append((Self.invitation(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10), row.11))
-        }
-        let paged = Page(rows: found, request: page, totalCount: total) { Cursor.make(microseconds: $0.1, id: $0.0.id) }
-        return Page(items: paged.items.map { ($0.cursor, $0.item.0) }, hasNextPage: paged.hasNextPage, totalCount: paged.totalCount)
+            """, logger: logger))
+        return Page(rows: rows, request: page, totalCount: total,
+                    cursor: { Cursor.make(microseconds: $0.micros, id: $0.invitation.id) }, item: \.invitation)
     }
 
     /// Revokes an invitation: its code stops working. Revoking twice changes nothing.
@@ -95,7 +93,7 @@ extension HouseholdService {
         let householdID = try await database.transaction(logger: logger) { connection in
             try await redeem(code: code, userID: actor, on: connection)
         }
-        forget(users: [actor], household: householdID)
+        forget(users: [actor])
         let caller = try await ability(for: actor)
         return try await readableHousehold(caller, householdID)
     }
@@ -113,11 +111,7 @@ extension HouseholdService {
             FROM household_invitations i LEFT JOIN users u ON u.id = i.created_by
             WHERE i.code_hash = \(Self.codeHash(trimmed)) FOR UPDATE OF i
             """, logger: logger)
-        var found: Invitation?
-        for try await row in rows.decode((UUID, UUID, String, UUID?, String?, String?, Date, Date, Int, Int, Date?).self) {
-            found = Self.invitation(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)
-        }
-        guard let invitation = found else { throw HouseholdError.invalidInput(field: "code", message: "This invitation code is not valid.") }
+        guard let invitation = try await Self.decodeInvitations(rows).first?.invitation else { throw HouseholdError.invalidInput(field: "code", message: "This invitation code is not valid.") }
         switch invitation.state(at: clock.now) {
         case .active: break
         case .revoked: throw HouseholdError.invalidInput(field: "code", message: "This invitation has been revoked.")
@@ -144,18 +138,18 @@ extension HouseholdService {
         let rows = try await database.client.query(
             "SELECT \(unescaped: Self.invitationSelect) FROM household_invitations i LEFT JOIN users u ON u.id = i.created_by WHERE i.id = \(id)",
             logger: logger)
-        for try await row in rows.decode((UUID, UUID, String, UUID?, String?, String?, Date, Date, Int, Int, Date?).self) {
-            return Self.invitation(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)
-        }
-        return nil
+        return try await Self.decodeInvitations(rows).first?.invitation
     }
 
-    static func invitation(_ id: UUID, _ household: UUID, _ role: String, _ creator: UUID?, _ creatorName: String?, _ creatorAvatar: String?,
-                           _ created: Date, _ expires: Date, _ maxUses: Int, _ uses: Int, _ revoked: Date?) -> Invitation {
-        Invitation(
-            id: id, householdID: household, role: HouseholdRole(rawValue: role) ?? .viewer,
-            createdBy: creator.flatMap { id in creatorName.map { PublicUser(id: id, displayName: $0, avatarURL: creatorAvatar) } } ?? .deleted,
-            createdAt: created, expiresAt: expires, maxUses: maxUses, uses: uses, revokedAt: revoked)
+    static func decodeInvitations(_ rows: PostgresRowSequence) async throws -> [(invitation: Invitation, micros: Int64)] {
+        var found: [(invitation: Invitation, micros: Int64)] = []
+        for try await row in rows.decode((UUID, UUID, String, UUID?, String?, String?, Date, Date, Int, Int, Date?, Int64).self) {
+            let creator = row.3.flatMap { id in row.4.map { PublicUser(id: id, displayName: $0, avatarURL: row.5) } } ?? .deleted
+            found.append((Invitation(
+                id: row.0, householdID: row.1, role: HouseholdRole(rawValue: row.2) ?? .viewer, createdBy: creator,
+                createdAt: row.6, expiresAt: row.7, maxUses: row.8, uses: row.9, revokedAt: row.10), row.11))
+        }
+        return found
     }
 
     static func codeHash(_ code: String) -> Data {

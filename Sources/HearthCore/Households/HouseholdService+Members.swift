@@ -10,7 +10,7 @@ extension HouseholdService {
     public func members(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<HouseholdMember> {
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
-        let after = try Self.cursor(page)
+        let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Member", columns: Self.memberColumns) else {
             return .empty
         }
@@ -20,18 +20,17 @@ extension HouseholdService {
             """
             SELECT m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, \(unescaped: Cursor.microsecondsSQL("m.joined_at"))
             FROM household_members m JOIN users u ON u.id = m.user_id
-            WHERE m.household_id = \(householdID) AND \(allowed)
-              AND \(after.map { Self.keysetAfter("m.joined_at", "m.user_id", $0) } ?? SQLCondition.alwaysTrue)
+            WHERE m.household_id = \(householdID) AND \(allowed) AND \(Self.keyset(after: after, time: "m.joined_at", id: "m.user_id"))
             ORDER BY m.joined_at, m.user_id LIMIT \(page.first + 1)
             """, logger: logger)
-        var found: [(HouseholdMember, Int64)] = []
+        var found: [(member: HouseholdMember, micros: Int64)] = []
         for try await (id, name, avatar, role, joined, micros) in rows.decode((UUID, String, String?, String, Date, Int64).self) {
             guard let role = HouseholdRole(rawValue: role) else { continue }
             found.append((HouseholdMember(householdID: householdID, user: PublicUser(id: id, displayName: name, avatarURL: avatar),
                                           role: role, joinedAt: joined), micros))
         }
-        let paged = Page(rows: found, request: page, totalCount: total) { Cursor.make(microseconds: $0.1, id: $0.0.user.id) }
-        return Page(items: paged.items.map { ($0.cursor, $0.item.0) }, hasNextPage: paged.hasNextPage, totalCount: paged.totalCount)
+        return Page(rows: found, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.member.user.id) },
+                    item: \.member)
     }
 
     /// Adds an existing account to the household. Admins add members and viewers; owners anyone.
@@ -53,7 +52,7 @@ extension HouseholdService {
             guard inserted else { throw HouseholdError.conflict("\(user.displayName) is already a member of this household.") }
             try await record(.memberAdded, household: householdID, actor: actor, member: userID, role: role, on: connection)
         }
-        forget(users: [userID], household: householdID)
+        forget(users: [userID])
         return HouseholdMember(householdID: householdID, user: user, role: role, joinedAt: now)
     }
 
@@ -78,7 +77,7 @@ extension HouseholdService {
             member.role = role
             return member
         }
-        forget(users: [userID], household: householdID)
+        forget(users: [userID])
         return member
     }
 
@@ -96,7 +95,7 @@ extension HouseholdService {
             try await record(userID == actor ? .memberLeft : .memberRemoved, household: householdID, actor: actor, member: userID,
                              previousRole: member.role, on: connection)
         }
-        forget(users: [userID], household: householdID)
+        forget(users: [userID])
     }
 
     /// The caller leaves the household; refused while they are its last owner.
@@ -126,7 +125,7 @@ extension HouseholdService {
             try await record(.ownershipTransferred, household: householdID, actor: actor, member: userID, role: .owner,
                              previousRole: target.role, on: connection)
         }
-        forget(users: [userID, actor], household: householdID)
+        forget(users: [userID, actor])
         return household
     }
 
@@ -159,16 +158,22 @@ extension HouseholdService {
         throw HouseholdError.notFound("Member")
     }
 
+    /// Refuses (`conflict`) when `userID` is the household's only owner.
     func ensureAnotherOwner(_ householdID: UUID, besides userID: UUID, on connection: PostgresConnection) async throws {
-        let rows = try await connection.query(
-            "SELECT count(*) FROM household_members WHERE household_id = \(householdID) AND role = 'OWNER' AND user_id <> \(userID)",
-            logger: logger)
-        var others = 0
-        for try await count in rows.decode(Int.self) { others = count }
-        guard others > 0 else {
+        guard try await hasAnotherOwner(householdID, besides: userID, on: connection) else {
             throw HouseholdError.conflict(
                 "A household always keeps an owner: make another member an owner (transferOwnership) or delete the household first.")
         }
+    }
+
+    func hasAnotherOwner(_ householdID: UUID, besides userID: UUID, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM household_members
+                           WHERE household_id = \(householdID) AND role = 'OWNER' AND user_id <> \(userID))
+            """, logger: logger)
+        for try await exists in rows.decode(Bool.self) { return exists }
+        return false
     }
 
     func publicUser(_ id: UUID) async throws -> PublicUser? {

@@ -70,13 +70,16 @@ public final class HouseholdService: ServiceHealth {
         return caller
     }
 
-    /// Drops cached abilities of these people and of everyone in `household`.
-    func forget(users: [UUID] = [], household: UUID? = nil) {
+    /// Drops the cached abilities of people whose memberships changed (nobody else's rules
+    /// mention them).
+    func forget(users: [UUID]) {
         for user in users { abilities.remove(user) }
-        if let household {
-            abilities.removeAll { $0.roles[household] != nil }
-            households.remove(household)
-        }
+    }
+
+    /// Drops a deleted household and the abilities of everyone who belonged to it.
+    func forget(household: UUID) {
+        abilities.removeAll { $0.roles[household] != nil }
+        households.remove(household)
     }
 
     // MARK: Households
@@ -116,24 +119,19 @@ public final class HouseholdService: ServiceHealth {
     /// The caller's households, oldest first.
     public func households(actor: UUID, page: PageRequest) async throws -> Page<Household> {
         let caller = try await ability(for: actor)
-        let after = try Self.cursor(page)
+        let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Household", columns: Self.householdColumns) else {
             return .empty
         }
         let total = try await count("SELECT count(*) FROM households h WHERE \(allowed)")
-        let rows = try await database.client.query(
+        let rows = try await Self.decodeHouseholds(try await database.client.query(
             """
-            SELECT \(unescaped: Self.householdSelect), \(unescaped: Cursor.microsecondsSQL("h.created_at"))
-            FROM households h
-            WHERE \(allowed) AND \(after.map { Self.keysetAfter("h.created_at", "h.id", $0) } ?? SQLCondition.alwaysTrue)
+            SELECT \(unescaped: Self.householdSelect) FROM households h
+            WHERE \(allowed) AND \(Self.keyset(after: after, time: "h.created_at", id: "h.id"))
             ORDER BY h.created_at, h.id LIMIT \(page.first + 1)
-            """, logger: logger)
-        var found: [(Household, Int64)] = []
-        for try await row in rows.decode((UUID, String, String, String, Date, Date, Int64).self) {
-            found.append((Household(id: row.0, name: row.1, description: row.2, timeZone: row.3, createdAt: row.4, updatedAt: row.5), row.6))
-        }
-        let paged = Page(rows: found, request: page, totalCount: total) { Cursor.make(microseconds: $0.1, id: $0.0.id) }
-        return Page(items: paged.items.map { ($0.cursor, $0.item.0) }, hasNextPage: paged.hasNextPage, totalCount: paged.totalCount)
+            """, logger: logger))
+        return Page(rows: rows, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.household.id) },
+                    item: \.household)
     }
 
     /// Changes the given settings (nil leaves one as it is). Admins and owners.
@@ -181,12 +179,9 @@ public final class HouseholdService: ServiceHealth {
         if let cached = households.value(for: id) { return cached }
         let rows = try await database.client.query(
             "SELECT \(unescaped: Self.householdSelect) FROM households h WHERE h.id = \(id)", logger: logger)
-        for try await row in rows.decode((UUID, String, String, String, Date, Date).self) {
-            let household = Household(id: row.0, name: row.1, description: row.2, timeZone: row.3, createdAt: row.4, updatedAt: row.5)
-            households.store(household, for: id)
-            return household
-        }
-        throw HouseholdError.notFound("Household")
+        guard let household = try await Self.decodeHouseholds(rows).first?.household else { throw HouseholdError.notFound("Household") }
+        households.store(household, for: id)
+        return household
     }
 
     func authorize(_ actor: UUID, _ action: String, _ subject: AbilitySubject) async throws {
@@ -221,22 +216,11 @@ public final class HouseholdService: ServiceHealth {
         }
     }
 
-    static func cursor(_ page: PageRequest) throws(HouseholdError) -> (Int64, UUID)? {
-        do throws(PageRequestError) {
-            guard let parts = try page.afterParts(count: 2) else { return nil }
-            guard let keys = Cursor.microsecondsAndID(parts) else {
-                throw PageRequestError(field: "after", message: "after is not a cursor from this list.")
-            }
-            return keys
-        } catch {
-            throw HouseholdError(error)
-        }
-    }
-
-    /// `(time, id) > cursor`, for keyset pages ordered by a time and an id.
-    static func keysetAfter(_ time: String, _ id: String, _ cursor: (Int64, UUID)) -> SQLCondition {
-        .predicate([.sql("(\(time), \(id)) > ('epoch'::timestamptz + "), .bind(.number(Double(cursor.0))),
-                    .sql(" * interval '1 microsecond', "), .bind(.uuid(cursor.1)), .sql(")")])
+    /// `(time, id) > after` for keyset pages ordered by a time and an id; true on the first page.
+    static func keyset(after: (microseconds: Int64, id: UUID)?, time: String, id: String) -> SQLCondition {
+        guard let after else { return .alwaysTrue }
+        return .predicate([.sql("(\(time), \(id)) > ('epoch'::timestamptz + "), .bind(.integer(after.microseconds)),
+                           .sql(" * interval '1 microsecond', "), .bind(.uuid(after.id)), .sql(")")])
     }
 
     func count(_ query: PostgresQuery) async throws -> Int {
@@ -245,7 +229,17 @@ public final class HouseholdService: ServiceHealth {
         return 0
     }
 
-    static let householdSelect = "h.id, h.name, h.description, h.time_zone, h.created_at, h.updated_at"
+    /// The columns ``decodeHouseholds(_:)`` reads, with the creation time's exact microseconds (the page cursor).
+    static let householdSelect = "h.id, h.name, h.description, h.time_zone, h.created_at, h.updated_at, "
+        + Cursor.microsecondsSQL("h.created_at")
+
+    static func decodeHouseholds(_ rows: PostgresRowSequence) async throws -> [(household: Household, micros: Int64)] {
+        var found: [(household: Household, micros: Int64)] = []
+        for try await row in rows.decode((UUID, String, String, String, Date, Date, Int64).self) {
+            found.append((Household(id: row.0, name: row.1, description: row.2, timeZone: row.3, createdAt: row.4, updatedAt: row.5), row.6))
+        }
+        return found
+    }
     static let householdColumns = SQLColumns(["id": .init("h.id", .uuid), "householdId": .init("h.id", .uuid)])
 
     // MARK: Health

@@ -84,19 +84,6 @@ public struct PermissionRule: Sendable {
         return rules
     }
 
-    /// The raw rule again, as CASL writes it.
-    public var json: JSONValue {
-        var members: [String: JSONValue] = [
-            "action": actions.count == 1 ? .string(actions[0]) : .array(actions.map(JSONValue.string)),
-            "subject": subjects.count == 1 ? .string(subjects[0]) : .array(subjects.map(JSONValue.string)),
-        ]
-        if let conditions { members["conditions"] = conditions }
-        if let fields { members["fields"] = fields.count == 1 ? .string(fields[0]) : .array(fields.map(JSONValue.string)) }
-        if inverted { members["inverted"] = .bool(true) }
-        if let reason { members["reason"] = .string(reason) }
-        return .object(members)
-    }
-
     static let keys: Set<String> = ["action", "subject", "conditions", "fields", "inverted", "reason"]
 
     private static func strings(_ value: JSONValue, key: String) throws(PermissionRuleError) -> [String] {

@@ -50,7 +50,12 @@ indirect enum RuleCondition: Sendable {
                 conditions.append(.field(path: key, .eq(value)))
             }
         }
-        return conditions.count == 1 ? conditions[0] : .and(conditions)
+        return all(conditions)
+    }
+
+    /// The conjunction of `conditions`, or the single one itself.
+    static func all(_ conditions: [RuleCondition]) -> RuleCondition {
+        conditions.count == 1 ? conditions[0] : .and(conditions)
     }
 
     /// A plain object with at least one `$` key is a set of operators (as CASL's parser decides).
@@ -106,8 +111,7 @@ indirect enum RuleCondition: Sendable {
                     throw PermissionRuleError("\"$elemMatch\" on \(name) expects an object; got \(operand.jsonText)")
                 }
                 if hasOperators(operand) {
-                    let inner = try parseOperators(operand, path: nil)
-                    test = .elemMatch(inner.count == 1 ? inner[0] : .and(inner))
+                    test = .elemMatch(all(try parseOperators(operand, path: nil)))
                 } else {
                     test = .elemMatch(try parse(query: operand))
                 }

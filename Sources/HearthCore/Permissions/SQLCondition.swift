@@ -22,6 +22,7 @@ public enum SQLPiece: Sendable {
 /// A value bound as a query parameter.
 public enum SQLBind: Sendable, Equatable {
     case text(String)
+    case integer(Int64)
     case number(Double)
     case boolean(Bool)
     case uuid(UUID)
@@ -76,6 +77,7 @@ extension PostgresQuery.StringInterpolation {
                 switch piece {
                 case .sql(let text): appendInterpolation(unescaped: text)
                 case .bind(.text(let value)): appendInterpolation(value)
+                case .bind(.integer(let value)): appendInterpolation(value)
                 case .bind(.number(let value)): appendInterpolation(value)
                 case .bind(.boolean(let value)): appendInterpolation(value)
                 case .bind(.uuid(let value)): appendInterpolation(value)

@@ -15,21 +15,32 @@ public struct PageRequest: Sendable, Equatable {
         guard (1...Self.maximumSize).contains(first) else {
             throw PageRequestError(field: "first", message: "first must be from 1 to \(Self.maximumSize); got \(first).")
         }
-        if let after, after.isEmpty || after.utf8.count > 200 {
-            throw PageRequestError(field: "after", message: "after is not a cursor from this list.")
-        }
+        if let after, after.isEmpty || after.utf8.count > 200 { throw Self.notACursor }
         self.first = first
         self.after = after
     }
 
-    /// The cursor's parts, as made by ``Cursor/make(_:)``; nil when there is no cursor.
-    public func afterParts(count: Int) throws(PageRequestError) -> [String]? {
+    /// The time and id of an `after` made by ``Cursor/make(microseconds:id:)``; nil without one.
+    public func afterKeyset() throws(PageRequestError) -> (microseconds: Int64, id: UUID)? {
+        guard let parts = try afterParts(count: 2) else { return nil }
+        guard let micros = Int64(parts[0]), let id = UUID(uuidString: parts[1]) else { throw Self.notACursor }
+        return (micros, id)
+    }
+
+    /// The integer of an `after` made by ``Cursor/make(_:)`` from one integer; nil without one.
+    public func afterInteger() throws(PageRequestError) -> Int64? {
+        guard let parts = try afterParts(count: 1) else { return nil }
+        guard let value = Int64(parts[0]) else { throw Self.notACursor }
+        return value
+    }
+
+    private func afterParts(count: Int) throws(PageRequestError) -> [String]? {
         guard let after else { return nil }
-        guard let parts = Cursor.parts(after), parts.count == count else {
-            throw PageRequestError(field: "after", message: "after is not a cursor from this list.")
-        }
+        guard let parts = Cursor.parts(after), parts.count == count else { throw Self.notACursor }
         return parts
     }
+
+    private static let notACursor = PageRequestError(field: "after", message: "after is not a cursor from this list.")
 }
 
 /// A refused page request (the API answers `BAD_USER_INPUT` naming the field).
@@ -52,9 +63,10 @@ public struct Page<Item: Sendable>: Sendable {
 
     public static var empty: Page { Page(items: [], hasNextPage: false, totalCount: 0) }
 
-    /// A page from rows fetched with `LIMIT first + 1`: the extra row only says another page follows.
-    public init(rows: [Item], request: PageRequest, totalCount: Int, cursor: (Item) -> String) {
-        self.items = rows.prefix(request.first).map { (cursor($0), $0) }
+    /// A page from rows fetched with `LIMIT first + 1` (the extra row only says another page
+    /// follows): each row gives its cursor and its item.
+    public init<Row>(rows: [Row], request: PageRequest, totalCount: Int, cursor: (Row) -> String, item: (Row) -> Item) {
+        self.items = rows.prefix(request.first).map { (cursor($0), item($0)) }
         self.hasNextPage = rows.count > request.first
         self.totalCount = totalCount
     }
@@ -75,15 +87,10 @@ public enum Cursor {
     }
 
     /// A time in microseconds since 1970 (as PostgreSQL stores it, read exactly with
-    /// ``microsecondsSQL(_:)``) and an id: the usual keyset for lists ordered by time.
+    /// ``microsecondsSQL(_:)``) and an id: the usual keyset for lists ordered by time, read back
+    /// by ``PageRequest/afterKeyset()``.
     public static func make(microseconds: Int64, id: UUID) -> String {
         make([String(microseconds), id.uuidString.lowercased()])
-    }
-
-    /// The microseconds and id of a cursor made by ``make(microseconds:id:)``.
-    public static func microsecondsAndID(_ parts: [String]) -> (Int64, UUID)? {
-        guard parts.count == 2, let micros = Int64(parts[0]), let id = UUID(uuidString: parts[1]) else { return nil }
-        return (micros, id)
     }
 
     /// SQL reading a `timestamptz` column as exact microseconds since 1970.

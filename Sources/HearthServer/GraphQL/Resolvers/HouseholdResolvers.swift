@@ -32,31 +32,31 @@ enum HouseholdResolvers {
 
         resolvers.field("Household.myRole") { input in
             let actor = try input.signedIn().user.id
-            guard let id = UserValues.uuid(UserResolvers.plainField(input.source, "id")) else { return .null }
+            guard let id = UserValues.sourceID(input) else { return .null }
             let caller = try await serviceCall { try await households.ability(for: actor) }
             return caller.roles[id].map { .string($0.rawValue) } ?? .null
         }
         resolvers.field("Household.members") { input in
             let actor = try input.signedIn().user.id
-            guard let id = UserValues.uuid(UserResolvers.plainField(input.source, "id")) else { return .null }
+            guard let id = UserValues.sourceID(input) else { return .null }
             let page = try await serviceCall { try await households.members(actor: actor, householdID: id, page: try HouseholdValues.page(input)) }
             return .value(HouseholdValues.connection(page, HouseholdValues.member))
         }
         resolvers.field("Household.activity") { input in
             let actor = try input.signedIn().user.id
-            guard let id = UserValues.uuid(UserResolvers.plainField(input.source, "id")) else { return .null }
+            guard let id = UserValues.sourceID(input) else { return .null }
             let page = try await serviceCall { try await households.activity(actor: actor, householdID: id, page: try HouseholdValues.page(input)) }
             return .value(HouseholdValues.connection(page, HouseholdValues.activity))
         }
 
         // `Me` is always the person themselves (signed in, or just signed up or in): its id is the actor.
         resolvers.field("Me.permissions") { input in
-            guard let actor = UserValues.uuid(UserResolvers.plainField(input.source, "id")) else { return .null }
+            guard let actor = UserValues.sourceID(input) else { return .null }
             let caller = try await serviceCall { try await households.ability(for: actor) }
             return .value(UserValues.graphQLValue(caller.ability.packedRules))
         }
         resolvers.field("Me.currentHousehold") { input in
-            guard let actor = UserValues.uuid(UserResolvers.plainField(input.source, "id")) else { return .null }
+            guard let actor = UserValues.sourceID(input) else { return .null }
             let preferences = try await serviceCall { try await users.preferences(userID: actor) }
             guard let id = preferences.lastHouseholdID else { return .null }
             // A household the person has left (or that is gone) is simply no current household.

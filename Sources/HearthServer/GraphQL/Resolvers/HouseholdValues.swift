@@ -48,15 +48,12 @@ enum HouseholdValues {
         ]
     }
 
-    /// `first` and `after` arguments as a page request (`BAD_USER_INPUT` naming the bad one).
-    static func page(_ input: FieldInput) throws -> PageRequest {
+    /// `first` and `after` arguments as a page request; call it inside ``serviceCall(_:)``, which
+    /// answers a refusal with `BAD_USER_INPUT` naming the argument.
+    static func page(_ input: FieldInput) throws(PageRequestError) -> PageRequest {
         var first: Int?
         if case .int(let value)? = input[argument: "first"] { first = value }
-        do {
-            return try PageRequest(first: first, after: UserValues.string(input[argument: "after"]))
-        } catch {
-            throw HouseholdError.invalidInput(field: error.field, message: error.message).fieldError
-        }
+        return try PageRequest(first: first, after: UserValues.string(input[argument: "after"]))
     }
 
     static func role(_ value: GraphQLValue?, field: String = "role") throws -> HouseholdRole {

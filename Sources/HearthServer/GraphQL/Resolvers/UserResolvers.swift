@@ -13,7 +13,7 @@ enum UserResolvers {
             return context.caller.signedIn.map { .value(UserValues.me($0.user)) } ?? .null
         }
         resolvers.field("Me.preferences") { input in
-            guard let id = UserValues.uuid(plainField(input.source, "id")) else { return .null }
+            guard let id = UserValues.sourceID(input) else { return .null }
             return .value(UserValues.preferences(try await serviceCall { try await users.preferences(userID: id) }))
         }
         resolvers.field("Query.sessions") { input in

@@ -50,6 +50,11 @@ enum UserValues {
         return text
     }
 
+    /// The `id` of a plain-data parent (a `Me`, a `Household`) as a Foundation UUID.
+    static func sourceID(_ input: FieldInput) -> UUID? {
+        uuid(UserResolvers.plainField(input.source, "id"))
+    }
+
     /// A `UUID` argument (already checked by the scalar) as a Foundation UUID.
     static func uuid(_ value: GraphQLValue?) -> UUID? {
         guard case .string(let text)? = value else { return nil }
