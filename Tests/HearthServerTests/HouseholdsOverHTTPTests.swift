@@ -58,6 +58,8 @@ import Testing
         try await UsersOverHTTPTests.withServer { server in
             let ada = try await Self.person(server, "Ada")
             let first = try await Self.createHousehold(server, ada, name: "  Home  ")
+            // Lists order by creation time, then id: a clock that stands still would leave the order to random ids.
+            server.clock.advance(by: 1)
             let second = try await Self.createHousehold(server, ada, name: "Cabin")
             let data = try await server.data("{ households(first: 1) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id name } } } }", token: ada.token)
             let page = try #require(data["households"] as? [String: Any])
