@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),  // store feeds
     ],
     targets: [
         // The GraphQL implementation: imports nothing but the standard library.
@@ -34,6 +35,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // A Shopify-shaped shop on loopback (generated catalog, controls, failure modes): for tests,
+        // benchmarks and `hearth dev fixture-shop`. Never part of a serving Hearth.
+        .target(
+            name: "FixtureShop",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -60,6 +72,7 @@ let package = Package(
                 "HearthServer",
                 "HearthCore",
                 "GraphQLEngine",
+                "FixtureShop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -82,7 +95,9 @@ let package = Package(
             dependencies: [
                 "HearthCore",
                 "HearthTestSupport",
+                "FixtureShop",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -91,6 +106,7 @@ let package = Package(
                 "HearthServer",
                 "HearthCore",
                 "HearthTestSupport",
+                "FixtureShop",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

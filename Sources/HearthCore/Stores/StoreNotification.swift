@@ -1,0 +1,87 @@
+import Foundation
+
+/// A message to one person about one store's changes in one sync.
+public struct StoreNotification: Sendable, Equatable {
+    public enum Priority: String, Sendable, Comparable {
+        case low = "LOW", normal = "NORMAL", high = "HIGH"
+
+        private var rank: Int { self == .low ? 0 : (self == .normal ? 1 : 2) }
+        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    public var id: UUID
+    public var userID: UUID
+    public var householdID: UUID
+    public var storeID: UUID?
+    /// The store's name, e.g. "Allbirds".
+    public var title: String
+    /// The counts in words, e.g. "3 price drops, 1 back in stock".
+    public var body: String
+    public var priority: Priority
+    public var counts: [StoreEventType: Int]
+    public var createdAt: Date
+    public var readAt: Date?
+}
+
+extension StoreNotification {
+    /// How much one change matters: back in stock and large drops are HIGH; medium price
+    /// changes, stock changes, new and removed products NORMAL; small changes and images LOW.
+    static func priority(of change: DetectedChange) -> Priority {
+        switch change.type {
+        case .backInStock: return .high
+        case .priceDropped:
+            switch change.magnitude {
+            case .large?: return .high
+            case .medium?: return .normal
+            default: return .low
+            }
+        case .priceIncreased: return change.magnitude == .small ? .low : .normal
+        case .outOfStock, .newProduct, .productRemoved: return .normal
+        case .imagesChanged: return .low
+        }
+    }
+
+    /// "3 price drops, 1 back in stock": counts in a fixed order, zero counts left out.
+    static func body(_ counts: [StoreEventType: Int]) -> String {
+        StoreEventType.allCases.compactMap { type -> String? in
+            guard let count = counts[type], count > 0 else { return nil }
+            let one = count == 1
+            switch type {
+            case .priceDropped: return "\(count) price \(one ? "drop" : "drops")"
+            case .priceIncreased: return "\(count) price \(one ? "increase" : "increases")"
+            case .backInStock: return "\(count) back in stock"
+            case .outOfStock: return "\(count) out of stock"
+            case .newProduct: return "\(count) new \(one ? "product" : "products")"
+            case .productRemoved: return "\(count) \(one ? "product" : "products") removed"
+            case .imagesChanged: return "\(count) with new images"
+            }
+        }.joined(separator: ", ")
+    }
+}
+
+extension Preferences {
+    /// Whether a change gets through this person's switches and price thresholds.
+    func wants(_ change: DetectedChange) -> Bool {
+        guard notificationsEnabled, notifications[change.type.preference, default: true] else { return false }
+        switch change.type {
+        case .priceDropped: return Self.passes(change, priceDropThreshold)
+        case .priceIncreased: return Self.passes(change, priceIncreaseThreshold)
+        default: return true
+        }
+    }
+
+    /// Absolute thresholds are in currency units (minor units × 100); percentages of the old price.
+    static func passes(_ change: DetectedChange, _ threshold: PriceThreshold) -> Bool {
+        guard let old = change.oldPrice, let new = change.newPrice else { return true }
+        let delta = (new - old).magnitude
+        let percent = PriceChangeMagnitude.percent(old: old, new: new)
+        switch threshold {
+        case .any: return true
+        case .atLeast5: return delta >= 500
+        case .atLeast10: return delta >= 1000
+        case .atLeast25: return delta >= 2500
+        case .atLeast10Percent: return percent >= 10
+        case .atLeast25Percent: return percent >= 25
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Turns one sync's changes into at most one notification per member of the store's household,
+/// each filtered by that member's preferences, written in the sync's transaction.
+struct StoreNotifier {
+    let store: ClaimedStore
+    let now: Date
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func notifyMembers(of changes: [DetectedChange]) async throws -> [StoreNotification] {
+        guard !changes.isEmpty else { return [] }
+        let rows = try await connection.query("""
+            SELECT m.user_id, u.preferences::text FROM household_members m JOIN users u ON u.id = m.user_id
+            WHERE m.household_id = \(store.householdID) ORDER BY m.user_id
+            """, logger: logger)
+        var notifications: [StoreNotification] = []
+        for try await (userID, json) in rows.decode((UUID, String).self) {
+            let preferences: Preferences
+            do {
+                preferences = try Preferences.stored(Data(json.utf8))
+            } catch {
+                logger.warning("stored preferences unreadable; notifying with defaults", metadata: ["user": "\(userID)"])
+                preferences = Preferences()
+            }
+            var counts: [StoreEventType: Int] = [:]
+            var priority = StoreNotification.Priority.low
+            for change in changes where preferences.wants(change) {
+                counts[change.type, default: 0] += 1
+                priority = max(priority, StoreNotification.priority(of: change))
+            }
+            guard !counts.isEmpty else { continue }
+            notifications.append(StoreNotification(id: UUID(), userID: userID, householdID: store.householdID, storeID: store.id, title: store.name,
+                                                   body: StoreNotification.body(counts), priority: priority, counts: counts, createdAt: now))
+        }
+        guard !notifications.isEmpty else { return [] }
+        let counts = notifications.map { notification in
+            "{" + notification.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\"\($0.key.rawValue)\":\($0.value)" }.joined(separator: ",") + "}"
+        }
+        try await connection.query("""
+            INSERT INTO notifications (id, user_id, household_id, store_id, title, body, priority, counts, created_at)
+            SELECT n.id, n.user_id, \(store.householdID), \(store.id), n.title, n.body, n.priority, n.counts::jsonb, \(now)
+            FROM unnest(\(notifications.map(\.id)), \(notifications.map(\.userID)), \(notifications.map(\.title)), \(notifications.map(\.body)),
+                        \(notifications.map(\.priority.rawValue)), \(counts)) AS n(id, user_id, title, body, priority, counts)
+            """, logger: logger)
+        return notifications
+    }
+}

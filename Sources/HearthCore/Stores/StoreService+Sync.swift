@@ -1,0 +1,179 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A store claimed for one sync by this instance (its lease is held).
+struct ClaimedStore: Sendable {
+    var id: UUID
+    var householdID: UUID
+    var domain: String
+    var name: String
+}
+
+/// What one sync did.
+public struct StoreSyncReport: Sendable {
+    public var storeID: UUID
+    public var pages: Int
+    public var products: Int
+    /// Products new or changed (written); unchanged ones are skipped.
+    public var productsWritten: Int
+    public var snapshots: Int
+    public var events: Int
+    public var notifications: Int
+    /// SQL statements the sync's transaction ran.
+    public var statements: Int
+    /// The feed failure that ended the sync, if it failed.
+    public var error: StoreSyncError?
+}
+
+extension StoreService {
+    /// Syncs a store now for a member (MEMBER and up), at most once per minimum spacing
+    /// (`RATE_LIMITED` with the seconds to wait). A feed failure is not an API error: it is the
+    /// store's `syncStatus.lastError`, as for background syncs.
+    public func syncStore(actor: UUID, id: UUID) async throws -> (store: Store, report: StoreSyncReport) {
+        let caller = try await households.ability(for: actor)
+        let store = try await readableStore(caller, id)
+        try Self.authorize(caller, "sync", store.subject)
+        let now = clock.now
+        let spacing = configuration.minimumSyncSpacing.seconds
+        let rows = try await database.client.query("""
+            UPDATE stores SET lease_owner = \(configuration.instanceID), lease_expires_at = \(now.addingTimeInterval(configuration.leaseDuration.seconds)),
+                              last_attempt_at = \(now)
+            WHERE id = \(id) AND (lease_expires_at IS NULL OR lease_expires_at < \(now))
+              AND (last_attempt_at IS NULL OR last_attempt_at <= \(now.addingTimeInterval(-spacing)))
+            RETURNING id, household_id, domain, name
+            """, logger: logger)
+        var claimed: ClaimedStore?
+        for try await (id, household, domain, name) in rows.decode((UUID, UUID, String, String).self) {
+            claimed = ClaimedStore(id: id, householdID: household, domain: domain, name: name)
+        }
+        guard let claimed else {
+            let wait = try await secondsUntilSyncAllowed(id, now: now)
+            throw StoreError.rateLimited(retryAfter: wait, message: "This store was synced moments ago; try again in \(wait) seconds.")
+        }
+        let report = try await sync(claimed)
+        return (try await readableStore(caller, id), report)
+    }
+
+    private func secondsUntilSyncAllowed(_ id: UUID, now: Date) async throws -> Int {
+        let rows = try await database.client.query(
+            "SELECT last_attempt_at, lease_expires_at FROM stores WHERE id = \(id)", logger: logger)
+        var wait: TimeInterval = 1
+        for try await (attempt, lease) in rows.decode((Date?, Date?).self) {
+            if let attempt { wait = max(wait, attempt.addingTimeInterval(configuration.minimumSyncSpacing.seconds).timeIntervalSince(now)) }
+            if let lease, lease > now { wait = max(wait, lease.timeIntervalSince(now)) }
+        }
+        return max(1, Int(wait.rounded(.up)))
+    }
+
+    /// Claims up to `limit` stores that are due and not leased, oldest due first; another
+    /// instance's claims are skipped (`FOR UPDATE SKIP LOCKED`), expired leases are taken over.
+    func claimDue(limit: Int) async throws -> [ClaimedStore] {
+        let now = clock.now
+        let rows = try await database.client.query("""
+            UPDATE stores SET lease_owner = \(configuration.instanceID), lease_expires_at = \(now.addingTimeInterval(configuration.leaseDuration.seconds)),
+                              last_attempt_at = \(now)
+            WHERE id IN (SELECT id FROM stores
+                         WHERE next_sync_at <= \(now) AND (lease_expires_at IS NULL OR lease_expires_at < \(now))
+                         ORDER BY next_sync_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+            RETURNING id, household_id, domain, name
+            """, logger: logger)
+        var claimed: [ClaimedStore] = []
+        for try await (id, household, domain, name) in rows.decode((UUID, UUID, String, String).self) {
+            claimed.append(ClaimedStore(id: id, householdID: household, domain: domain, name: name))
+        }
+        return claimed
+    }
+
+    /// Syncs a claimed store in one transaction: every page's changes, removals, the store's
+    /// listing columns and the members' notifications commit together, or — when the feed fails
+    /// — nothing but the error (and the back-off) is written. Releases the lease either way.
+    func sync(_ claimed: ClaimedStore) async throws -> StoreSyncReport {
+        let now = clock.now
+        let next = now.addingTimeInterval(configuration.syncInterval.seconds)
+        let logger = self.logger
+        let client = self.client
+        do {
+            let domain = try StoreDomain(claimed.domain)
+            let (report, changes, notifications) = try await database.transaction(logger: logger) { connection async throws in
+                var sync = CatalogSync(storeID: claimed.id, householdID: claimed.householdID, now: now, recordsChanges: true,
+                                       connection: connection, logger: logger)
+                let fetched = try await client.fetchCatalog(domain, logger: logger) { page in try await sync.apply(page) }
+                try await sync.finish(complete: fetched.complete)
+                try await Self.markSynced(claimed.id, now: now, next: next, on: connection, logger: logger)
+                let notifications = try await StoreNotifier(store: claimed, now: now, connection: connection, logger: logger)
+                    .notifyMembers(of: sync.changes)
+                let report = StoreSyncReport(storeID: claimed.id, pages: fetched.pages, products: fetched.products,
+                                             productsWritten: sync.productsWritten, snapshots: sync.snapshotsWritten, events: sync.changes.count,
+                                             notifications: notifications.count, statements: sync.statements + 3, error: nil)
+                return (report, sync.changes, notifications)
+            }
+            logger.info("store synced", metadata: [
+                "store": "\(claimed.id)", "domain": "\(claimed.domain)", "pages": "\(report.pages)", "products": "\(report.products)",
+                "written": "\(report.productsWritten)", "events": "\(report.events)", "statements": "\(report.statements)",
+            ])
+            if !changes.isEmpty || !notifications.isEmpty {
+                self.changes.publish(StoreChangeBatch(householdID: claimed.householdID, storeID: claimed.id, notifications: notifications))
+            }
+            return report
+        } catch let error as StoreSyncError {
+            try await recordFailure(claimed, error, now: now)
+            return StoreSyncReport(storeID: claimed.id, pages: 0, products: 0, productsWritten: 0, snapshots: 0, events: 0, notifications: 0,
+                                   statements: 0, error: error)
+        } catch let error as StoreError {
+            // A stored domain that no longer normalises (cannot happen for domains Hearth wrote).
+            try await recordFailure(claimed, StoreSyncError(.storeNotFound, error.message), now: now)
+            throw error
+        } catch {
+            _ = try? await database.client.query(
+                "UPDATE stores SET lease_owner = NULL, lease_expires_at = NULL WHERE id = \(claimed.id)", logger: logger)
+            throw error
+        }
+    }
+
+    static func markSynced(_ id: UUID, now: Date, next: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            UPDATE stores SET sync_count = sync_count + 1, last_synced_at = \(now), next_sync_at = \(next), failure_count = 0,
+                              last_error = NULL, last_error_message = NULL, last_error_status = NULL, last_error_retry_after = NULL,
+                              last_error_at = NULL, lease_owner = NULL, lease_expires_at = NULL
+            WHERE id = \(id)
+            """, logger: logger)
+    }
+
+    /// Keeps a failure: the error (unless it is rate limiting, which members do not see), one
+    /// more consecutive failure, and the next attempt after the back-off.
+    private func recordFailure(_ claimed: ClaimedStore, _ error: StoreSyncError, now: Date) async throws {
+        let rows = try await database.client.query(
+            "SELECT failure_count FROM stores WHERE id = \(claimed.id)", logger: logger)
+        var failures = 1
+        for try await count in rows.decode(Int.self) { failures = count + 1 }
+        let wait = configuration.backoff(failures: failures, retryAfter: error.retryAfter)
+        let next = now.addingTimeInterval(wait)
+        if error.isShownToMembers {
+            try await database.client.query("""
+                UPDATE stores SET failure_count = failure_count + 1, next_sync_at = \(next), lease_owner = NULL, lease_expires_at = NULL,
+                                  last_error = \(error.code.rawValue), last_error_message = \(error.message), last_error_status = \(error.status),
+                                  last_error_retry_after = \(error.retryAfter), last_error_at = \(now)
+                WHERE id = \(claimed.id)
+                """, logger: logger)
+        } else {
+            try await database.client.query("""
+                UPDATE stores SET failure_count = failure_count + 1, next_sync_at = \(next), lease_owner = NULL, lease_expires_at = NULL
+                WHERE id = \(claimed.id)
+                """, logger: logger)
+        }
+        logger.notice("store sync failed", metadata: [
+            "store": "\(claimed.id)", "domain": "\(claimed.domain)", "error": "\(error)", "failures": "\(failures)", "retryIn": "\(Int(wait))s",
+        ])
+    }
+
+    /// Deletes price snapshots older than the retention period; returns how many.
+    @discardableResult
+    func pruneSnapshots() async throws -> Int {
+        let cutoff = clock.now.addingTimeInterval(-configuration.snapshotRetention.seconds)
+        let rows = try await database.client.query(
+            "WITH gone AS (DELETE FROM variant_snapshots WHERE recorded_at < \(cutoff) RETURNING 1) SELECT count(*) FROM gone", logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Watched stores: adding one (validated by fetching its feed and importing it), renaming,
+/// removing, listing, syncing with change detection, and reading products, events and
+/// notifications — every request checked against the caller's ability in their household.
+///
+/// Reading a store of a household the caller is not in answers `notFound`, as a missing id does.
+public final class StoreService: ServiceHealth {
+    public let configuration: StoresConfiguration
+    let database: Database
+    let households: HouseholdService
+    let client: ShopifyClient
+    let clock: any HearthClock
+    let logger: Logger
+    /// Change events and notifications as syncs commit, for subscriptions.
+    public let changes: StoreChangeFeed
+    /// What the background loop last did (for health).
+    let loopState = Mutex(StoreSyncLoopState())
+
+    public init(database: Database, households: HouseholdService, client: ShopifyClient, configuration: StoresConfiguration = StoresConfiguration(),
+                clock: any HearthClock = SystemClock(), logger: Logger? = nil) {
+        self.database = database
+        self.households = households
+        self.client = client
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger ?? database.logger
+        self.changes = StoreChangeFeed()
+    }
+
+    static let storeColumns = SQLColumns(["id": .init("s.id", .uuid), "householdId": .init("s.household_id", .uuid)])
+
+    static let storeSelect = """
+        s.id, s.household_id, s.domain, s.name, s.created_at, s.product_count, s.preview_images, s.last_synced_at, s.next_sync_at, \
+        s.last_error, s.last_error_message, s.last_error_status, s.last_error_retry_after, s.last_error_at, \
+        s.lease_expires_at, s.failure_count, \(Cursor.microsecondsSQL("s.created_at"))
+        """
+
+    // MARK: Stores
+
+    /// Adds a store to a household: fetches its whole feed and imports it (no change events).
+    /// An empty `name` becomes the domain's first label ("allbirds.com" → "allbirds").
+    public func addStore(actor: UUID, householdID: UUID, domain rawDomain: String, name rawName: String?) async throws -> Store {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        try Self.authorize(caller, "create", Store.subject(householdID: householdID))
+        let domain = try StoreDomain(rawDomain)
+        let name = try Self.name(rawName, default: domain.suggestedName)
+        if try await exists("SELECT count(*) FROM stores WHERE household_id = \(householdID) AND domain = \(domain.host)") {
+            throw StoreError.conflict("This household already watches \(domain.host).")
+        }
+        let id = UUID()
+        let now = clock.now
+        let next = now.addingTimeInterval(configuration.syncInterval.seconds)
+        let logger = self.logger
+        let client = self.client
+        do {
+            let host = domain.host
+            let insert: PostgresQuery = """
+                INSERT INTO stores (id, household_id, domain, name, created_by, created_at, next_sync_at, last_attempt_at)
+                VALUES (\(id), \(householdID), \(host), \(name), \(actor), \(now), \(next), \(now))
+                """
+            let summary = try await database.transaction(logger: logger) { connection async throws in
+                try await connection.query(insert, logger: logger)
+                var sync = CatalogSync(storeID: id, householdID: householdID, now: now, recordsChanges: false, connection: connection, logger: logger)
+                let fetched = try await client.fetchCatalog(domain, logger: logger) { page in try await sync.apply(page) }
+                try await sync.finish(complete: fetched.complete)
+                try await Self.markSynced(id, now: now, next: next, on: connection, logger: logger)
+                return (fetched, sync.statements)
+            }
+            logger.info("store added", metadata: [
+                "store": "\(id)", "domain": "\(domain.host)", "products": "\(summary.0.products)", "pages": "\(summary.0.pages)",
+                "statements": "\(summary.1)",
+            ])
+        } catch let error as StoreSyncError {
+            throw StoreError.feedUnusable(error)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw StoreError.conflict("This household already watches \(domain.host).")
+        }
+        return try await readableStore(caller, id)
+    }
+
+    /// Renames a store (admins and owners).
+    public func renameStore(actor: UUID, id: UUID, name rawName: String) async throws -> Store {
+        let caller = try await households.ability(for: actor)
+        let store = try await readableStore(caller, id)
+        try Self.authorize(caller, "update", store.subject)
+        let name = try Self.name(rawName, default: nil)
+        try await database.client.query("UPDATE stores SET name = \(name) WHERE id = \(id)", logger: logger)
+        return try await readableStore(caller, id)
+    }
+
+    /// Removes a store with its products, history, events and notifications (admins and owners).
+    public func removeStore(actor: UUID, id: UUID) async throws {
+        let caller = try await households.ability(for: actor)
+        let store = try await readableStore(caller, id)
+        try Self.authorize(caller, "delete", store.subject)
+        try await database.client.query("DELETE FROM stores WHERE id = \(id)", logger: logger)
+        logger.info("store removed", metadata: ["store": "\(id)", "domain": "\(store.domain)"])
+    }
+
+    /// A store the caller may read.
+    public func store(actor: UUID, id: UUID) async throws -> Store {
+        try await readableStore(try await households.ability(for: actor), id)
+    }
+
+    /// A household's stores, oldest first.
+    public func stores(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<Store> {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        let after = try page.afterKeyset()
+        guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return .empty }
+        let total = try await households.count("SELECT count(*) FROM stores s WHERE s.household_id = \(householdID) AND \(allowed)")
+        let rows = try await decodeStores(try await database.client.query("""
+            SELECT \(unescaped: Self.storeSelect) FROM stores s
+            WHERE s.household_id = \(householdID) AND \(allowed) AND \(HouseholdService.keyset(after: after, time: "s.created_at", id: "s.id"))
+            ORDER BY s.created_at, s.id LIMIT \(page.first + 1)
+            """, logger: logger))
+        return Page(rows: rows, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.store.id) }, item: \.store)
+    }
+
+    func readableStore(_ caller: CallerAbility, _ id: UUID) async throws -> Store {
+        let rows = try await database.client.query("SELECT \(unescaped: Self.storeSelect) FROM stores s WHERE s.id = \(id)", logger: logger)
+        guard let store = try await decodeStores(rows).first?.store, caller.ability.can("read", store.subject) else {
+            throw StoreError.notFound("Store")
+        }
+        return store
+    }
+
+    func decodeStores(_ rows: PostgresRowSequence) async throws -> [(store: Store, micros: Int64)] {
+        let now = clock.now
+        var stores: [(Store, Int64)] = []
+        for try await row in rows {
+            let cells = try row.decode((UUID, UUID, String, String, Date, Int, [String], Date?, Date, String?, String?, Int?, Double?, Date?,
+                                        Date?, Int, Int64).self)
+            var lastError: StoreSyncError?
+            if let code = cells.9.flatMap(StoreSyncError.Code.init(rawValue:)) {
+                lastError = StoreSyncError(code, cells.10 ?? "", status: cells.11, retryAfter: cells.12)
+            }
+            let state: StoreSyncStatus.State
+            if let lease = cells.14, lease > now {
+                state = .syncing
+            } else if lastError != nil {
+                state = .failed
+            } else if cells.15 > 0 {
+                state = .waiting
+            } else {
+                state = cells.7 == nil ? .neverSynced : .synced
+            }
+            let status = StoreSyncStatus(state: state, lastSyncedAt: cells.7, lastError: lastError, lastErrorAt: lastError == nil ? nil : cells.13,
+                                         nextSyncAt: cells.8)
+            stores.append((Store(id: cells.0, householdID: cells.1, domain: cells.2, name: cells.3, createdAt: cells.4, productCount: cells.5,
+                                 previewImages: cells.6, syncStatus: status), cells.16))
+        }
+        return stores
+    }
+
+    // MARK: Helpers
+
+    static func authorize(_ caller: CallerAbility, _ action: String, _ subject: AbilitySubject) throws(StoreError) {
+        do {
+            try caller.ability.authorize(action, subject)
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    static func name(_ raw: String?, default fallback: String?) throws(StoreError) -> String {
+        let trimmed = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty, let fallback { return String(fallback.prefix(80)) }
+        do {
+            return try UserInput.text(trimmed, field: "name", maxLength: 80)
+        } catch {
+            throw StoreError.invalidInput(field: "name", message: error.message)
+        }
+    }
+
+    func exists(_ query: PostgresQuery) async throws -> Bool {
+        try await households.count(query) > 0
+    }
+
+    // MARK: Health
+
+    public var healthName: String { "stores" }
+
+    public func performHealthCheck() async -> ServiceHealthStatus {
+        let started = ContinuousClock.now
+        let now = clock.now
+        let loop = loopState.withLock { $0 }
+        do {
+            let rows = try await database.client.query("""
+                SELECT count(*) FILTER (WHERE last_error IS NOT NULL),
+                       count(*) FILTER (WHERE next_sync_at <= \(now) AND (lease_expires_at IS NULL OR lease_expires_at < \(now))),
+                       count(*) FILTER (WHERE lease_expires_at >= \(now)),
+                       count(*)
+                FROM stores
+                """, logger: logger)
+            var figures = (0, 0, 0, 0)
+            for try await row in rows.decode((Int, Int, Int, Int).self) { figures = row }
+            var details = ["storesInError": "\(figures.0)", "dueNotLeased": "\(figures.1)", "leased": "\(figures.2)", "stores": "\(figures.3)",
+                           "loopRunning": "\(loop.running)", "loopSyncs": "\(loop.syncs)", "loopFailures": "\(loop.failures)"]
+            if let last = loop.lastRunAt { details["loopLastRunAt"] = last.formatted(.iso8601) }
+            return ServiceHealthStatus(isHealthy: true, lastChecked: now, responseTime: ContinuousClock.now - started, details: details)
+        } catch {
+            return ServiceHealthStatus(isHealthy: false, lastChecked: now, errors: ["stores unreadable: \(Database.describe(error))"],
+                                       responseTime: ContinuousClock.now - started)
+        }
+    }
+}
+
+/// What the background loop has done in this process.
+struct StoreSyncLoopState: Sendable {
+    var running = false
+    var lastRunAt: Date?
+    var syncs = 0
+    var failures = 0
+}
