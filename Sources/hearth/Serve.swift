@@ -35,12 +35,15 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var households: HouseholdsOptions
 
+    @OptionGroup var stores: StoresOptions
+
     func run() async throws {
         let env = EnvironmentValue()
         let options = try database.resolve(env)
         let limits = try graphQLLimits.resolve(env)
         let usersConfiguration = try users.resolve(env)
         let householdsConfiguration = try households.resolve(env)
+        let storesConfiguration = try stores.resolve(env)
         let server = HearthServerConfiguration(
             host: env.string(host, "HEARTH_HOST") ?? "127.0.0.1",
             port: try env.port(port, "HEARTH_PORT", allowZero: true) ?? 8080,
@@ -65,7 +68,7 @@ struct Serve: AsyncParsableCommand {
                 try await setup.run { configuration in
                     try await serve(server, database: configuration, embedded: setup.embedded, migrations: migrations,
                                     graphQL: (schemaSource, facts, limits.executor), users: usersConfiguration,
-                                    households: householdsConfiguration,
+                                    households: householdsConfiguration, stores: storesConfiguration,
                                     registry: registry, logger: logger)
                 }
             } catch {
@@ -77,15 +80,20 @@ struct Serve: AsyncParsableCommand {
     private func serve(
         _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?,
         migrations: [Migration], graphQL: (source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts, executor: ExecutorConfiguration),
-        users usersConfiguration: UsersConfiguration, households householdsConfiguration: HouseholdsConfiguration, registry: PrometheusCollectorRegistry, logger: Logger
+        users usersConfiguration: UsersConfiguration, households householdsConfiguration: HouseholdsConfiguration,
+        stores storesConfiguration: (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool), registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         let database = Database(configuration: configuration, logger: logger)
         let migrator = Migrator(migrations: migrations, logger: logger)
         let households = HouseholdService(database: database, configuration: householdsConfiguration, logger: logger)
         let users = UserService(database: database, configuration: usersConfiguration, logger: logger, accountHooks: households)
-        let health = HealthRegistry([database, users, households])
+        let client = ShopifyClient(configuration: storesConfiguration.client)
+        defer { Task { try? await client.shutdown() } }
+        let stores = StoreService(database: database, households: households, client: client, configuration: storesConfiguration.stores, logger: logger)
+        let health = HealthRegistry([database, users, households, stores])
         let schema = try HearthGraphQLSchema(
-            source: graphQL.source, facts: graphQL.facts, services: HearthServices(users: users, households: households, health: health))
+            source: graphQL.source, facts: graphQL.facts,
+            services: HearthServices(users: users, households: households, stores: stores, health: health))
         let dependencies = HearthDependencies(
             database: database, migrator: migrator, health: health, metrics: registry,
             graphQL: schema.makeExecutor(logger: logger, configuration: graphQL.executor), authenticator: .sessions(users))
@@ -94,7 +102,9 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(line.utf8))
             logger.info("listening", metadata: ["address": "\(server.host):\(port)"])
         }
+        let (migrated, migratedContinuation) = AsyncStream.makeStream(of: Void.self)
         app.beforeServerStarts {
+            defer { migratedContinuation.finish() }
             let applied = try await migrator.migrate(database.client)
             logger.info("database is current", metadata: [
                 "applied_now": "\(applied.count)", "migrations": "\(migrations.count)",
@@ -111,6 +121,11 @@ struct Serve: AsyncParsableCommand {
         if let embedded { services.append(EmbeddedPostgresService(cluster: embedded)) }
         services.append(database)
         services.append(app)
+        // Last to start, first to stop: no sync is cut off by the pool closing under it.
+        if storesConfiguration.loop {
+            // It starts syncing once the migrations ran (the stream ends then, or when start-up failed).
+            services.append(StoreSyncLoop(stores: stores) { for await _ in migrated {} })
+        }
         // Shutdown runs in reverse: the server drains its requests, then the pool closes,
         // then the embedded cluster stops.
         var groupConfiguration = ServiceGroupConfiguration(

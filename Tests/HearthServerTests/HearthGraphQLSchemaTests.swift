@@ -20,16 +20,24 @@ import Testing
         let database = Database(configuration: configuration, logger: TestPostgres.logger)
         let households = HouseholdService(database: database)
         let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4), accountHooks: households)
-        return HearthServices(users: users, households: households, health: HealthRegistry([database, users, households]))
+        let stores = StoreService(database: database, households: households, client: ShopifyClient())
+        return HearthServices(users: users, households: households, stores: stores, health: HealthRegistry([database, users, households, stores]))
     }()
 
     /// Services on `database` with bcrypt at its lowest cost.
-    static func services(_ database: Database, clock: any HearthClock = SystemClock(), signUpMode: SignUpMode = .open) -> HearthServices {
+    /// Services on `database` with bcrypt at its lowest cost. Stores are fetched with `shopify`'s
+    /// settings (its allow-list names the fixture shop); call `stores.shutdown()` when done.
+    static func services(_ database: Database, clock: any HearthClock = SystemClock(), signUpMode: SignUpMode = .open,
+                         shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
+                         stores storesConfiguration: StoresConfiguration = StoresConfiguration()) -> HearthServices {
         let households = HouseholdService(database: database, clock: clock)
         let users = UserService(
             database: database, configuration: UsersConfiguration(bcryptCost: 4, signUpMode: signUpMode), clock: clock,
             accountHooks: households)
-        return HearthServices(users: users, households: households, health: HealthRegistry([database, users, households]), clock: clock)
+        let stores = StoreService(database: database, households: households, client: ShopifyClient(configuration: shopify),
+                                  configuration: storesConfiguration, clock: clock)
+        return HearthServices(users: users, households: households, stores: stores, health: HealthRegistry([database, users, households, stores]),
+                              clock: clock)
     }
 
     static let facts = HearthGraphQLSchema.ServerFacts(

@@ -61,14 +61,15 @@ import Testing
     }
 
     static func withServer(
-        signUpMode: SignUpMode = .open, adminToken: String? = nil, _ body: @escaping @Sendable (Server) async throws -> Void
+        signUpMode: SignUpMode = .open, adminToken: String? = nil, shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
+        stores: StoresConfiguration = StoresConfiguration(), _ body: @escaping @Sendable (Server) async throws -> Void
     ) async throws {
         let log = GraphQLHTTPLimitsTests.CapturedLog()
         let endpoint = try await TestPostgres.shared.createDatabase()
         let database = Database(configuration: .embedded(endpoint, poolSize: 4), logger: log.logger)
         try await database.whileRunning { database in
             let clock = ManualClock(Date())
-            let services = HearthGraphQLSchemaTests.services(database, clock: clock, signUpMode: signUpMode)
+            let services = HearthGraphQLSchemaTests.services(database, clock: clock, signUpMode: signUpMode, shopify: shopify, stores: stores)
             let schema = try HearthGraphQLSchema.load(
                 from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts, services: services)
             let migrator = Migrator(migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: log.logger)
@@ -79,9 +80,15 @@ import Testing
                     graphQL: HearthGraphQLSchema.executor(schema.executable, logger: log.logger),
                     authenticator: .sessions(services.users)),
                 logger: log.logger)
-            try await app.test(.live) { client in
-                try await body(Server(client: client, clock: clock, log: log, services: services, database: database))
+            do {
+                try await app.test(.live) { client in
+                    try await body(Server(client: client, clock: clock, log: log, services: services, database: database))
+                }
+            } catch {
+                try await services.stores.shutdown()
+                throw error
             }
+            try await services.stores.shutdown()
         }
     }
 

@@ -22,6 +22,8 @@ struct CatalogSync {
     /// Shopify ids of every product this sync has seen (the rest were removed).
     private(set) var seen: Set<Int64> = []
     private(set) var changes: [DetectedChange] = []
+    /// Ids of the events written, in order.
+    private(set) var eventIDs: [Int64] = []
     private(set) var statements = 0
     private(set) var pages = 0
     private(set) var productsWritten = 0
@@ -220,14 +222,16 @@ struct CatalogSync {
     private mutating func record(_ found: [DetectedChange]) async throws {
         guard !found.isEmpty else { return }
         changes += found
-        try await run("""
+        let rows = try await query("""
             INSERT INTO store_events (household_id, store_id, product_id, variant_id, type, old_price, new_price, magnitude, created_at)
             SELECT \(householdID), \(storeID), e.product_id, NULLIF(e.variant_id, \(Self.noVariant)), e.type,
                    NULLIF(e.old_price, -1), NULLIF(e.new_price, -1), NULLIF(e.magnitude, ''), \(now)
             FROM unnest(\(found.map(\.productID)), \(found.map { $0.variantID ?? Self.noVariant }), \(found.map(\.type.rawValue)),
                         \(found.map { $0.oldPrice ?? -1 }), \(found.map { $0.newPrice ?? -1 }), \(found.map { $0.magnitude?.rawValue ?? "" }))
                  AS e(product_id, variant_id, type, old_price, new_price, magnitude)
+            RETURNING id
             """)
+        for try await id in rows.decode(Int64.self) { eventIDs.append(id) }
     }
 
     /// Stands for "no variant" in a uuid array (arrays of optionals are not bound).

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// Fetches a store's public `/products.json` feed page by page and hands each page on as it
 /// arrives (a catalog is never held whole), mapping every failure to a ``StoreSyncError``.
@@ -11,7 +12,9 @@ import NIOHTTP1
 /// http→https on the same host. Hosts must pass the ``HostAddressGuard`` unless allow-listed.
 public final class ShopifyClient: Sendable {
     public let configuration: ShopifyClientConfiguration
-    private let http: HTTPClient
+    /// Made on the first fetch, so a server (or test) that never fetches has nothing to shut down.
+    private let client = Mutex<HTTPClient?>(nil)
+    private let httpConfiguration: HTTPClient.Configuration
 
     /// What one fetch of a whole feed saw.
     public struct FetchSummary: Sendable, Equatable {
@@ -29,11 +32,24 @@ public final class ShopifyClient: Sendable {
             timeout: .init(connect: .seconds(10)),
             decompression: .enabled(limit: .size(configuration.maximumPageBytes)))
         http.connectionPool = .init(idleTimeout: .seconds(30))
-        self.http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
+        self.httpConfiguration = http
     }
 
-    /// Closes the connection pool; call once when the service stops.
+    private var http: HTTPClient {
+        client.withLock { client in
+            if let client { return client }
+            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
+            client = made
+            return made
+        }
+    }
+
+    /// Closes the connection pool, if one was opened; call once when the service stops.
     public func shutdown() async throws {
+        guard let http = client.withLock({ client -> HTTPClient? in
+            defer { client = nil }
+            return client
+        }) else { return }
         try await http.shutdown()
     }
 

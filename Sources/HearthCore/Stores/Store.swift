@@ -121,6 +121,8 @@ public struct StoreEvent: Sendable, Equatable {
 public struct Product: Sendable, Equatable {
     public var id: UUID
     public var storeID: UUID
+    /// The store's domain (for the product's address).
+    public var storeDomain: String
     public var householdID: UUID
     public var shopifyID: Int64
     public var title: String

@@ -5,6 +5,8 @@ import Synchronization
 public struct StoreChangeBatch: Sendable {
     public var householdID: UUID
     public var storeID: UUID
+    /// The change events written, oldest first.
+    public var eventIDs: [Int64]
     /// The notifications the sync wrote, one per member at most.
     public var notifications: [StoreNotification]
 }

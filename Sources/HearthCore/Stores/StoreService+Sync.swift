@@ -106,14 +106,14 @@ extension StoreService {
                 let report = StoreSyncReport(storeID: claimed.id, pages: fetched.pages, products: fetched.products,
                                              productsWritten: sync.productsWritten, snapshots: sync.snapshotsWritten, events: sync.changes.count,
                                              notifications: notifications.count, statements: sync.statements + 3, error: nil)
-                return (report, sync.changes, notifications)
+                return (report, sync.eventIDs, notifications)
             }
             logger.info("store synced", metadata: [
                 "store": "\(claimed.id)", "domain": "\(claimed.domain)", "pages": "\(report.pages)", "products": "\(report.products)",
                 "written": "\(report.productsWritten)", "events": "\(report.events)", "statements": "\(report.statements)",
             ])
             if !changes.isEmpty || !notifications.isEmpty {
-                self.changes.publish(StoreChangeBatch(householdID: claimed.householdID, storeID: claimed.id, notifications: notifications))
+                self.changes.publish(StoreChangeBatch(householdID: claimed.householdID, storeID: claimed.id, eventIDs: changes, notifications: notifications))
             }
             return report
         } catch let error as StoreSyncError {
@@ -169,7 +169,7 @@ extension StoreService {
 
     /// Deletes price snapshots older than the retention period; returns how many.
     @discardableResult
-    func pruneSnapshots() async throws -> Int {
+    public func pruneSnapshots() async throws -> Int {
         let cutoff = clock.now.addingTimeInterval(-configuration.snapshotRetention.seconds)
         let rows = try await database.client.query(
             "WITH gone AS (DELETE FROM variant_snapshots WHERE recorded_at < \(cutoff) RETURNING 1) SELECT count(*) FROM gone", logger: logger)

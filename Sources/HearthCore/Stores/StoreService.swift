@@ -12,7 +12,7 @@ public final class StoreService: ServiceHealth {
     public let configuration: StoresConfiguration
     let database: Database
     let households: HouseholdService
-    let client: ShopifyClient
+    public let client: ShopifyClient
     let clock: any HearthClock
     let logger: Logger
     /// Change events and notifications as syncs commit, for subscriptions.
@@ -29,6 +29,11 @@ public final class StoreService: ServiceHealth {
         self.clock = clock
         self.logger = logger ?? database.logger
         self.changes = StoreChangeFeed()
+    }
+
+    /// Closes the feed client's connections; call once when the service stops.
+    public func shutdown() async throws {
+        try await client.shutdown()
     }
 
     static let storeColumns = SQLColumns(["id": .init("s.id", .uuid), "householdId": .init("s.household_id", .uuid)])

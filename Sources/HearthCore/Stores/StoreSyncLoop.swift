@@ -7,12 +7,19 @@ import ServiceLifecycle
 /// sleeps when nothing is due. Stops between stores on graceful shutdown.
 public struct StoreSyncLoop: Service {
     let stores: StoreService
+    let ready: (@Sendable () async -> Void)?
 
-    public init(stores: StoreService) {
+    /// `ready`, when given, is awaited before the first round (the server's migrations, say).
+    public init(stores: StoreService, startWhen ready: (@Sendable () async -> Void)? = nil) {
         self.stores = stores
+        self.ready = ready
     }
 
     public func run() async throws {
+        if let ready {
+            await cancelWhenGracefulShutdown { await ready() }
+            if Task.isShuttingDownGracefully || Task.isCancelled { return }
+        }
         stores.loopState.withLock { $0.running = true }
         defer { stores.loopState.withLock { $0.running = false } }
         let logger = stores.logger

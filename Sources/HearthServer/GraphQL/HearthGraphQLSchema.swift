@@ -92,10 +92,11 @@ public struct HearthGraphQLSchema: Sendable {
     static func resolvers(_ facts: ServerFacts, services: HearthServices) -> Resolvers {
         var resolvers = Resolvers(
             defaultResolution: .types(Set(["ServerInfo", "Heartbeat"]).union(UserResolvers.plainTypes).union(HealthResolvers.plainTypes)
-                .union(HouseholdResolvers.plainTypes)))
+                .union(HouseholdResolvers.plainTypes).union(StoreResolvers.plainTypes)))
         UserResolvers.register(&resolvers, users: services.users)
         HouseholdResolvers.register(&resolvers, households: services.households, users: services.users, clock: services.clock)
         HealthResolvers.register(&resolvers, health: services.health)
+        StoreResolvers.register(&resolvers, stores: services.stores)
         let serverInfo: GraphQLValue = [
             "version": .string(facts.version), "startedAt": .string(DateTimeScalar.string(from: facts.startedAt)),
         ]

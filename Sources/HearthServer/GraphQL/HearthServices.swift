@@ -4,14 +4,17 @@ import HearthCore
 public struct HearthServices: Sendable {
     public var users: UserService
     public var households: HouseholdService
+    public var stores: StoreService
     /// Every service's health check, for `Query.health`.
     public var health: HealthRegistry
     /// The clock the services run on (invitation states are told by it).
     public var clock: any HearthClock
 
-    public init(users: UserService, households: HouseholdService, health: HealthRegistry, clock: any HearthClock = SystemClock()) {
+    public init(users: UserService, households: HouseholdService, stores: StoreService, health: HealthRegistry,
+                clock: any HearthClock = SystemClock()) {
         self.users = users
         self.households = households
+        self.stores = stores
         self.health = health
         self.clock = clock
     }

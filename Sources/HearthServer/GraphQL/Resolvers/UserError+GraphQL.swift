@@ -32,6 +32,8 @@ func serviceCall<T>(_ body: () async throws -> T) async throws -> T {
         throw error.fieldError
     } catch let error as HouseholdError {
         throw error.fieldError
+    } catch let error as StoreError {
+        throw error.fieldError
     } catch let error as PageRequestError {
         throw HouseholdError.invalidInput(field: error.field, message: error.message).fieldError
     }

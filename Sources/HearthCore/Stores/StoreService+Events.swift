@@ -1,0 +1,132 @@
+import Foundation
+import PostgresNIO
+
+extension StoreService {
+    /// The event columns, with the reading member's read state (`$reader` bound by the caller).
+    private static func eventSelect(reader: UUID) -> SQLCondition {
+        .predicate([.sql("""
+            e.id, e.household_id, e.store_id, s.name, e.product_id, p.title, e.variant_id, v.title, e.type, e.old_price, e.new_price,
+            e.magnitude, e.created_at,
+            (e.id <= COALESCE((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = 
+            """), .bind(.uuid(reader)), .sql("""
+             AND m.store_id = e.store_id), 0)
+             OR EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = 
+            """), .bind(.uuid(reader)), .sql(" AND r.event_id = e.id))")])
+    }
+
+    private static let eventJoins = """
+        FROM store_events e JOIN stores s ON s.id = e.store_id JOIN products p ON p.id = e.product_id
+        LEFT JOIN variants v ON v.id = e.variant_id
+        """
+
+    /// The household's change events, newest first, with the caller's read state.
+    public func events(actor: UUID, householdID: UUID, query: StoreEventQuery, page: PageRequest) async throws -> Page<StoreEvent> {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        guard caller.ability.can("read", Self.eventSubject(householdID)) else { return .empty }
+        let after = try page.afterInteger()
+        var filter: [SQLCondition] = [.predicate([.sql("e.household_id = "), .bind(.uuid(householdID))])]
+        if let stores = query.storeIDs {
+            filter.append(.or(stores.map { .predicate([.sql("e.store_id = "), .bind(.uuid($0))]) }))
+        }
+        if let types = query.types {
+            filter.append(.or(types.map { .predicate([.sql("e.type = "), .bind(.text($0.rawValue))]) }))
+        }
+        if let since = query.since {
+            filter.append(.predicate([.sql("e.created_at >= 'epoch'::timestamptz + "), .bind(.integer(Int64((since.timeIntervalSince1970 * 1e6).rounded()))),
+                                      .sql(" * interval '1 microsecond'")]))
+        }
+        if query.unreadOnly { filter.append(.not(Self.isRead(actor))) }
+        let condition = SQLCondition.and(filter)
+        let total = try await households.count("SELECT count(*) FROM store_events e WHERE \(condition)")
+        let keyset: SQLCondition = after.map { .predicate([.sql("e.id < "), .bind(.integer($0))]) } ?? .alwaysTrue
+        let rows = try await database.client.query("""
+            SELECT \(Self.eventSelect(reader: actor)) \(unescaped: Self.eventJoins)
+            WHERE \(condition) AND \(keyset) ORDER BY e.id DESC LIMIT \(page.first + 1)
+            """, logger: logger)
+        let events = try await Self.decodeEvents(rows)
+        return Page(rows: events, request: page, totalCount: total, cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
+    }
+
+    /// Events of one household the caller has not read, optionally of one store.
+    public func unreadEventCount(actor: UUID, householdID: UUID, storeID: UUID?) async throws -> Int {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        guard caller.ability.can("read", Self.eventSubject(householdID)) else { return 0 }
+        let store: SQLCondition = storeID.map { .predicate([.sql("e.store_id = "), .bind(.uuid($0))]) } ?? .alwaysTrue
+        return try await households.count("""
+            SELECT count(*) FROM store_events e WHERE e.household_id = \(householdID) AND \(store) AND NOT \(Self.isRead(actor))
+            """)
+    }
+
+    /// Marks one event read for the caller (MEMBER and up).
+    public func markEventRead(actor: UUID, id: Int64) async throws -> StoreEvent {
+        let caller = try await households.ability(for: actor)
+        guard let event = try await event(id, reader: actor), caller.ability.can("read", Self.eventSubject(event.householdID)) else {
+            throw StoreError.notFound("Event")
+        }
+        try Self.authorize(caller, "markRead", Self.eventSubject(event.householdID))
+        try await database.client.query(
+            "INSERT INTO store_event_reads (user_id, event_id) VALUES (\(actor), \(id)) ON CONFLICT DO NOTHING", logger: logger)
+        var read = event
+        read.isRead = true
+        return read
+    }
+
+    /// Marks every event of a household (or of one of its stores) read for the caller; returns
+    /// how many were unread.
+    public func markAllEventsRead(actor: UUID, householdID: UUID, storeID: UUID?) async throws -> Int {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        try Self.authorize(caller, "markRead", Self.eventSubject(householdID))
+        if let storeID {
+            let store = try await readableStore(caller, storeID)
+            guard store.householdID == householdID else { throw StoreError.notFound("Store") }
+        }
+        let unread = try await unreadEventCount(actor: actor, householdID: householdID, storeID: storeID)
+        let store: SQLCondition = storeID.map { .predicate([.sql("s.id = "), .bind(.uuid($0))]) } ?? .alwaysTrue
+        try await database.client.query("""
+            INSERT INTO store_read_marks (user_id, store_id, read_up_to)
+            SELECT \(actor), s.id, COALESCE((SELECT max(e.id) FROM store_events e WHERE e.store_id = s.id), 0)
+            FROM stores s WHERE s.household_id = \(householdID) AND \(store)
+            ON CONFLICT (user_id, store_id) DO UPDATE SET read_up_to = GREATEST(store_read_marks.read_up_to, EXCLUDED.read_up_to)
+            """, logger: logger)
+        return unread
+    }
+
+    /// One event with `reader`'s read state; nil when there is none.
+    func event(_ id: Int64, reader: UUID) async throws -> StoreEvent? {
+        let rows = try await database.client.query(
+            "SELECT \(Self.eventSelect(reader: reader)) \(unescaped: Self.eventJoins) WHERE e.id = \(id)", logger: logger)
+        return try await Self.decodeEvents(rows).first
+    }
+
+    /// Events with these ids (for subscriptions), oldest first.
+    public func events(ids: [Int64], reader: UUID) async throws -> [StoreEvent] {
+        let rows = try await database.client.query(
+            "SELECT \(Self.eventSelect(reader: reader)) \(unescaped: Self.eventJoins) WHERE e.id = ANY(\(ids)) ORDER BY e.id", logger: logger)
+        return try await Self.decodeEvents(rows)
+    }
+
+    static func eventSubject(_ householdID: UUID) -> AbilitySubject {
+        .instance(type: "Event", fields: ["householdId": .string(householdID.uuidString.lowercased())])
+    }
+
+    private static func isRead(_ reader: UUID) -> SQLCondition {
+        .predicate([.sql("(e.id <= COALESCE((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = "), .bind(.uuid(reader)),
+                    .sql(" AND m.store_id = e.store_id), 0) OR EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = "), .bind(.uuid(reader)),
+                    .sql(" AND r.event_id = e.id))")])
+    }
+
+    static func decodeEvents(_ rows: PostgresRowSequence) async throws -> [StoreEvent] {
+        var events: [StoreEvent] = []
+        for try await row in rows {
+            let c = try row.decode((Int64, UUID, UUID, String, UUID, String, UUID?, String?, String, Int64?, Int64?, String?, Date, Bool).self)
+            guard let type = StoreEventType(rawValue: c.8) else { continue }
+            events.append(StoreEvent(id: c.0, householdID: c.1, storeID: c.2, storeName: c.3, productID: c.4, productTitle: c.5, variantID: c.6,
+                                     variantTitle: c.7, type: type, oldPrice: c.9, newPrice: c.10, magnitude: c.11.flatMap(PriceChangeMagnitude.init),
+                                     createdAt: c.12, isRead: c.13))
+        }
+        return events
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import PostgresNIO
+
+extension StoreService {
+    /// The caller's notifications, newest first.
+    public func notifications(actor: UUID, unreadOnly: Bool, page: PageRequest) async throws -> Page<StoreNotification> {
+        let after = try page.afterKeyset()
+        let unread: SQLCondition = unreadOnly ? .predicate([.sql("n.read_at IS NULL")]) : .alwaysTrue
+        let total = try await households.count("SELECT count(*) FROM notifications n WHERE n.user_id = \(actor) AND \(unread)")
+        let keyset: SQLCondition = after.map {
+            .predicate([.sql("(n.created_at, n.id) < ('epoch'::timestamptz + "), .bind(.integer($0.microseconds)),
+                        .sql(" * interval '1 microsecond', "), .bind(.uuid($0.id)), .sql(")")])
+        } ?? .alwaysTrue
+        let rows = try await database.client.query("""
+            SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts::text, n.created_at, n.read_at,
+                   \(unescaped: Cursor.microsecondsSQL("n.created_at"))
+            FROM notifications n WHERE n.user_id = \(actor) AND \(unread) AND \(keyset)
+            ORDER BY n.created_at DESC, n.id DESC LIMIT \(page.first + 1)
+            """, logger: logger)
+        let decoded = try await Self.decodeNotifications(rows)
+        return Page(rows: decoded, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.notification.id) },
+                    item: \.notification)
+    }
+
+    /// Marks one of the caller's notifications read.
+    public func markNotificationRead(actor: UUID, id: UUID) async throws -> StoreNotification {
+        let rows = try await database.client.query("""
+            UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now)) WHERE id = \(id) AND user_id = \(actor)
+            RETURNING id, user_id, household_id, store_id, title, body, priority, counts::text, created_at, read_at, 0::bigint
+            """, logger: logger)
+        guard let notification = try await Self.decodeNotifications(rows).first?.notification else { throw StoreError.notFound("Notification") }
+        return notification
+    }
+
+    static func decodeNotifications(_ rows: PostgresRowSequence) async throws -> [(notification: StoreNotification, micros: Int64)] {
+        var result: [(StoreNotification, Int64)] = []
+        for try await row in rows {
+            let c = try row.decode((UUID, UUID, UUID, UUID?, String, String, String, String, Date, Date?, Int64).self)
+            var counts: [StoreEventType: Int] = [:]
+            if case .object(let object)? = JSONValue.parse(Data(c.7.utf8)) {
+                for (key, value) in object {
+                    if let type = StoreEventType(rawValue: key), case .number(let number) = value { counts[type] = Int(number) }
+                }
+            }
+            result.append((StoreNotification(id: c.0, userID: c.1, householdID: c.2, storeID: c.3, title: c.4, body: c.5,
+                                              priority: StoreNotification.Priority(rawValue: c.6) ?? .normal, counts: counts, createdAt: c.8,
+                                              readAt: c.9), c.10))
+        }
+        return result
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import PostgresNIO
+
+extension StoreService {
+    static let productSelect = """
+        p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, p.images::text, \
+        p.min_price, p.max_price, p.available, p.first_seen_at, p.last_changed_at, p.removed_at, \
+        \(Cursor.microsecondsSQL("p.first_seen_at")), \(Cursor.microsecondsSQL("p.last_changed_at")), \
+        (SELECT s.domain FROM stores s WHERE s.id = p.store_id)
+        """
+
+    /// A store's current products (removed ones left out), filtered and sorted, a page at a time.
+    public func products(actor: UUID, storeID: UUID, query: ProductQuery, page: PageRequest) async throws -> Page<Product> {
+        let caller = try await households.ability(for: actor)
+        let store = try await readableStore(caller, storeID)
+        guard caller.ability.can("read", Product.subject(householdID: store.householdID)) else { return .empty }
+        var filter: [SQLCondition] = [.predicate([.sql("p.store_id = "), .bind(.uuid(storeID)), .sql(" AND p.removed_at IS NULL")])]
+        switch query.stock {
+        case .all: break
+        case .inStock: filter.append(.predicate([.sql("p.available")]))
+        case .outOfStock: filter.append(.predicate([.sql("NOT p.available")]))
+        }
+        if let search = query.search {
+            let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            filter.append(.predicate([.sql("p.search_key LIKE "), .bind(.text(pattern))]))
+        }
+        let condition = SQLCondition.and(filter)
+        let total = try await households.count("SELECT count(*) FROM products p WHERE \(condition)")
+        let after = try Self.productCursor(page, sort: query.sort)
+        let order: String
+        var keyset = SQLCondition.alwaysTrue
+        func seek(_ columns: String, _ comparison: String, _ key: SQLBind, time: Bool = false) -> SQLCondition {
+            guard let after else { return .alwaysTrue }
+            let value: [SQLPiece] = time ? [.sql("'epoch'::timestamptz + "), .bind(key), .sql(" * interval '1 microsecond'")] : [.bind(key)]
+            return .predicate([.sql("(\(columns)) \(comparison) (")] + value + [.sql(", "), .bind(.uuid(after.id)), .sql(")")])
+        }
+        let numericKey = after.flatMap { Int64($0.key) }.map(SQLBind.integer) ?? .integer(0)
+        if let after, query.sort != .title, Int64(after.key) == nil {
+            throw PageRequestError(field: "after", message: "after is not a cursor from this list (same sort) of products.")
+        }
+        switch query.sort {
+        case .title:
+            order = "lower(p.title), p.id"
+            keyset = seek("lower(p.title), p.id", ">", .text(after?.key ?? ""))
+        case .priceAscending:
+            order = "p.min_price, p.id"
+            keyset = seek("p.min_price, p.id", ">", numericKey)
+        case .priceDescending:
+            order = "p.min_price DESC, p.id DESC"
+            keyset = seek("p.min_price, p.id", "<", numericKey)
+        case .newest:
+            order = "p.first_seen_at DESC, p.id DESC"
+            keyset = seek("p.first_seen_at, p.id", "<", numericKey, time: true)
+        case .recentlyChanged:
+            order = "p.last_changed_at DESC, p.id DESC"
+            keyset = seek("p.last_changed_at, p.id", "<", numericKey, time: true)
+        }
+        let rows = try await Self.decodeProducts(try await database.client.query("""
+            SELECT \(unescaped: Self.productSelect) FROM products p WHERE \(condition) AND \(keyset)
+            ORDER BY \(unescaped: order) LIMIT \(page.first + 1)
+            """, logger: logger))
+        let sort = query.sort
+        return Page(rows: rows, request: page, totalCount: total, cursor: { row in
+            let key: String = switch sort {
+            case .title: row.product.title.lowercased()
+            case .priceAscending, .priceDescending: String(row.product.minPrice)
+            case .newest: String(row.firstSeenMicros)
+            case .recentlyChanged: String(row.changedMicros)
+            }
+            return Cursor.make([sort.rawValue, key, row.product.id.uuidString])
+        }, item: \.product)
+    }
+
+    /// The `after` cursor of a product page, which must come from the same sort.
+    static func productCursor(_ page: PageRequest, sort: ProductQuery.Sort) throws(PageRequestError) -> (key: String, id: UUID)? {
+        guard let after = page.after else { return nil }
+        guard let parts = Cursor.parts(after), parts.count == 3, parts[0] == sort.rawValue, let id = UUID(uuidString: parts[2]) else {
+            throw PageRequestError(field: "after", message: "after is not a cursor from this list (same sort) of products.")
+        }
+        return (parts[1], id)
+    }
+
+    /// A product the caller may read (removed ones too), with its variants.
+    public func product(actor: UUID, id: UUID) async throws -> (product: Product, variants: [ProductVariant]) {
+        let caller = try await households.ability(for: actor)
+        let rows = try await Self.decodeProducts(try await database.client.query(
+            "SELECT \(unescaped: Self.productSelect) FROM products p WHERE p.id = \(id)", logger: logger))
+        guard let product = rows.first?.product, caller.ability.can("read", Product.subject(householdID: product.householdID)) else {
+            throw StoreError.notFound("Product")
+        }
+        return (product, try await variants(productIDs: [id])[id] ?? [])
+    }
+
+    /// Variants of several products, by product, in position order (one query).
+    public func variants(productIDs: [UUID]) async throws -> [UUID: [ProductVariant]] {
+        let rows = try await database.client.query("""
+            SELECT product_id, id, shopify_id, title, sku, option1, option2, option3, position, price, compare_at_price, available
+            FROM variants WHERE product_id = ANY(\(productIDs)) ORDER BY product_id, position, shopify_id
+            """, logger: logger)
+        var result: [UUID: [ProductVariant]] = [:]
+        for try await row in rows.decode((UUID, UUID, Int64, String, String?, String?, String?, String?, Int, Int64, Int64?, Bool).self) {
+            let options = [row.5, row.6, row.7].compactMap { $0 }
+            result[row.0, default: []].append(ProductVariant(id: row.1, shopifyID: row.2, title: row.3, sku: row.4, options: options, position: row.8,
+                                                             price: row.9, compareAtPrice: row.10, available: row.11))
+        }
+        return result
+    }
+
+    /// A product's price history: the snapshots written before each change, newest first.
+    public func priceHistory(productID: UUID, limit: Int) async throws -> [PriceSnapshot] {
+        let rows = try await database.client.query("""
+            SELECT s.variant_id, s.price, s.compare_at_price, s.available, s.recorded_at
+            FROM variant_snapshots s JOIN variants v ON v.id = s.variant_id
+            WHERE v.product_id = \(productID) ORDER BY s.recorded_at DESC, s.id DESC LIMIT \(min(max(limit, 1), 500))
+            """, logger: logger)
+        var snapshots: [PriceSnapshot] = []
+        for try await (variant, price, compareAt, available, at) in rows.decode((UUID, Int64, Int64?, Bool, Date).self) {
+            snapshots.append(PriceSnapshot(variantID: variant, price: price, compareAtPrice: compareAt, available: available, recordedAt: at))
+        }
+        return snapshots
+    }
+
+    static func decodeProducts(_ rows: PostgresRowSequence) async throws -> [(product: Product, firstSeenMicros: Int64, changedMicros: Int64)] {
+        var products: [(Product, Int64, Int64)] = []
+        let decoder = JSONDecoder()
+        for try await row in rows {
+            let c = try row.decode((UUID, UUID, UUID, Int64, String, String, String, String, [String], String, Int64, Int64, Bool, Date, Date, Date?,
+                                    Int64, Int64, String).self)
+            let images = (try? decoder.decode([FeedImage].self, from: Data(c.9.utf8))) ?? []
+            products.append((Product(id: c.0, storeID: c.1, storeDomain: c.18, householdID: c.2, shopifyID: c.3, title: c.4, handle: c.5, vendor: c.6, productType: c.7,
+                                     tags: c.8, images: images, minPrice: c.10, maxPrice: c.11, available: c.12, firstSeenAt: c.13,
+                                     lastChangedAt: c.14, removedAt: c.15), c.16, c.17))
+        }
+        return products
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+
+/// `schema.graphql`'s stores, products, events and notifications fields, mapped onto
+/// ``StoreService`` (which checks every request against the caller's ability).
+enum StoreResolvers {
+    static let plainTypes: Set<String> = [
+        "Store", "SyncStatus", "SyncError", "ProductImage", "Product", "Variant", "PriceSnapshot", "StoreEvent", "Notification",
+        "StoreConnection", "StoreEdge", "ProductConnection", "ProductEdge", "StoreEventConnection", "StoreEventEdge",
+        "NotificationConnection", "NotificationEdge",
+    ]
+
+    static func register(_ resolvers: inout Resolvers, stores: StoreService) {
+        registerQueries(&resolvers, stores: stores)
+        registerMutations(&resolvers, stores: stores)
+        registerSubscriptions(&resolvers, stores: stores)
+    }
+
+    private static func registerQueries(_ resolvers: inout Resolvers, stores: StoreService) {
+        resolvers.field("Query.stores") { input in
+            let actor = try input.signedIn().user.id
+            let household = try HouseholdValues.id(input, "householdId")
+            let page = try await serviceCall { try await stores.stores(actor: actor, householdID: household, page: try HouseholdValues.page(input)) }
+            return .value(HouseholdValues.connection(page, StoreValues.store))
+        }
+        resolvers.field("Query.store") { input in
+            let actor = try input.signedIn().user.id
+            let id = try HouseholdValues.id(input, "id")
+            return .value(StoreValues.store(try await serviceCall { try await stores.store(actor: actor, id: id) }))
+        }
+        resolvers.field("Query.product") { input in
+            let actor = try input.signedIn().user.id
+            let id = try HouseholdValues.id(input, "id")
+            let (product, variants) = try await serviceCall { try await stores.product(actor: actor, id: id) }
+            input.request.loader("variants") { (keys: [UUID]) in
+                let found = try await stores.variants(productIDs: keys)
+                return keys.map { .success(found[$0] ?? []) }
+            }.prime(id, variants)
+            return .value(StoreValues.product(product))
+        }
+        resolvers.field("Query.events") { input in
+            let actor = try input.signedIn().user.id
+            let household = try HouseholdValues.id(input, "householdId")
+            let types = try eventTypes(input[argument: "types"])
+            let since = UserValues.string(input[argument: "since"]).flatMap(DateTimeScalar.date(from:))
+            var unreadOnly = false
+            if case .bool(let flag)? = input[argument: "unreadOnly"] { unreadOnly = flag }
+            let storeIDs = try StoreValues.ids(input[argument: "storeIds"], field: "storeIds")
+            let page = try await serviceCall {
+                let query = try StoreEventQuery(storeIDs: storeIDs, types: types, since: since, unreadOnly: unreadOnly)
+                return try await stores.events(actor: actor, householdID: household, query: query, page: try HouseholdValues.page(input))
+            }
+            return .value(HouseholdValues.connection(page, StoreValues.event))
+        }
+        resolvers.field("Query.unreadEventCount") { input in
+            let actor = try input.signedIn().user.id
+            let household = try HouseholdValues.id(input, "householdId")
+            let store = UserValues.uuid(input[argument: "storeId"])
+            return .int(try await serviceCall { try await stores.unreadEventCount(actor: actor, householdID: household, storeID: store) })
+        }
+        resolvers.field("Query.notifications") { input in
+            let actor = try input.signedIn().user.id
+            var unreadOnly = false
+            if case .bool(let flag)? = input[argument: "unreadOnly"] { unreadOnly = flag }
+            let page = try await serviceCall { try await stores.notifications(actor: actor, unreadOnly: unreadOnly, page: try HouseholdValues.page(input)) }
+            return .value(HouseholdValues.connection(page, StoreValues.notification))
+        }
+
+        resolvers.field("Store.unreadEventCount") { input in
+            let actor = try input.signedIn().user.id
+            guard let id = UserValues.sourceID(input),
+                  let household = UserValues.uuid(UserResolvers.plainField(input.source, "householdId")) else { return .null }
+            return .int(try await serviceCall { try await stores.unreadEventCount(actor: actor, householdID: household, storeID: id) })
+        }
+        resolvers.field("Store.products") { input in
+            let actor = try input.signedIn().user.id
+            guard let id = UserValues.sourceID(input) else { return .null }
+            let stock = UserValues.string(input[argument: "stock"]).flatMap(ProductQuery.Stock.init(rawValue:)) ?? .all
+            let sort = UserValues.string(input[argument: "sort"]).flatMap(ProductQuery.Sort.init(rawValue:)) ?? .title
+            let search = UserValues.string(input[argument: "search"])
+            let page = try await serviceCall {
+                try await stores.products(actor: actor, storeID: id, query: try ProductQuery(search: search, stock: stock, sort: sort),
+                                          page: try HouseholdValues.page(input))
+            }
+            return .value(HouseholdValues.connection(page) { StoreValues.product($0) })
+        }
+        // A product's variants, batched across a page of products (one query per request level).
+        resolvers.field("Product.variants") { input in
+            guard let id = UserValues.sourceID(input) else { return .null }
+            let loader = input.request.loader("variants") { (keys: [UUID]) in
+                let found = try await stores.variants(productIDs: keys)
+                return keys.map { .success(found[$0] ?? []) }
+            }
+            return .value(.list(try await loader.load(id).map(StoreValues.variant)))
+        }
+        resolvers.field("Product.priceHistory") { input in
+            guard let id = UserValues.sourceID(input) else { return .null }
+            var limit = 50
+            if case .int(let first)? = input[argument: "first"] {
+                guard (1...500).contains(first) else {
+                    throw StoreError.invalidInput(field: "first", message: "first must be from 1 to 500.").fieldError
+                }
+                limit = first
+            }
+            return .value(.list(try await stores.priceHistory(productID: id, limit: limit).map(StoreValues.snapshot)))
+        }
+    }
+
+    private static func registerMutations(_ resolvers: inout Resolvers, stores: StoreService) {
+        resolvers.field("Mutation.addStore") { input in
+            let actor = try input.signedIn().user.id
+            let household = try HouseholdValues.id(input, "householdId")
+            let domain = UserValues.string(input[argument: "domain"]) ?? ""
+            let name = UserValues.string(input[argument: "name"])
+            return .value(StoreValues.store(try await serviceCall {
+                try await stores.addStore(actor: actor, householdID: household, domain: domain, name: name)
+            }))
+        }
+        resolvers.field("Mutation.renameStore") { input in
+            let actor = try input.signedIn().user.id
+            let id = try HouseholdValues.id(input, "id")
+            let name = UserValues.string(input[argument: "name"]) ?? ""
+            return .value(StoreValues.store(try await serviceCall { try await stores.renameStore(actor: actor, id: id, name: name) }))
+        }
+        resolvers.field("Mutation.removeStore") { input in
+            let actor = try input.signedIn().user.id
+            let id = try HouseholdValues.id(input, "id")
+            try await serviceCall { try await stores.removeStore(actor: actor, id: id) }
+            return .string(UserValues.uuid(id))
+        }
+        resolvers.field("Mutation.syncStore") { input in
+            let actor = try input.signedIn().user.id
+            let id = try HouseholdValues.id(input, "id")
+            return .value(StoreValues.store(try await serviceCall { try await stores.syncStore(actor: actor, id: id).store }))
+        }
+        resolvers.field("Mutation.markEventRead") { input in
+            let actor = try input.signedIn().user.id
+            guard let text = UserValues.string(input[argument: "id"]), let id = Int64(text) else {
+                throw StoreError.notFound("Event").fieldError
+            }
+            return .value(StoreValues.event(try await serviceCall { try await stores.markEventRead(actor: actor, id: id) }))
+        }
+        resolvers.field("Mutation.markAllEventsRead") { input in
+            let actor = try input.signedIn().user.id
+            let household = try HouseholdValues.id(input, "householdId")
+            let store = UserValues.uuid(input[argument: "storeId"])
+            return .int(try await serviceCall { try await stores.markAllEventsRead(actor: actor, householdID: household, storeID: store) })
+        }
+        resolvers.field("Mutation.markNotificationRead") { input in
+            let actor = try input.signedIn().user.id
+            let id = try HouseholdValues.id(input, "id")
+            return .value(StoreValues.notification(try await serviceCall { try await stores.markNotificationRead(actor: actor, id: id) }))
+        }
+    }
+
+    private static func registerSubscriptions(_ resolvers: inout Resolvers, stores: StoreService) {
+        resolvers.subscription("Subscription.storeEvents") { input in
+            let actor = try input.signedIn().user.id
+            let household = try HouseholdValues.id(input, "householdId")
+            let storeIDs = try StoreValues.ids(input[argument: "storeIds"], field: "storeIds").map(Set.init)
+            // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
+            _ = try await serviceCall {
+                try await stores.events(actor: actor, householdID: household, query: try StoreEventQuery(), page: try PageRequest(first: 1, after: nil))
+            }
+            let batches = stores.changes.subscribe()
+            return AsyncThrowingStream { continuation in
+                let task = Task {
+                    for await batch in batches where batch.householdID == household && (storeIDs?.contains(batch.storeID) ?? true) {
+                        // Membership is checked again per batch: someone removed stops receiving.
+                        guard (try? await stores.unreadEventCount(actor: actor, householdID: household, storeID: nil)) != nil else { break }
+                        guard let events = try? await stores.events(ids: batch.eventIDs, reader: actor) else { continue }
+                        for event in events { continuation.yield(.value(StoreValues.event(event))) }
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+        resolvers.subscription("Subscription.notificationReceived") { input in
+            let actor = try input.signedIn().user.id
+            let batches = stores.changes.subscribe()
+            return AsyncThrowingStream { continuation in
+                let task = Task {
+                    for await batch in batches {
+                        for notification in batch.notifications where notification.userID == actor {
+                            continuation.yield(.value(StoreValues.notification(notification)))
+                        }
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+    }
+
+    static func eventTypes(_ value: GraphQLValue?) throws -> [StoreEventType]? {
+        guard case .list(let items)? = value else { return nil }
+        return items.compactMap { UserValues.string($0).flatMap(StoreEventType.init(rawValue:)) }
+    }
+}

@@ -1,0 +1,180 @@
+import FixtureShop
+import Foundation
+import HearthCore
+import HearthTestSupport
+import PostgresNIO
+import Testing
+
+/// The stores service against a real PostgreSQL and the fixture shop on loopback: import,
+/// change detection, snapshots, removals, failures and leases.
+@Suite struct StoreSyncTests {
+    struct Fixture: Sendable {
+        let shop: FixtureShop
+        let port: Int
+        let database: Database
+        let clock: ManualClock
+        let users: UserService
+        let households: HouseholdService
+        let stores: StoreService
+        let owner: UUID
+        let household: UUID
+
+        func user(_ name: String, role: HouseholdRole) async throws -> UUID {
+            let id = try await users.signUp(email: "\(name)@example.org", password: "correct horse", displayName: name, deviceName: nil).user.id
+            _ = try await households.addMember(actor: owner, householdID: household, userID: id, role: role)
+            return id
+        }
+
+        func count(_ query: PostgresQuery) async throws -> Int {
+            let rows = try await database.client.query(query, logger: database.logger)
+            for try await value in rows.decode(Int.self) { return value }
+            return 0
+        }
+
+        /// Advances the clock past the minimum spacing and syncs as the owner.
+        func sync(_ store: UUID) async throws -> (store: Store, report: StoreSyncReport) {
+            clock.advance(by: 61)
+            return try await stores.syncStore(actor: owner, id: store)
+        }
+    }
+
+    static let shops = ["alpha", "beta", "gamma"] + (1...20).map { "shop\($0)" }
+
+    static func withFixture(configuration: StoresConfiguration = StoresConfiguration(), requestTimeout: Duration = .seconds(5),
+                            _ body: @escaping @Sendable (Fixture) async throws -> Void) async throws {
+        let shop = FixtureShop()
+        try await shop.withRunning { port in
+            try await withTestDatabase { database, _ in
+                let clock = ManualClock(Date())
+                let households = HouseholdService(database: database, clock: clock)
+                let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4), clock: clock, accountHooks: households)
+                let allowed = shops.map { ShopifyClientConfiguration.AllowedHost(host: "\($0).test", origin: FixtureShop.origin(port: port, shop: $0)) }
+                let client = ShopifyClient(configuration: ShopifyClientConfiguration(requestTimeout: requestTimeout, allowedHosts: allowed))
+                let stores = StoreService(database: database, households: households, client: client, configuration: configuration, clock: clock)
+                do {
+                    let owner = try await users.signUp(email: "olive@example.org", password: "correct horse", displayName: "Olive", deviceName: nil).user.id
+                    let household = try await households.createHousehold(actor: owner, name: "Home", description: nil, timeZone: "UTC").id
+                    try await body(Fixture(shop: shop, port: port, database: database, clock: clock, users: users, households: households,
+                                           stores: stores, owner: owner, household: household))
+                } catch {
+                    try await client.shutdown()
+                    throw error
+                }
+                try await client.shutdown()
+            }
+        }
+    }
+
+    @Test func importThenDetectEveryChangeType() async throws {
+        try await Self.withFixture { f in
+            f.shop.addShop("alpha", products: 600)
+            let added = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "HTTPS://Alpha.test:443/collections/all", name: "")
+            #expect(added.domain == "alpha.test")
+            #expect(added.name == "alpha")
+            #expect(added.productCount == 600)
+            #expect(added.previewImages.count == 4)
+            #expect(added.syncStatus.state == .synced)
+            #expect(try await f.count("SELECT count(*) FROM variants") == 2400)
+            #expect(try await f.count("SELECT count(*) FROM store_events") == 0, "an import records no events")
+
+            let catalog = try #require(f.shop.catalog("alpha"))
+            let old0 = catalog.products[0].variants[0].price
+            let old1 = catalog.products[1].variants[0].price
+            _ = f.shop.update("alpha") { c in
+                c.setPrice(product: 0, to: old0 / 2)              // large drop
+                c.setPrice(product: 1, to: old1 + old1 / 20)      // small increase (5 %)
+                c.setAvailable(product: 2, variant: 1, !c.products[2].variants[1].available)
+                c.changeImages(product: 3)
+                c.remove(product: 599)
+                c.addProduct(title: "Merino Beanie New")
+            }
+            let (synced, report) = try await f.sync(added.id)
+            #expect(report.error == nil)
+            #expect(synced.productCount == 600)
+            #expect(report.productsWritten == 4 + 1, "only changed and new products are written")
+            #expect(report.statements <= 7 * report.pages + 8, "a page costs a bounded number of statements: \(report.statements) for \(report.pages) pages")
+            let rows = try await f.database.client.query(
+                "SELECT type, old_price, new_price, magnitude FROM store_events ORDER BY id", logger: f.database.logger)
+            var events: [String: (Int64?, Int64?, String?)] = [:]
+            for try await (type, old, new, magnitude) in rows.decode((String, Int64?, Int64?, String?).self) { events[type] = (old, new, magnitude) }
+            #expect(events["PRICE_DROPPED"]?.0 == old0 && events["PRICE_DROPPED"]?.1 == old0 / 2 && events["PRICE_DROPPED"]?.2 == "LARGE")
+            #expect(events["PRICE_INCREASED"]?.0 == old1 && events["PRICE_INCREASED"]?.2 == "SMALL")
+            #expect(events["BACK_IN_STOCK"] != nil || events["OUT_OF_STOCK"] != nil)
+            #expect(events["IMAGES_CHANGED"] != nil)
+            #expect(events["NEW_PRODUCT"] != nil)
+            #expect(events["PRODUCT_REMOVED"] != nil)
+            #expect(events.count == 6)
+            #expect(try await f.count("SELECT count(*) FROM variant_snapshots") == 3, "a snapshot before each variant change")
+            #expect(try await f.count("SELECT count(*) FROM products WHERE removed_at IS NOT NULL") == 1)
+
+            // Unchanged feed: nothing written, no events.
+            let (_, quiet) = try await f.sync(added.id)
+            #expect(quiet.productsWritten == 0 && quiet.events == 0)
+        }
+    }
+
+    /// Two instances' loops (two services on one database) race over 20 due stores: leases with
+    /// `FOR UPDATE SKIP LOCKED` let each store be synced exactly once per round.
+    @Test func twoLoopsSyncEveryStoreExactlyOncePerRound() async throws {
+        let configuration = StoresConfiguration(syncInterval: .seconds(3600), concurrency: 3)
+        try await Self.withFixture(configuration: configuration) { f in
+            var ids: [UUID] = []
+            for index in 1...20 {
+                f.shop.addShop("shop\(index)", products: 30, seed: UInt64(index))
+                ids.append(try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "shop\(index).test", name: nil).id)
+            }
+            // A second instance: its own services and feed client, the same database and clock.
+            var second = configuration
+            second.instanceID = "second-instance"
+            let households = HouseholdService(database: f.database, clock: f.clock)
+            let client = ShopifyClient(configuration: f.stores.client.configuration)
+            let other = StoreService(database: f.database, households: households, client: client, configuration: second, clock: f.clock)
+            defer { Task { try? await client.shutdown() } }
+            for round in 1...2 {
+                for index in 1...20 { _ = f.shop.update("shop\(index)") { $0.setPrice(product: 0, to: Int64(1000 + round * 10 + index)) } }
+                f.clock.advance(by: 3601)
+                async let a = StoreSyncLoop(stores: f.stores).runRound()
+                async let b = StoreSyncLoop(stores: other).runRound()
+                let (first, secondCount) = try await (a, b)
+                #expect(first + secondCount == 20, "round \(round): \(first) + \(secondCount) syncs")
+                let rows = try await f.database.client.query("SELECT sync_count FROM stores ORDER BY id", logger: f.database.logger)
+                var counts: [Int] = []
+                for try await count in rows.decode(Int.self) { counts.append(count) }
+                #expect(counts == Array(repeating: 1 + round, count: 20), "the import, then one sync per round")
+                #expect(try await f.count("SELECT count(*) FROM stores WHERE lease_owner IS NOT NULL") == 0, "leases are released")
+                #expect(try await f.count("SELECT count(*) FROM store_events WHERE type = 'PRICE_DROPPED' OR type = 'PRICE_INCREASED'") == 20 * round)
+            }
+            try await client.shutdown()
+        }
+    }
+
+    /// A crashed instance's lease runs out and another takes the store over.
+    @Test func anExpiredLeaseIsTakenOver() async throws {
+        try await Self.withFixture(configuration: StoresConfiguration(leaseDuration: .seconds(600))) { f in
+            f.shop.addShop("alpha", products: 5)
+            let store = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "alpha.test", name: nil)
+            f.clock.advance(by: 3601)
+            try await f.database.client.query("""
+                UPDATE stores SET lease_owner = 'crashed', lease_expires_at = \(f.clock.now.addingTimeInterval(600)) WHERE id = \(store.id)
+                """, logger: f.database.logger)
+            #expect(try await StoreSyncLoop(stores: f.stores).runRound() == 0, "a live lease is respected")
+            f.clock.advance(by: 601)
+            #expect(try await StoreSyncLoop(stores: f.stores).runRound() == 1, "an expired lease is taken over")
+        }
+    }
+
+    @Test func oldSnapshotsArePruned() async throws {
+        try await Self.withFixture(configuration: StoresConfiguration(snapshotRetention: .seconds(90 * 86_400))) { f in
+            f.shop.addShop("alpha", products: 5)
+            let store = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "alpha.test", name: nil)
+            _ = f.shop.update("alpha") { $0.setPrice(product: 0, to: 1) }
+            _ = try await f.sync(store.id)
+            #expect(try await f.count("SELECT count(*) FROM variant_snapshots") == 1)
+            f.clock.advance(by: 89 * 86_400)
+            _ = try await StoreSyncLoop(stores: f.stores).runRound()
+            #expect(try await f.stores.pruneSnapshots() == 0)
+            f.clock.advance(by: 2 * 86_400)
+            #expect(try await f.stores.pruneSnapshots() == 1)
+        }
+    }
+}
