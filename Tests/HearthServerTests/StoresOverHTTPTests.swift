@@ -337,6 +337,45 @@ import Testing
     }
 }
 
+extension StoresOverHTTPTests {
+    /// `storeEvents` and `notificationReceived` over WebSocket deliver a sync's changes as it commits.
+    @Test func subscriptionsStreamEventsAndNotifications() async throws {
+        try await Self.withShops { server, shop in
+            shop.addShop("alpha", products: 20)
+            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+            let storeID = try #require(try await Self.add(server, owner, home, "alpha.test", name: "Alpha")["id"] as? String)
+            let catalog = try #require(shop.catalog("alpha"))
+            let port = try #require(server.client.port)
+            let stores = server.services.stores
+            try await GraphQLWebSocketTests.connect(port) { reader, outbound in
+                try await GraphQLWebSocketTests.send(outbound, #"{"type":"connection_init","payload":{"authorization":"Bearer \#(owner.token)"}}"#)
+                #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
+                try await GraphQLWebSocketTests.send(outbound, #"{"id":"e","type":"subscribe","payload":{"query":"subscription { storeEvents(householdId: \"\#(home)\") { type productTitle newPrice } }"}}"#)
+                try await GraphQLWebSocketTests.send(outbound, #"{"id":"n","type":"subscribe","payload":{"query":"subscription { notificationReceived { title body priority } }"}}"#)
+                // Both subscriptions are listening before the sync commits.
+                for _ in 0..<200 where stores.changes.subscriberCount < 2 { try await Task.sleep(for: .milliseconds(10)) }
+                #expect(stores.changes.subscriberCount == 2)
+                _ = shop.update("alpha") { c in
+                    c.setPrice(product: 0, to: catalog.products[0].variants[0].price / 2)
+                    c.setPrice(product: 1, to: catalog.products[1].variants[0].price * 2)
+                }
+                _ = try await Self.sync(server, owner, storeID)
+                var messages: [String] = []
+                for _ in 0..<3 { messages.append(try await reader.next() ?? "") }
+                let events = messages.filter { $0.hasPrefix(#"{"id":"e","type":"next""#) }
+                let notifications = messages.filter { $0.hasPrefix(#"{"id":"n","type":"next""#) }
+                #expect(events.count == 2, "\(messages)")
+                #expect(events.contains { $0.contains("PRICE_DROPPED") && $0.contains(catalog.products[0].title) })
+                #expect(events.contains { $0.contains("PRICE_INCREASED") && $0.contains(catalog.products[1].title) })
+                #expect(notifications == [#"{"id":"n","type":"next","payload":{"data":{"notificationReceived":{"title":"Alpha","body":"1 price drop, 1 price increase","priority":"HIGH"}}}}"#],
+                        "\(messages)")
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+}
+
 /// Prices as the API writes them.
 enum FixtureMoney {
     static func text(_ cents: Int64) -> String {
