@@ -22,6 +22,7 @@ bench: graphql-reference
 	scripts/bench/parse.sh
 	scripts/bench/validation.sh
 	scripts/bench/execution.sh
+	scripts/bench/stores.sh
 
 # HTTP load with wrk: /healthz, POST /graphql and a persisted query over GET, in one run.
 bench-http: postgres-server
