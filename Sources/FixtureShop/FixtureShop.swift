@@ -77,9 +77,10 @@ public final class FixtureShop: Sendable {
         let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 30, 1), 250)
         let page = max(request.uri.queryParameters.get("page", as: Int.self) ?? 1, 1)
         let state = shops.withLock { shops -> (FixtureCatalog, FixtureFailure?)? in
-            guard shops[name] != nil else { return nil }
-            shops[name]?.requests += 1
-            return shops[name].map { ($0.catalog, $0.failure) }
+            guard var shop = shops[name] else { return nil }
+            shop.requests += 1
+            shops[name] = shop
+            return (shop.catalog, shop.failure)
         }
         guard let (catalog, failure) = state else {
             return Response(status: .notFound, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Not found</html>")))
@@ -163,7 +164,6 @@ public final class FixtureShop: Sendable {
             }
             var iterator = ports.makeAsyncIterator()
             guard let bound = await iterator.next() else { throw HTTPError(.internalServerError, message: "fixture shop did not start") }
-            defer { Task { await serviceGroup.triggerGracefulShutdown() } }
             do {
                 let result = try await body(bound)
                 await serviceGroup.triggerGracefulShutdown()

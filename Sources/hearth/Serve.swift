@@ -88,7 +88,6 @@ struct Serve: AsyncParsableCommand {
         let households = HouseholdService(database: database, configuration: householdsConfiguration, logger: logger)
         let users = UserService(database: database, configuration: usersConfiguration, logger: logger, accountHooks: households)
         let client = ShopifyClient(configuration: storesConfiguration.client)
-        defer { Task { try? await client.shutdown() } }
         let stores = StoreService(database: database, households: households, client: client, configuration: storesConfiguration.stores, logger: logger)
         let health = HealthRegistry([database, users, households, stores])
         let schema = try HearthGraphQLSchema(
@@ -135,7 +134,13 @@ struct Serve: AsyncParsableCommand {
             logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(8)
         let group = ServiceGroup(configuration: groupConfiguration)
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try? await client.shutdown()
         logger.info("stopped")
     }
 

@@ -80,15 +80,13 @@ import Testing
                     graphQL: HearthGraphQLSchema.executor(schema.executable, logger: log.logger),
                     authenticator: .sessions(services.users)),
                 logger: log.logger)
-            do {
+            try await withCleanup {
                 try await app.test(.live) { client in
                     try await body(Server(client: client, clock: clock, log: log, services: services, database: database))
                 }
-            } catch {
+            } cleanup: {
                 try await services.stores.shutdown()
-                throw error
             }
-            try await services.stores.shutdown()
         }
     }
 

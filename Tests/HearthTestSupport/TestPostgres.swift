@@ -142,3 +142,17 @@ extension Database {
         return values
     }
 }
+
+/// Runs `body`, then `cleanup` whether `body` threw or not: for clients (a store feed client,
+/// say) that must be shut down before they are dropped.
+public func withCleanup<T>(_ body: () async throws -> T, cleanup: () async throws -> Void) async throws -> T {
+    let result: T
+    do {
+        result = try await body()
+    } catch {
+        try? await cleanup()
+        throw error
+    }
+    try await cleanup()
+    return result
+}

@@ -61,7 +61,7 @@ extension HouseholdService {
             """
             SELECT \(unescaped: Self.invitationSelect)
             FROM household_invitations i LEFT JOIN users u ON u.id = i.created_by
-            WHERE i.household_id = \(householdID) AND \(allowed) AND \(Self.keyset(after: after, time: "i.created_at", id: "i.id"))
+            WHERE i.household_id = \(householdID) AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "i.created_at", id: "i.id"))
             ORDER BY i.created_at, i.id LIMIT \(page.first + 1)
             """, logger: logger))
         return Page(rows: rows, request: page, totalCount: total,

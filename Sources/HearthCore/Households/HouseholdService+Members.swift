@@ -20,7 +20,7 @@ extension HouseholdService {
             """
             SELECT m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, \(unescaped: Cursor.microsecondsSQL("m.joined_at"))
             FROM household_members m JOIN users u ON u.id = m.user_id
-            WHERE m.household_id = \(householdID) AND \(allowed) AND \(Self.keyset(after: after, time: "m.joined_at", id: "m.user_id"))
+            WHERE m.household_id = \(householdID) AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "m.joined_at", id: "m.user_id"))
             ORDER BY m.joined_at, m.user_id LIMIT \(page.first + 1)
             """, logger: logger)
         var found: [(member: HouseholdMember, micros: Int64)] = []

@@ -127,7 +127,7 @@ public final class HouseholdService: ServiceHealth {
         let rows = try await Self.decodeHouseholds(try await database.client.query(
             """
             SELECT \(unescaped: Self.householdSelect) FROM households h
-            WHERE \(allowed) AND \(Self.keyset(after: after, time: "h.created_at", id: "h.id"))
+            WHERE \(allowed) AND \(SQLCondition.keyset(after: after, time: "h.created_at", id: "h.id"))
             ORDER BY h.created_at, h.id LIMIT \(page.first + 1)
             """, logger: logger))
         return Page(rows: rows, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.household.id) },
@@ -214,13 +214,6 @@ public final class HouseholdService: ServiceHealth {
             _ = try UserInput.text(flattened, field: "description", maxLength: 1000)
             return trimmed
         }
-    }
-
-    /// `(time, id) > after` for keyset pages ordered by a time and an id; true on the first page.
-    static func keyset(after: (microseconds: Int64, id: UUID)?, time: String, id: String) -> SQLCondition {
-        guard let after else { return .alwaysTrue }
-        return .predicate([.sql("(\(time), \(id)) > ('epoch'::timestamptz + "), .bind(.integer(after.microseconds)),
-                           .sql(" * interval '1 microsecond', "), .bind(.uuid(after.id)), .sql(")")])
     }
 
     func count(_ query: PostgresQuery) async throws -> Int {

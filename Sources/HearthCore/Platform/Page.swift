@@ -98,3 +98,29 @@ public enum Cursor {
         "(extract(epoch FROM \(column)) * 1000000)::bigint"
     }
 }
+
+extension SQLPiece {
+    /// A `timestamptz` from exact microseconds since 1970, as cursors and `since` filters hold them.
+    static func timestamp(microseconds: Int64) -> [SQLPiece] {
+        [.sql("('epoch'::timestamptz + "), .bind(.integer(microseconds)), .sql(" * interval '1 microsecond')")]
+    }
+
+    /// A `timestamptz` bound to the microsecond.
+    static func timestamp(_ date: Date) -> [SQLPiece] {
+        timestamp(microseconds: Int64((date.timeIntervalSince1970 * 1e6).rounded()))
+    }
+}
+
+extension SQLCondition {
+    /// `(columns) comparison (values)`: the rows after a page's last one in a keyset order.
+    static func row(_ columns: String, _ comparison: String, _ values: [[SQLPiece]]) -> SQLCondition {
+        .predicate([.sql("(\(columns)) \(comparison) (")] + Array(values.joined(separator: [.sql(", ")])) + [.sql(")")])
+    }
+
+    /// `(time, id) > after` (`<` for a newest-first list) for lists ordered by a time and an id;
+    /// true on the first page.
+    static func keyset(after: (microseconds: Int64, id: UUID)?, time: String, id: String, descending: Bool = false) -> SQLCondition {
+        guard let after else { return .alwaysTrue }
+        return row("\(time), \(id)", descending ? "<" : ">", [SQLPiece.timestamp(microseconds: after.microseconds), [.bind(.uuid(after.id))]])
+    }
+}

@@ -238,8 +238,7 @@ struct CatalogSync {
     private static let noVariant = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     private mutating func run(_ sql: PostgresQuery) async throws {
-        statements += 1
-        try await connection.query(sql, logger: logger)
+        _ = try await query(sql)
     }
 
     private mutating func query(_ sql: PostgresQuery) async throws -> PostgresRowSequence {
@@ -259,12 +258,14 @@ struct CatalogSync {
             hasher.update(data: Data([0]))
         }
         add(product.title); add(product.handle); add(product.vendor); add(product.productType)
-        add(product.tags.joined(separator: "\u{1F}")); add(text(product.publishedAt)); add(text(product.createdAt)); add(text(product.updatedAt))
+        add(product.tags.joined(separator: "\u{1F}"))
+        add([product.publishedAt, product.createdAt, product.updatedAt].map { $0.map { "\($0.timeIntervalSince1970)" } ?? "-" }.joined(separator: "|"))
         for image in product.images { add(image.src); add("\(image.width ?? -1)x\(image.height ?? -1)@\(image.position ?? -1)") }
         for variant in product.variants {
             add("\(variant.id)|\(variant.position)|\(variant.price)|\(variant.compareAtPrice ?? -1)|\(variant.available)")
             add(variant.title); add(variant.sku ?? ""); add(variant.option1 ?? ""); add(variant.option2 ?? ""); add(variant.option3 ?? "")
         }
-        return hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: hasher.finalize().prefix(16).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
     }
 }

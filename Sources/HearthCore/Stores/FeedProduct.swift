@@ -23,21 +23,6 @@ public struct FeedProduct: Sendable, Equatable, Decodable {
         case productType = "product_type", publishedAt = "published_at", createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    public init(id: Int64, title: String, handle: String, vendor: String = "", productType: String = "", tags: [String] = [],
-                publishedAt: Date? = nil, createdAt: Date? = nil, updatedAt: Date? = nil, variants: [FeedVariant], images: [FeedImage] = []) {
-        self.id = id
-        self.title = title
-        self.handle = handle
-        self.vendor = vendor
-        self.productType = productType
-        self.tags = tags
-        self.publishedAt = publishedAt
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.variants = variants
-        self.images = images
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
@@ -99,20 +84,6 @@ public struct FeedVariant: Sendable, Equatable, Decodable {
         case compareAtPrice = "compare_at_price"
     }
 
-    public init(id: Int64, title: String = "Default Title", sku: String? = nil, option1: String? = nil, option2: String? = nil,
-                option3: String? = nil, position: Int = 1, price: Int64, compareAtPrice: Int64? = nil, available: Bool = true) {
-        self.id = id
-        self.title = title
-        self.sku = sku
-        self.option1 = option1
-        self.option2 = option2
-        self.option3 = option3
-        self.position = position
-        self.price = price
-        self.compareAtPrice = compareAtPrice
-        self.available = available
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
@@ -168,13 +139,6 @@ public struct FeedImage: Sendable, Equatable, Codable {
     public var width: Int?
     public var height: Int?
     public var position: Int?
-
-    public init(src: String, width: Int? = nil, height: Int? = nil, position: Int? = nil) {
-        self.src = src
-        self.width = width
-        self.height = height
-        self.position = position
-    }
 
     enum CodingKeys: String, CodingKey { case src, width, height, position }
 

@@ -17,9 +17,17 @@ public struct Store: Sendable, Equatable {
     var subject: AbilitySubject { Self.subject(householdID: householdID, id: id) }
 
     static func subject(householdID: UUID, id: UUID? = nil) -> AbilitySubject {
+        .ofHousehold("Store", householdID, id: id)
+    }
+}
+
+extension AbilitySubject {
+    /// A thing a household owns as a permission subject: its `householdId` (what role rules
+    /// condition on), and its `id` when known.
+    static func ofHousehold(_ type: String, _ householdID: UUID, id: UUID? = nil) -> AbilitySubject {
         var fields: [String: JSONValue] = ["householdId": .string(householdID.uuidString.lowercased())]
         if let id { fields["id"] = .string(id.uuidString.lowercased()) }
-        return .instance(type: "Store", fields: fields)
+        return .instance(type: type, fields: fields)
     }
 }
 
@@ -139,7 +147,7 @@ public struct Product: Sendable, Equatable {
     public var removedAt: Date?
 
     static func subject(householdID: UUID) -> AbilitySubject {
-        .instance(type: "Product", fields: ["householdId": .string(householdID.uuidString.lowercased())])
+        .ofHousehold("Product", householdID)
     }
 }
 

@@ -1,11 +1,10 @@
 /// Why the stores service refused a request; the API maps each case to `extensions.code`.
+/// A refused permission is the households service's `HouseholdError.forbidden`, as everywhere.
 public enum StoreError: Error, Sendable, Equatable {
     /// A field of the input is not acceptable (`BAD_USER_INPUT`), `field` named as in the API.
     case invalidInput(field: String, message: String)
     /// No such thing, or not one the caller may see (`NOT_FOUND`): the two look the same.
     case notFound(String)
-    /// The caller may see it but not do this (`FORBIDDEN`), with CASL's message.
-    case forbidden(String)
     /// The request contradicts the household's state (`CONFLICT`): a domain added twice.
     case conflict(String)
     /// Too soon after the last sync of this store (`RATE_LIMITED`), with seconds to wait.
@@ -15,13 +14,9 @@ public enum StoreError: Error, Sendable, Equatable {
 
     public var message: String {
         switch self {
-        case .invalidInput(_, let message), .forbidden(let message), .conflict(let message), .rateLimited(_, let message): message
+        case .invalidInput(_, let message), .conflict(let message), .rateLimited(_, let message): message
         case .notFound(let what): "\(what) not found."
         case .feedUnusable(let error): "The store's product feed cannot be used: \(error.message) \(error.suggestion)"
         }
-    }
-
-    init(_ error: ForbiddenError) {
-        self = .forbidden(error.message)
     }
 }

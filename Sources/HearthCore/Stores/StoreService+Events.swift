@@ -2,16 +2,12 @@ import Foundation
 import PostgresNIO
 
 extension StoreService {
-    /// The event columns, with the reading member's read state (`$reader` bound by the caller).
+    /// The event columns, with `reader`'s read state last.
     private static func eventSelect(reader: UUID) -> SQLCondition {
         .predicate([.sql("""
-            e.id, e.household_id, e.store_id, s.name, e.product_id, p.title, e.variant_id, v.title, e.type, e.old_price, e.new_price,
+            e.id, e.household_id, e.store_id, s.name, e.product_id, p.title, e.variant_id, v.title, e.type, e.old_price, e.new_price, \
             e.magnitude, e.created_at,
-            (e.id <= COALESCE((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = 
-            """), .bind(.uuid(reader)), .sql("""
-             AND m.store_id = e.store_id), 0)
-             OR EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = 
-            """), .bind(.uuid(reader)), .sql(" AND r.event_id = e.id))")])
+            """)] + readState(reader))
     }
 
     private static let eventJoins = """
@@ -19,11 +15,16 @@ extension StoreService {
         LEFT JOIN variants v ON v.id = e.variant_id
         """
 
-    /// The household's change events, newest first, with the caller's read state.
-    public func events(actor: UUID, householdID: UUID, query: StoreEventQuery, page: PageRequest) async throws -> Page<StoreEvent> {
+    /// Whether the caller may read a household's events; `notFound` for a household not theirs.
+    public func mayReadEvents(actor: UUID, householdID: UUID) async throws -> Bool {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
-        guard caller.ability.can("read", Self.eventSubject(householdID)) else { return .empty }
+        return caller.ability.can("read", Self.eventSubject(householdID))
+    }
+
+    /// The household's change events, newest first, with the caller's read state.
+    public func events(actor: UUID, householdID: UUID, query: StoreEventQuery, page: PageRequest) async throws -> Page<StoreEvent> {
+        guard try await mayReadEvents(actor: actor, householdID: householdID) else { return .empty }
         let after = try page.afterInteger()
         var filter: [SQLCondition] = [.predicate([.sql("e.household_id = "), .bind(.uuid(householdID))])]
         if let stores = query.storeIDs {
@@ -33,8 +34,7 @@ extension StoreService {
             filter.append(.or(types.map { .predicate([.sql("e.type = "), .bind(.text($0.rawValue))]) }))
         }
         if let since = query.since {
-            filter.append(.predicate([.sql("e.created_at >= 'epoch'::timestamptz + "), .bind(.integer(Int64((since.timeIntervalSince1970 * 1e6).rounded()))),
-                                      .sql(" * interval '1 microsecond'")]))
+            filter.append(.predicate([.sql("e.created_at >= ")] + SQLPiece.timestamp(since)))
         }
         if query.unreadOnly { filter.append(.not(Self.isRead(actor))) }
         let condition = SQLCondition.and(filter)
@@ -50,9 +50,7 @@ extension StoreService {
 
     /// Events of one household the caller has not read, optionally of one store.
     public func unreadEventCount(actor: UUID, householdID: UUID, storeID: UUID?) async throws -> Int {
-        let caller = try await households.ability(for: actor)
-        _ = try await households.readableHousehold(caller, householdID)
-        guard caller.ability.can("read", Self.eventSubject(householdID)) else { return 0 }
+        guard try await mayReadEvents(actor: actor, householdID: householdID) else { return 0 }
         let store: SQLCondition = storeID.map { .predicate([.sql("e.store_id = "), .bind(.uuid($0))]) } ?? .alwaysTrue
         return try await households.count("""
             SELECT count(*) FROM store_events e WHERE e.household_id = \(householdID) AND \(store) AND NOT \(Self.isRead(actor))
@@ -65,7 +63,7 @@ extension StoreService {
         guard let event = try await event(id, reader: actor), caller.ability.can("read", Self.eventSubject(event.householdID)) else {
             throw StoreError.notFound("Event")
         }
-        try Self.authorize(caller, "markRead", Self.eventSubject(event.householdID))
+        try HouseholdService.authorize(caller, "markRead", Self.eventSubject(event.householdID))
         try await database.client.query(
             "INSERT INTO store_event_reads (user_id, event_id) VALUES (\(actor), \(id)) ON CONFLICT DO NOTHING", logger: logger)
         var read = event
@@ -78,7 +76,7 @@ extension StoreService {
     public func markAllEventsRead(actor: UUID, householdID: UUID, storeID: UUID?) async throws -> Int {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
-        try Self.authorize(caller, "markRead", Self.eventSubject(householdID))
+        try HouseholdService.authorize(caller, "markRead", Self.eventSubject(householdID))
         if let storeID {
             let store = try await readableStore(caller, storeID)
             guard store.householdID == householdID else { throw StoreError.notFound("Store") }
@@ -96,9 +94,7 @@ extension StoreService {
 
     /// One event with `reader`'s read state; nil when there is none.
     func event(_ id: Int64, reader: UUID) async throws -> StoreEvent? {
-        let rows = try await database.client.query(
-            "SELECT \(Self.eventSelect(reader: reader)) \(unescaped: Self.eventJoins) WHERE e.id = \(id)", logger: logger)
-        return try await Self.decodeEvents(rows).first
+        try await events(ids: [id], reader: reader).first
     }
 
     /// Events with these ids (for subscriptions), oldest first.
@@ -109,13 +105,18 @@ extension StoreService {
     }
 
     static func eventSubject(_ householdID: UUID) -> AbilitySubject {
-        .instance(type: "Event", fields: ["householdId": .string(householdID.uuidString.lowercased())])
+        .ofHousehold("Event", householdID)
     }
 
+    /// Whether `reader` has read event `e`: under their read mark for its store, or read singly.
     private static func isRead(_ reader: UUID) -> SQLCondition {
-        .predicate([.sql("(e.id <= COALESCE((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = "), .bind(.uuid(reader)),
-                    .sql(" AND m.store_id = e.store_id), 0) OR EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = "), .bind(.uuid(reader)),
-                    .sql(" AND r.event_id = e.id))")])
+        .predicate(readState(reader))
+    }
+
+    private static func readState(_ reader: UUID) -> [SQLPiece] {
+        [.sql("(e.id <= COALESCE((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = "), .bind(.uuid(reader)),
+         .sql(" AND m.store_id = e.store_id), 0) OR EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = "), .bind(.uuid(reader)),
+         .sql(" AND r.event_id = e.id))")]
     }
 
     static func decodeEvents(_ rows: PostgresRowSequence) async throws -> [StoreEvent] {

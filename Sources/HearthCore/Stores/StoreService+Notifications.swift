@@ -7,10 +7,7 @@ extension StoreService {
         let after = try page.afterKeyset()
         let unread: SQLCondition = unreadOnly ? .predicate([.sql("n.read_at IS NULL")]) : .alwaysTrue
         let total = try await households.count("SELECT count(*) FROM notifications n WHERE n.user_id = \(actor) AND \(unread)")
-        let keyset: SQLCondition = after.map {
-            .predicate([.sql("(n.created_at, n.id) < ('epoch'::timestamptz + "), .bind(.integer($0.microseconds)),
-                        .sql(" * interval '1 microsecond', "), .bind(.uuid($0.id)), .sql(")")])
-        } ?? .alwaysTrue
+        let keyset = SQLCondition.keyset(after: after, time: "n.created_at", id: "n.id", descending: true)
         let rows = try await database.client.query("""
             SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts::text, n.created_at, n.read_at,
                    \(unescaped: Cursor.microsecondsSQL("n.created_at"))

@@ -27,38 +27,11 @@ extension StoreService {
         }
         let condition = SQLCondition.and(filter)
         let total = try await households.count("SELECT count(*) FROM products p WHERE \(condition)")
-        let after = try Self.productCursor(page, sort: query.sort)
-        let order: String
-        var keyset = SQLCondition.alwaysTrue
-        func seek(_ columns: String, _ comparison: String, _ key: SQLBind, time: Bool = false) -> SQLCondition {
-            guard let after else { return .alwaysTrue }
-            let value: [SQLPiece] = time ? [.sql("'epoch'::timestamptz + "), .bind(key), .sql(" * interval '1 microsecond'")] : [.bind(key)]
-            return .predicate([.sql("(\(columns)) \(comparison) (")] + value + [.sql(", "), .bind(.uuid(after.id)), .sql(")")])
-        }
-        let numericKey = after.flatMap { Int64($0.key) }.map(SQLBind.integer) ?? .integer(0)
-        if let after, query.sort != .title, Int64(after.key) == nil {
-            throw PageRequestError(field: "after", message: "after is not a cursor from this list (same sort) of products.")
-        }
-        switch query.sort {
-        case .title:
-            order = "lower(p.title), p.id"
-            keyset = seek("lower(p.title), p.id", ">", .text(after?.key ?? ""))
-        case .priceAscending:
-            order = "p.min_price, p.id"
-            keyset = seek("p.min_price, p.id", ">", numericKey)
-        case .priceDescending:
-            order = "p.min_price DESC, p.id DESC"
-            keyset = seek("p.min_price, p.id", "<", numericKey)
-        case .newest:
-            order = "p.first_seen_at DESC, p.id DESC"
-            keyset = seek("p.first_seen_at, p.id", "<", numericKey, time: true)
-        case .recentlyChanged:
-            order = "p.last_changed_at DESC, p.id DESC"
-            keyset = seek("p.last_changed_at, p.id", "<", numericKey, time: true)
-        }
+        let keyset = try Self.productKeyset(page, sort: query.sort)
+        let ordering = query.sort.ordering
         let rows = try await Self.decodeProducts(try await database.client.query("""
             SELECT \(unescaped: Self.productSelect) FROM products p WHERE \(condition) AND \(keyset)
-            ORDER BY \(unescaped: order) LIMIT \(page.first + 1)
+            ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
             """, logger: logger))
         let sort = query.sort
         return Page(rows: rows, request: page, totalCount: total, cursor: { row in
@@ -72,13 +45,21 @@ extension StoreService {
         }, item: \.product)
     }
 
-    /// The `after` cursor of a product page, which must come from the same sort.
-    static func productCursor(_ page: PageRequest, sort: ProductQuery.Sort) throws(PageRequestError) -> (key: String, id: UUID)? {
-        guard let after = page.after else { return nil }
+    /// The rows after a product page's `after` cursor, which must come from the same sort.
+    static func productKeyset(_ page: PageRequest, sort: ProductQuery.Sort) throws(PageRequestError) -> SQLCondition {
+        guard let after = page.after else { return .alwaysTrue }
+        let refused = PageRequestError(field: "after", message: "after is not a cursor from this list (same sort) of products.")
         guard let parts = Cursor.parts(after), parts.count == 3, parts[0] == sort.rawValue, let id = UUID(uuidString: parts[2]) else {
-            throw PageRequestError(field: "after", message: "after is not a cursor from this list (same sort) of products.")
+            throw refused
         }
-        return (parts[1], id)
+        let key: [SQLPiece]
+        if sort == .title {
+            key = [.bind(.text(parts[1]))]
+        } else {
+            guard let number = Int64(parts[1]) else { throw refused }
+            key = sort == .newest || sort == .recentlyChanged ? SQLPiece.timestamp(microseconds: number) : [.bind(.integer(number))]
+        }
+        return .row(sort.ordering.columns, sort.ordering.comparison, [key, [.bind(.uuid(id))]])
     }
 
     /// A product the caller may read (removed ones too), with its variants.
@@ -133,5 +114,18 @@ extension StoreService {
                                      lastChangedAt: c.14, removedAt: c.15), c.16, c.17))
         }
         return products
+    }
+}
+
+extension ProductQuery.Sort {
+    /// The ORDER BY of a sort, and its keyset: the columns and how a later row compares.
+    var ordering: (orderBy: String, columns: String, comparison: String) {
+        switch self {
+        case .title: ("lower(p.title), p.id", "lower(p.title), p.id", ">")
+        case .priceAscending: ("p.min_price, p.id", "p.min_price, p.id", ">")
+        case .priceDescending: ("p.min_price DESC, p.id DESC", "p.min_price, p.id", "<")
+        case .newest: ("p.first_seen_at DESC, p.id DESC", "p.first_seen_at, p.id", "<")
+        case .recentlyChanged: ("p.last_changed_at DESC, p.id DESC", "p.last_changed_at, p.id", "<")
+        }
     }
 }

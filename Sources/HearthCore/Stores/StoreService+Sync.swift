@@ -8,6 +8,8 @@ struct ClaimedStore: Sendable {
     var householdID: UUID
     var domain: String
     var name: String
+    /// Consecutive failures before this sync (for the back-off if it fails too).
+    var failures: Int
 }
 
 /// What one sync did.
@@ -20,7 +22,7 @@ public struct StoreSyncReport: Sendable {
     public var snapshots: Int
     public var events: Int
     public var notifications: Int
-    /// SQL statements the sync's transaction ran.
+    /// SQL statements the catalog's pages, removals and listing columns took.
     public var statements: Int
     /// The feed failure that ended the sync, if it failed.
     public var error: StoreSyncError?
@@ -33,21 +35,11 @@ extension StoreService {
     public func syncStore(actor: UUID, id: UUID) async throws -> (store: Store, report: StoreSyncReport) {
         let caller = try await households.ability(for: actor)
         let store = try await readableStore(caller, id)
-        try Self.authorize(caller, "sync", store.subject)
+        try HouseholdService.authorize(caller, "sync", store.subject)
         let now = clock.now
-        let spacing = configuration.minimumSyncSpacing.seconds
-        let rows = try await database.client.query("""
-            UPDATE stores SET lease_owner = \(configuration.instanceID), lease_expires_at = \(now.addingTimeInterval(configuration.leaseDuration.seconds)),
-                              last_attempt_at = \(now)
-            WHERE id = \(id) AND (lease_expires_at IS NULL OR lease_expires_at < \(now))
-              AND (last_attempt_at IS NULL OR last_attempt_at <= \(now.addingTimeInterval(-spacing)))
-            RETURNING id, household_id, domain, name
-            """, logger: logger)
-        var claimed: ClaimedStore?
-        for try await (id, household, domain, name) in rows.decode((UUID, UUID, String, String).self) {
-            claimed = ClaimedStore(id: id, householdID: household, domain: domain, name: name)
-        }
-        guard let claimed else {
+        let notTooSoon = SQLCondition.predicate([.sql("id = "), .bind(.uuid(id)), .sql(" AND (last_attempt_at IS NULL OR last_attempt_at <= ")]
+            + SQLPiece.timestamp(now.addingTimeInterval(-configuration.minimumSyncSpacing.seconds)) + [.sql(")")])
+        guard let claimed = try await claim(notTooSoon, now: now).first else {
             let wait = try await secondsUntilSyncAllowed(id, now: now)
             throw StoreError.rateLimited(retryAfter: wait, message: "This store was synced moments ago; try again in \(wait) seconds.")
         }
@@ -70,17 +62,23 @@ extension StoreService {
     /// instance's claims are skipped (`FOR UPDATE SKIP LOCKED`), expired leases are taken over.
     func claimDue(limit: Int) async throws -> [ClaimedStore] {
         let now = clock.now
+        let due = SQLCondition.predicate([.sql("id IN (SELECT id FROM stores WHERE next_sync_at <= ")] + SQLPiece.timestamp(now)
+            + [.sql(" AND (lease_expires_at IS NULL OR lease_expires_at < ")] + SQLPiece.timestamp(now)
+            + [.sql(") ORDER BY next_sync_at LIMIT "), .bind(.integer(Int64(limit))), .sql(" FOR UPDATE SKIP LOCKED)")])
+        return try await claim(due, now: now)
+    }
+
+    /// Leases the stores `selection` picks, among those no instance holds now, to this instance.
+    private func claim(_ selection: SQLCondition, now: Date) async throws -> [ClaimedStore] {
         let rows = try await database.client.query("""
             UPDATE stores SET lease_owner = \(configuration.instanceID), lease_expires_at = \(now.addingTimeInterval(configuration.leaseDuration.seconds)),
                               last_attempt_at = \(now)
-            WHERE id IN (SELECT id FROM stores
-                         WHERE next_sync_at <= \(now) AND (lease_expires_at IS NULL OR lease_expires_at < \(now))
-                         ORDER BY next_sync_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-            RETURNING id, household_id, domain, name
+            WHERE (lease_expires_at IS NULL OR lease_expires_at < \(now)) AND \(selection)
+            RETURNING id, household_id, domain, name, failure_count
             """, logger: logger)
         var claimed: [ClaimedStore] = []
-        for try await (id, household, domain, name) in rows.decode((UUID, UUID, String, String).self) {
-            claimed.append(ClaimedStore(id: id, householdID: household, domain: domain, name: name))
+        for try await (id, household, domain, name, failures) in rows.decode((UUID, UUID, String, String, Int).self) {
+            claimed.append(ClaimedStore(id: id, householdID: household, domain: domain, name: name, failures: failures))
         }
         return claimed
     }
@@ -105,7 +103,7 @@ extension StoreService {
                     .notifyMembers(of: sync.changes)
                 let report = StoreSyncReport(storeID: claimed.id, pages: fetched.pages, products: fetched.products,
                                              productsWritten: sync.productsWritten, snapshots: sync.snapshotsWritten, events: sync.changes.count,
-                                             notifications: notifications.count, statements: sync.statements + 3, error: nil)
+                                             notifications: notifications.count, statements: sync.statements, error: nil)
                 return (report, sync.eventIDs, notifications)
             }
             logger.info("store synced", metadata: [
@@ -143,25 +141,18 @@ extension StoreService {
     /// Keeps a failure: the error (unless it is rate limiting, which members do not see), one
     /// more consecutive failure, and the next attempt after the back-off.
     private func recordFailure(_ claimed: ClaimedStore, _ error: StoreSyncError, now: Date) async throws {
-        let rows = try await database.client.query(
-            "SELECT failure_count FROM stores WHERE id = \(claimed.id)", logger: logger)
-        var failures = 1
-        for try await count in rows.decode(Int.self) { failures = count + 1 }
+        let failures = claimed.failures + 1
         let wait = configuration.backoff(failures: failures, retryAfter: error.retryAfter)
-        let next = now.addingTimeInterval(wait)
-        if error.isShownToMembers {
-            try await database.client.query("""
-                UPDATE stores SET failure_count = failure_count + 1, next_sync_at = \(next), lease_owner = NULL, lease_expires_at = NULL,
-                                  last_error = \(error.code.rawValue), last_error_message = \(error.message), last_error_status = \(error.status),
-                                  last_error_retry_after = \(error.retryAfter), last_error_at = \(now)
-                WHERE id = \(claimed.id)
-                """, logger: logger)
-        } else {
-            try await database.client.query("""
-                UPDATE stores SET failure_count = failure_count + 1, next_sync_at = \(next), lease_owner = NULL, lease_expires_at = NULL
-                WHERE id = \(claimed.id)
-                """, logger: logger)
-        }
+        let shown = error.isShownToMembers
+        try await database.client.query("""
+            UPDATE stores SET failure_count = \(failures), next_sync_at = \(now.addingTimeInterval(wait)), lease_owner = NULL, lease_expires_at = NULL,
+                last_error = CASE WHEN \(shown) THEN \(error.code.rawValue) ELSE last_error END,
+                last_error_message = CASE WHEN \(shown) THEN \(error.message) ELSE last_error_message END,
+                last_error_status = CASE WHEN \(shown) THEN \(error.status) ELSE last_error_status END,
+                last_error_retry_after = CASE WHEN \(shown) THEN \(error.retryAfter) ELSE last_error_retry_after END,
+                last_error_at = CASE WHEN \(shown) THEN \(now) ELSE last_error_at END
+            WHERE id = \(claimed.id)
+            """, logger: logger)
         logger.notice("store sync failed", metadata: [
             "store": "\(claimed.id)", "domain": "\(claimed.domain)", "error": "\(error)", "failures": "\(failures)", "retryIn": "\(Int(wait))s",
         ])

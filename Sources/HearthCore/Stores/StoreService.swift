@@ -51,7 +51,7 @@ public final class StoreService: ServiceHealth {
     public func addStore(actor: UUID, householdID: UUID, domain rawDomain: String, name rawName: String?) async throws -> Store {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
-        try Self.authorize(caller, "create", Store.subject(householdID: householdID))
+        try HouseholdService.authorize(caller, "create", Store.subject(householdID: householdID))
         let domain = try StoreDomain(rawDomain)
         let name = try Self.name(rawName, default: domain.suggestedName)
         if try await exists("SELECT count(*) FROM stores WHERE household_id = \(householdID) AND domain = \(domain.host)") {
@@ -92,7 +92,7 @@ public final class StoreService: ServiceHealth {
     public func renameStore(actor: UUID, id: UUID, name rawName: String) async throws -> Store {
         let caller = try await households.ability(for: actor)
         let store = try await readableStore(caller, id)
-        try Self.authorize(caller, "update", store.subject)
+        try HouseholdService.authorize(caller, "update", store.subject)
         let name = try Self.name(rawName, default: nil)
         try await database.client.query("UPDATE stores SET name = \(name) WHERE id = \(id)", logger: logger)
         return try await readableStore(caller, id)
@@ -102,7 +102,7 @@ public final class StoreService: ServiceHealth {
     public func removeStore(actor: UUID, id: UUID) async throws {
         let caller = try await households.ability(for: actor)
         let store = try await readableStore(caller, id)
-        try Self.authorize(caller, "delete", store.subject)
+        try HouseholdService.authorize(caller, "delete", store.subject)
         try await database.client.query("DELETE FROM stores WHERE id = \(id)", logger: logger)
         logger.info("store removed", metadata: ["store": "\(id)", "domain": "\(store.domain)"])
     }
@@ -121,7 +121,7 @@ public final class StoreService: ServiceHealth {
         let total = try await households.count("SELECT count(*) FROM stores s WHERE s.household_id = \(householdID) AND \(allowed)")
         let rows = try await decodeStores(try await database.client.query("""
             SELECT \(unescaped: Self.storeSelect) FROM stores s
-            WHERE s.household_id = \(householdID) AND \(allowed) AND \(HouseholdService.keyset(after: after, time: "s.created_at", id: "s.id"))
+            WHERE s.household_id = \(householdID) AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "s.created_at", id: "s.id"))
             ORDER BY s.created_at, s.id LIMIT \(page.first + 1)
             """, logger: logger))
         return Page(rows: rows, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.store.id) }, item: \.store)
@@ -164,14 +164,6 @@ public final class StoreService: ServiceHealth {
     }
 
     // MARK: Helpers
-
-    static func authorize(_ caller: CallerAbility, _ action: String, _ subject: AbilitySubject) throws(StoreError) {
-        do {
-            try caller.ability.authorize(action, subject)
-        } catch {
-            throw StoreError(error)
-        }
-    }
 
     static func name(_ raw: String?, default fallback: String?) throws(StoreError) -> String {
         let trimmed = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

@@ -72,10 +72,10 @@ public struct StoreSyncLoop: Service {
                 return outcomes
             }
             total += results.count
+            let succeeded = results.filter { $0 }.count
             stores.loopState.withLock {
-                $0.syncs += results.filter { $0 }.count
-                $0.failures += results.filter { !$0 }.count
-                $0.lastRunAt = stores.clock.now
+                $0.syncs += succeeded
+                $0.failures += results.count - succeeded
             }
             await Task.yield()
         }

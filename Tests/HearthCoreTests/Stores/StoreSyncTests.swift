@@ -51,16 +51,14 @@ import Testing
                 let allowed = shops.map { ShopifyClientConfiguration.AllowedHost(host: "\($0).test", origin: FixtureShop.origin(port: port, shop: $0)) }
                 let client = ShopifyClient(configuration: ShopifyClientConfiguration(requestTimeout: requestTimeout, allowedHosts: allowed))
                 let stores = StoreService(database: database, households: households, client: client, configuration: configuration, clock: clock)
-                do {
+                try await withCleanup {
                     let owner = try await users.signUp(email: "olive@example.org", password: "correct horse", displayName: "Olive", deviceName: nil).user.id
                     let household = try await households.createHousehold(actor: owner, name: "Home", description: nil, timeZone: "UTC").id
                     try await body(Fixture(shop: shop, port: port, database: database, clock: clock, users: users, households: households,
                                            stores: stores, owner: owner, household: household))
-                } catch {
+                } cleanup: {
                     try await client.shutdown()
-                    throw error
                 }
-                try await client.shutdown()
             }
         }
     }
@@ -118,10 +116,9 @@ import Testing
     @Test func twoLoopsSyncEveryStoreExactlyOncePerRound() async throws {
         let configuration = StoresConfiguration(syncInterval: .seconds(3600), concurrency: 3)
         try await Self.withFixture(configuration: configuration) { f in
-            var ids: [UUID] = []
             for index in 1...20 {
                 f.shop.addShop("shop\(index)", products: 30, seed: UInt64(index))
-                ids.append(try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "shop\(index).test", name: nil).id)
+                _ = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "shop\(index).test", name: nil)
             }
             // A second instance: its own services and feed client, the same database and clock.
             var second = configuration
@@ -129,22 +126,24 @@ import Testing
             let households = HouseholdService(database: f.database, clock: f.clock)
             let client = ShopifyClient(configuration: f.stores.client.configuration)
             let other = StoreService(database: f.database, households: households, client: client, configuration: second, clock: f.clock)
-            defer { Task { try? await client.shutdown() } }
-            for round in 1...2 {
-                for index in 1...20 { _ = f.shop.update("shop\(index)") { $0.setPrice(product: 0, to: Int64(1000 + round * 10 + index)) } }
-                f.clock.advance(by: 3601)
-                async let a = StoreSyncLoop(stores: f.stores).runRound()
-                async let b = StoreSyncLoop(stores: other).runRound()
-                let (first, secondCount) = try await (a, b)
-                #expect(first + secondCount == 20, "round \(round): \(first) + \(secondCount) syncs")
-                let rows = try await f.database.client.query("SELECT sync_count FROM stores ORDER BY id", logger: f.database.logger)
-                var counts: [Int] = []
-                for try await count in rows.decode(Int.self) { counts.append(count) }
-                #expect(counts == Array(repeating: 1 + round, count: 20), "the import, then one sync per round")
-                #expect(try await f.count("SELECT count(*) FROM stores WHERE lease_owner IS NOT NULL") == 0, "leases are released")
-                #expect(try await f.count("SELECT count(*) FROM store_events WHERE type = 'PRICE_DROPPED' OR type = 'PRICE_INCREASED'") == 20 * round)
+            try await withCleanup {
+                for round in 1...2 {
+                    for index in 1...20 { _ = f.shop.update("shop\(index)") { $0.setPrice(product: 0, to: Int64(1000 + round * 10 + index)) } }
+                    f.clock.advance(by: 3601)
+                    async let a = StoreSyncLoop(stores: f.stores).runRound()
+                    async let b = StoreSyncLoop(stores: other).runRound()
+                    let (first, secondCount) = try await (a, b)
+                    #expect(first + secondCount == 20, "round \(round): \(first) + \(secondCount) syncs")
+                    let rows = try await f.database.client.query("SELECT sync_count FROM stores ORDER BY id", logger: f.database.logger)
+                    var counts: [Int] = []
+                    for try await count in rows.decode(Int.self) { counts.append(count) }
+                    #expect(counts == Array(repeating: 1 + round, count: 20), "the import, then one sync per round")
+                    #expect(try await f.count("SELECT count(*) FROM stores WHERE lease_owner IS NOT NULL") == 0, "leases are released")
+                    #expect(try await f.count("SELECT count(*) FROM store_events WHERE type = 'PRICE_DROPPED' OR type = 'PRICE_INCREASED'") == 20 * round)
+                }
+            } cleanup: {
+                try await client.shutdown()
             }
-            try await client.shutdown()
         }
     }
 

@@ -8,7 +8,6 @@ extension StoreError {
         switch self {
         case .invalidInput(let field, _): FieldError(message, code: "BAD_USER_INPUT", extensions: [("field", .string(field))])
         case .notFound: FieldError(message, code: "NOT_FOUND")
-        case .forbidden: FieldError(message, code: "FORBIDDEN")
         case .conflict: FieldError(message, code: "CONFLICT")
         case .rateLimited(let seconds, _): FieldError(message, code: "RATE_LIMITED", extensions: [("retryAfter", .int(seconds))])
         case .feedUnusable(let error):

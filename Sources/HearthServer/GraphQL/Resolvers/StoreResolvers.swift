@@ -33,10 +33,7 @@ enum StoreResolvers {
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
             let (product, variants) = try await serviceCall { try await stores.product(actor: actor, id: id) }
-            input.request.loader("variants") { (keys: [UUID]) in
-                let found = try await stores.variants(productIDs: keys)
-                return keys.map { .success(found[$0] ?? []) }
-            }.prime(id, variants)
+            variantLoader(input, stores).prime(id, variants)
             return .value(StoreValues.product(product))
         }
         resolvers.field("Query.events") { input in
@@ -44,8 +41,7 @@ enum StoreResolvers {
             let household = try HouseholdValues.id(input, "householdId")
             let types = try eventTypes(input[argument: "types"])
             let since = UserValues.string(input[argument: "since"]).flatMap(DateTimeScalar.date(from:))
-            var unreadOnly = false
-            if case .bool(let flag)? = input[argument: "unreadOnly"] { unreadOnly = flag }
+            let unreadOnly = UserValues.flag(input[argument: "unreadOnly"])
             let storeIDs = try StoreValues.ids(input[argument: "storeIds"], field: "storeIds")
             let page = try await serviceCall {
                 let query = try StoreEventQuery(storeIDs: storeIDs, types: types, since: since, unreadOnly: unreadOnly)
@@ -61,8 +57,7 @@ enum StoreResolvers {
         }
         resolvers.field("Query.notifications") { input in
             let actor = try input.signedIn().user.id
-            var unreadOnly = false
-            if case .bool(let flag)? = input[argument: "unreadOnly"] { unreadOnly = flag }
+            let unreadOnly = UserValues.flag(input[argument: "unreadOnly"])
             let page = try await serviceCall { try await stores.notifications(actor: actor, unreadOnly: unreadOnly, page: try HouseholdValues.page(input)) }
             return .value(HouseholdValues.connection(page, StoreValues.notification))
         }
@@ -88,11 +83,7 @@ enum StoreResolvers {
         // A product's variants, batched across a page of products (one query per request level).
         resolvers.field("Product.variants") { input in
             guard let id = UserValues.sourceID(input) else { return .null }
-            let loader = input.request.loader("variants") { (keys: [UUID]) in
-                let found = try await stores.variants(productIDs: keys)
-                return keys.map { .success(found[$0] ?? []) }
-            }
-            return .value(.list(try await loader.load(id).map(StoreValues.variant)))
+            return .value(.list(try await variantLoader(input, stores).load(id).map(StoreValues.variant)))
         }
         resolvers.field("Product.priceHistory") { input in
             guard let id = UserValues.sourceID(input) else { return .null }
@@ -160,15 +151,13 @@ enum StoreResolvers {
             let household = try HouseholdValues.id(input, "householdId")
             let storeIDs = try StoreValues.ids(input[argument: "storeIds"], field: "storeIds").map(Set.init)
             // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
-            _ = try await serviceCall {
-                try await stores.events(actor: actor, householdID: household, query: try StoreEventQuery(), page: try PageRequest(first: 1, after: nil))
-            }
+            _ = try await serviceCall { try await stores.mayReadEvents(actor: actor, householdID: household) }
             let batches = stores.changes.subscribe()
             return AsyncThrowingStream { continuation in
                 let task = Task {
                     for await batch in batches where batch.householdID == household && (storeIDs?.contains(batch.storeID) ?? true) {
                         // Membership is checked again per batch: someone removed stops receiving.
-                        guard (try? await stores.unreadEventCount(actor: actor, householdID: household, storeID: nil)) != nil else { break }
+                        guard (try? await stores.mayReadEvents(actor: actor, householdID: household)) == true else { break }
                         guard let events = try? await stores.events(ids: batch.eventIDs, reader: actor) else { continue }
                         for event in events { continuation.yield(.value(StoreValues.event(event))) }
                     }
@@ -191,6 +180,14 @@ enum StoreResolvers {
                 }
                 continuation.onTermination = { _ in task.cancel() }
             }
+        }
+    }
+
+    /// The request's loader of variants by product, so a page of products costs one query.
+    private static func variantLoader(_ input: FieldInput, _ stores: StoreService) -> DataLoader<UUID, [ProductVariant]> {
+        input.request.loader("variants") { (keys: [UUID]) in
+            let found = try await stores.variants(productIDs: keys)
+            return keys.map { .success(found[$0] ?? []) }
         }
     }
 

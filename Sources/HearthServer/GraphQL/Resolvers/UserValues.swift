@@ -50,6 +50,12 @@ enum UserValues {
         return text
     }
 
+    /// A Boolean argument; false when absent or null.
+    static func flag(_ value: GraphQLValue?) -> Bool {
+        if case .bool(true)? = value { return true }
+        return false
+    }
+
     /// The `id` of a plain-data parent (a `Me`, a `Household`) as a Foundation UUID.
     static func sourceID(_ input: FieldInput) -> UUID? {
         uuid(UserResolvers.plainField(input.source, "id"))
