@@ -89,7 +89,7 @@ struct Serve: AsyncParsableCommand {
         let users = UserService(database: database, configuration: usersConfiguration, logger: logger, accountHooks: households)
         let client = ShopifyClient(configuration: storesConfiguration.client)
         let stores = StoreService(database: database, households: households, client: client, configuration: storesConfiguration.stores, logger: logger)
-        let health = HealthRegistry([database, users, households, stores])
+        let health = HealthRegistry([database, database.bus, users, households, stores])
         let schema = try HearthGraphQLSchema(
             source: graphQL.source, facts: graphQL.facts,
             services: HearthServices(users: users, households: households, stores: stores, health: health))
@@ -119,6 +119,8 @@ struct Serve: AsyncParsableCommand {
         var services: [any Service] = []
         if let embedded { services.append(EmbeddedPostgresService(cluster: embedded)) }
         services.append(database)
+        // One LISTEN connection: other instances' cache drops and store changes come in here.
+        services.append(database.bus)
         services.append(app)
         // Last to start, first to stop: no sync is cut off by the pool closing under it.
         if storesConfiguration.loop {

@@ -64,30 +64,54 @@ import Testing
         signUpMode: SignUpMode = .open, adminToken: String? = nil, shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
         stores: StoresConfiguration = StoresConfiguration(), _ body: @escaping @Sendable (Server) async throws -> Void
     ) async throws {
+        try await withServers(count: 1, signUpMode: signUpMode, adminToken: adminToken, shopify: shopify, stores: stores) { servers in
+            try await body(servers[0])
+        }
+    }
+
+    /// `count` Hearth instances on one database, as a scaled-out deployment runs them: each with
+    /// its own pool, services, caches and HTTP server, and (when more than one) its event bus
+    /// listening. They share the manual clock and the captured log.
+    static func withServers(
+        count: Int, signUpMode: SignUpMode = .open, adminToken: String? = nil, shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
+        stores: StoresConfiguration = StoresConfiguration(), _ body: @escaping @Sendable ([Server]) async throws -> Void
+    ) async throws {
         let log = GraphQLHTTPLimitsTests.CapturedLog()
         let endpoint = try await TestPostgres.shared.createDatabase()
-        let database = Database(configuration: .embedded(endpoint, poolSize: 4), logger: log.logger)
-        try await database.whileRunning { database in
-            let clock = ManualClock(Date())
-            let services = HearthGraphQLSchemaTests.services(database, clock: clock, signUpMode: signUpMode, shopify: shopify, stores: stores)
-            let schema = try HearthGraphQLSchema.load(
-                from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts, services: services)
-            let migrator = Migrator(migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: log.logger)
-            let app = buildApplication(
-                configuration: .init(host: "127.0.0.1", port: 0, adminToken: adminToken),
-                dependencies: HearthDependencies(
-                    database: database, migrator: migrator, health: services.health, metrics: TestMetrics.registry,
-                    graphQL: HearthGraphQLSchema.executor(schema.executable, logger: log.logger),
-                    authenticator: .sessions(services.users)),
-                logger: log.logger)
-            try await withCleanup {
-                try await app.test(.live) { client in
-                    try await body(Server(client: client, clock: clock, log: log, services: services, database: database))
+        let clock = ManualClock(Date())
+        @Sendable func start(_ started: [Server]) async throws {
+            guard started.count < count else { return try await body(started) }
+            let database = Database(configuration: .embedded(endpoint, poolSize: 4), logger: log.logger)
+            try await database.whileRunning { database in
+                let services = HearthGraphQLSchemaTests.services(database, clock: clock, signUpMode: signUpMode, shopify: shopify, stores: stores)
+                let schema = try HearthGraphQLSchema.load(
+                    from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts, services: services)
+                let migrator = Migrator(migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: log.logger)
+                let app = buildApplication(
+                    configuration: .init(host: "127.0.0.1", port: 0, adminToken: adminToken),
+                    dependencies: HearthDependencies(
+                        database: database, migrator: migrator, health: services.health, metrics: TestMetrics.registry,
+                        graphQL: HearthGraphQLSchema.executor(schema.executable, logger: log.logger),
+                        authenticator: .sessions(services.users)),
+                    logger: log.logger)
+                try await withCleanup {
+                    try await app.test(.live) { client in
+                        let server = Server(client: client, clock: clock, log: log, services: services, database: database)
+                        guard count > 1 else { return try await start(started + [server]) }
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask { await database.bus.run() }
+                            defer { group.cancelAll() }
+                            for _ in 0..<500 where !database.bus.isListening { try await Task.sleep(for: .milliseconds(10)) }
+                            #expect(database.bus.isListening, "instance \(started.count + 1)'s event bus is listening")
+                            try await start(started + [server])
+                        }
+                    }
+                } cleanup: {
+                    try await services.stores.shutdown()
                 }
-            } cleanup: {
-                try await services.stores.shutdown()
             }
         }
+        try await start([])
     }
 
     static let me = "{ me { id email displayName avatarURL isAdmin createdAt preferences { theme timeZone } } }"

@@ -97,7 +97,7 @@ public actor TestPostgres {
         }
     }
 
-    static func withAdminConnection<T: Sendable>(
+    public static func withAdminConnection<T: Sendable>(
         _ endpoint: EmbeddedPostgresEndpoint, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         let connection = try await PostgresConnection.connect(
@@ -155,4 +155,15 @@ public func withCleanup<T>(_ body: () async throws -> T, cleanup: () async throw
     }
     try await cleanup()
     return result
+}
+
+/// Polls `condition` every 20 ms for up to 10 s; true once it holds. For effects that arrive
+/// asynchronously (another instance's message): delivery takes milliseconds, and the bound only
+/// stops a broken path from hanging the suite.
+public func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+    for _ in 0..<500 {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return false
 }

@@ -22,7 +22,7 @@ extension HouseholdService: UserAccountHooks {
         }
     }
 
-    public func accountDeleted(userID: UUID) {
-        forget(users: [userID])
+    public func accountDeleted(userID: UUID) async {
+        await forget(users: [userID])
     }
 }

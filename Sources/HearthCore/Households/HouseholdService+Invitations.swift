@@ -93,7 +93,7 @@ extension HouseholdService {
         let householdID = try await database.transaction(logger: logger) { connection in
             try await redeem(code: code, userID: actor, on: connection)
         }
-        forget(users: [actor])
+        await forget(users: [actor])
         let caller = try await ability(for: actor)
         return try await readableHousehold(caller, householdID)
     }

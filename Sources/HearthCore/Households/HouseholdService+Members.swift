@@ -52,7 +52,7 @@ extension HouseholdService {
             guard inserted else { throw HouseholdError.conflict("\(user.displayName) is already a member of this household.") }
             try await record(.memberAdded, household: householdID, actor: actor, member: userID, role: role, on: connection)
         }
-        forget(users: [userID])
+        await forget(users: [userID])
         return HouseholdMember(householdID: householdID, user: user, role: role, joinedAt: now)
     }
 
@@ -77,7 +77,7 @@ extension HouseholdService {
             member.role = role
             return member
         }
-        forget(users: [userID])
+        await forget(users: [userID])
         return member
     }
 
@@ -95,7 +95,7 @@ extension HouseholdService {
             try await record(userID == actor ? .memberLeft : .memberRemoved, household: householdID, actor: actor, member: userID,
                              previousRole: member.role, on: connection)
         }
-        forget(users: [userID])
+        await forget(users: [userID])
     }
 
     /// The caller leaves the household; refused while they are its last owner.
@@ -125,7 +125,7 @@ extension HouseholdService {
             try await record(.ownershipTransferred, household: householdID, actor: actor, member: userID, role: .owner,
                              previousRole: target.role, on: connection)
         }
-        forget(users: [userID, actor])
+        await forget(users: [userID, actor])
         return household
     }
 

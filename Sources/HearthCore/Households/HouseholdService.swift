@@ -33,6 +33,14 @@ public final class HouseholdService: ServiceHealth {
         self.logger = logger ?? database.logger
         self.abilities = TTLCache(ttl: configuration.cacheTTL, clock: clock)
         self.households = TTLCache(ttl: configuration.cacheTTL, clock: clock)
+        database.bus.on(HouseholdCacheChange.topic) { [weak self] message in
+            if let change = message.decode(HouseholdCacheChange.self) { self?.apply(change) }
+        }
+        // Changes made while the listener was away were not heard: start over.
+        database.bus.onConnect { [weak self] in
+            self?.abilities.removeAll()
+            self?.households.removeAll()
+        }
     }
 
     // MARK: Abilities
@@ -71,15 +79,23 @@ public final class HouseholdService: ServiceHealth {
     }
 
     /// Drops the cached abilities of people whose memberships changed (nobody else's rules
-    /// mention them).
-    func forget(users: [UUID]) {
-        for user in users { abilities.remove(user) }
+    /// mention them), here and in the other instances.
+    func forget(users: [UUID]) async {
+        await forget(HouseholdCacheChange(users: users))
     }
 
-    /// Drops a deleted household and the abilities of everyone who belonged to it.
-    func forget(household: UUID) {
-        abilities.removeAll { $0.roles[household] != nil }
-        households.remove(household)
+    /// Drops what a committed write made stale, here and (over the event bus) in the other instances.
+    func forget(_ change: HouseholdCacheChange) async {
+        apply(change)
+        await database.bus.publish(HouseholdCacheChange.topic, change)
+    }
+
+    private func apply(_ change: HouseholdCacheChange) {
+        for user in change.users { abilities.remove(user) }
+        if let household = change.household {
+            if change.deleted { abilities.removeAll { $0.roles[household] != nil } }
+            households.remove(household)
+        }
     }
 
     // MARK: Households
@@ -105,7 +121,7 @@ public final class HouseholdService: ServiceHealth {
                 """, logger: logger)
             try await record(.householdCreated, household: household.id, actor: actor, on: connection)
         }
-        forget(users: [actor])
+        await forget(users: [actor])
         logger.info("household created", metadata: ["household": "\(household.id)", "user": "\(actor)"])
         return household
     }
@@ -157,7 +173,7 @@ public final class HouseholdService: ServiceHealth {
                 """, logger: logger)
             try await record(.householdUpdated, household: id, actor: actor, on: connection)
         }
-        households.remove(id)
+        await forget(HouseholdCacheChange(household: id))
         return updated
     }
 
@@ -167,7 +183,7 @@ public final class HouseholdService: ServiceHealth {
         let household = try await readableHousehold(caller, id)
         try Self.authorize(caller, "delete", household.subject)
         try await database.client.query("DELETE FROM households WHERE id = \(id)", logger: logger)
-        forget(household: id)
+        await forget(HouseholdCacheChange(household: id, deleted: true))
         logger.info("household deleted", metadata: ["household": "\(id)", "user": "\(actor)"])
     }
 

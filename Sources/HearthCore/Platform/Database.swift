@@ -9,12 +9,15 @@ import ServiceLifecycle
 public final class Database: Service, ServiceHealth {
     public let client: PostgresClient
     public let logger: Logger
+    /// Messages to and from the other instances on this database; run it as a service to listen.
+    public let bus: EventBus
     /// How long a health check may wait for the database before it counts as down.
     public let healthCheckTimeout: Duration
 
     public init(configuration: DatabaseConfiguration, logger: Logger, healthCheckTimeout: Duration = .seconds(2)) {
         self.client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
         self.logger = logger
+        self.bus = EventBus(client: client, logger: logger)
         self.healthCheckTimeout = healthCheckTimeout
     }
 

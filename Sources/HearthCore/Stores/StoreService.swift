@@ -29,6 +29,9 @@ public final class StoreService: ServiceHealth {
         self.clock = clock
         self.logger = logger ?? database.logger
         self.changes = StoreChangeFeed()
+        database.bus.on(StoreChangeNotice.topic) { [weak self] message in
+            if let notice = message.decode(StoreChangeNotice.self) { await self?.relay(notice) }
+        }
     }
 
     /// Closes the feed client's connections; call once when the service stops.
@@ -74,8 +77,9 @@ public final class StoreService: ServiceHealth {
                 let fetched = try await client.fetchCatalog(domain, logger: logger) { page in try await sync.apply(page) }
                 try await sync.finish(complete: fetched.complete)
                 try await Self.markSynced(id, now: now, next: next, on: connection, logger: logger)
-                return (fetched, sync.statements)
+                return (fetched, sync.statements, sync.productsWritten)
             }
+            await refreshStatistics(afterWriting: summary.2)
             logger.info("store added", metadata: [
                 "store": "\(id)", "domain": "\(domain.host)", "products": "\(summary.0.products)", "pages": "\(summary.0.pages)",
                 "statements": "\(summary.1)",

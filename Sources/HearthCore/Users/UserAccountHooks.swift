@@ -11,5 +11,5 @@ public protocol UserAccountHooks: Sendable {
     /// else records their departure.
     func accountWillBeDeleted(userID: UUID, on connection: PostgresConnection) async throws
     /// After the deletion committed (caches drop the person).
-    func accountDeleted(userID: UUID)
+    func accountDeleted(userID: UUID) async
 }

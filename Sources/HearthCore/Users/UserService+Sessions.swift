@@ -102,7 +102,7 @@ extension UserService {
     /// Ends one session (`signOut`).
     public func signOut(sessionID: UUID) async throws {
         try await database.client.query("DELETE FROM user_sessions WHERE id = \(sessionID)", logger: logger)
-        forgetSessions { $0.session.id == sessionID }
+        await forget(SessionCacheChange(session: sessionID))
         logger.info("signed out", metadata: ["session": "\(sessionID)"])
     }
 
@@ -113,7 +113,7 @@ extension UserService {
             "DELETE FROM user_sessions WHERE user_id = \(userID) RETURNING id", logger: logger)
         var count = 0
         for try await _ in rows.decode(UUID.self) { count += 1 }
-        forgetSessions { $0.user.id == userID }
+        await forget(SessionCacheChange(user: userID))
         logger.info("signed out everywhere", metadata: ["user": "\(userID)", "sessions": "\(count)"])
         return count
     }
@@ -139,7 +139,7 @@ extension UserService {
         var removed = false
         for try await _ in rows.decode(UUID.self) { removed = true }
         guard removed else { throw UserError.notFound("Session") }
-        forgetSessions { $0.session.id == id }
+        await forget(SessionCacheChange(session: id))
         logger.info("session revoked", metadata: ["user": "\(userID)", "session": "\(id)"])
     }
 

@@ -29,6 +29,11 @@ public final class UserService: ServiceHealth {
         self.logger = logger ?? database.logger
         self.hasher = PasswordHasher(cost: configuration.bcryptCost)
         self.sessions = TTLCache(ttl: configuration.cacheTTL, clock: clock)
+        database.bus.on(SessionCacheChange.topic) { [weak self] message in
+            if let change = message.decode(SessionCacheChange.self) { self?.sessions.removeAll(where: change.matches) }
+        }
+        // Sessions ended while the listener was away were not heard of: start over.
+        database.bus.onConnect { [weak self] in self?.sessions.removeAll() }
     }
 
     // MARK: Accounts
@@ -107,7 +112,7 @@ public final class UserService: ServiceHealth {
             RETURNING \(unescaped: Self.userColumns)
             """, logger: logger)
         guard let user = try await Self.decodeUsers(rows).first else { throw UserError.notFound("User") }
-        forgetSessions { $0.user.id == userID }
+        await forget(SessionCacheChange(user: userID))
         return user
     }
 
@@ -124,7 +129,7 @@ public final class UserService: ServiceHealth {
             try await connection.query(
                 "DELETE FROM user_sessions WHERE user_id = \(userID) AND id <> \(sessionID)", logger: logger)
         }
-        forgetSessions { $0.user.id == userID && $0.session.id != sessionID }
+        await forget(SessionCacheChange(user: userID, keeping: sessionID))
         logger.info("password changed; other sessions signed out", metadata: ["user": "\(userID)"])
     }
 
@@ -139,7 +144,7 @@ public final class UserService: ServiceHealth {
                 "UPDATE users SET password_hash = \(hash), updated_at = \(now) WHERE id = \(user.id)", logger: logger)
             try await connection.query("DELETE FROM user_sessions WHERE user_id = \(user.id)", logger: logger)
         }
-        forgetSessions { $0.user.id == user.id }
+        await forget(SessionCacheChange(user: user.id))
         logger.info("password reset; every session signed out", metadata: ["user": "\(user.id)"])
         return user
     }
@@ -153,7 +158,7 @@ public final class UserService: ServiceHealth {
             RETURNING \(unescaped: Self.userColumns)
             """, logger: logger)
         guard let user = try await Self.decodeUsers(rows).first else { throw UserError.notFound("User") }
-        forgetSessions { $0.user.id == user.id }
+        await forget(SessionCacheChange(user: user.id))
         return user
     }
 
@@ -168,8 +173,8 @@ public final class UserService: ServiceHealth {
             try await hooks?.accountWillBeDeleted(userID: userID, on: connection)
             try await connection.query("DELETE FROM users WHERE id = \(userID)", logger: logger)
         }
-        hooks?.accountDeleted(userID: userID)
-        forgetSessions { $0.user.id == userID }
+        await hooks?.accountDeleted(userID: userID)
+        await forget(SessionCacheChange(user: userID))
         logger.info("account deleted", metadata: ["user": "\(userID)"])
     }
 
@@ -259,8 +264,11 @@ public final class UserService: ServiceHealth {
         return pattern + "%"
     }
 
-    func forgetSessions(where predicate: (SignedIn) -> Bool) {
-        sessions.removeAll(where: predicate)
+    /// Drops the cached sign-ins a committed write made stale, here and (over the event bus)
+    /// in the other instances, so a session ended on one instance is refused by all.
+    func forget(_ change: SessionCacheChange) async {
+        sessions.removeAll(where: change.matches)
+        await database.bus.publish(SessionCacheChange.topic, change)
     }
 
     // MARK: Health

@@ -3,6 +3,7 @@ import HTTPTypes
 import HearthCore
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// `POST /graphql` and `GET /graphql`: GraphQL over HTTP (the 2026 draft of the GraphQL-over-HTTP
 /// specification) served by Hearth's engine.
@@ -173,12 +174,28 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                 if let single {
                     try await writer.write(Self.event("next", single.json))
                 } else if let responses {
-                    guard try await responses.forward(logger: logger, { try await writer.write(Self.event("next", $0)) }) else { return }
+                    guard try await Self.forward(responses, logger: logger, to: &writer) else { return }
                 }
                 metrics.record(operation: request.operationName, outcome: .ok)
                 try await writer.write(Self.event("complete", []))
                 try await writer.finish(nil)
             })
+    }
+
+    /// Writes each result as a `next` event until the stream ends (true) or the request is
+    /// cancelled (false). A graceful shutdown ends the stream too (true, so `complete` follows):
+    /// an open subscription must not hold the server's shutdown until its client goes away.
+    private static func forward(_ responses: SubscriptionStream, logger: Logger, to writer: inout any ResponseBodyWriter) async throws -> Bool {
+        let (events, sink) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(64))
+        let source = Task {
+            defer { sink.finish() }
+            return try await cancelWhenGracefulShutdown { try await responses.forward(logger: logger) { sink.yield($0) } }
+        }
+        defer { source.cancel() }
+        for await event in events { try await writer.write(Self.event("next", event)) }
+        guard !Task.isCancelled else { return false }
+        let ended = try await source.value
+        return ended || Task.isShuttingDownGracefully
     }
 
     /// One server-sent event: `event: NAME` and its data line (JSON has no raw line breaks).
