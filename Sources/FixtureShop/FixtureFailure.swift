@@ -12,6 +12,13 @@ public enum FixtureFailure: Sendable, Equatable {
     case noProducts
     /// Waits this long before answering (to trip the client's timeout).
     case slow(Duration)
+    /// Shopify's paging cap at a smaller size: a page whose `page × limit` exceeds `products`
+    /// answers `{"errors": "Page * Limit exceeds …"}` with `status` (Shopify uses 400 or 200).
+    case pageLimit(products: Int, status: Int = 400)
+    /// A 301 to `location`.
+    case redirect(to: String)
+    /// A 200 JSON page of this many bytes (an empty product list padded out).
+    case oversized(bytes: Int)
     /// Fails only from this page on (1-based), serving earlier pages normally.
     indirect case fromPage(Int, FixtureFailure)
 }

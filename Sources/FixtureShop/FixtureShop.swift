@@ -85,7 +85,7 @@ public final class FixtureShop: Sendable {
         guard let (catalog, failure) = state else {
             return Response(status: .notFound, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Not found</html>")))
         }
-        if let failure, let response = try await respond(failing: failure, page: page) { return response }
+        if let failure, let response = try await respond(failing: failure, page: page, limit: limit) { return response }
         if page * limit > 25_000 {
             return json(#"{"errors":"Page * Limit exceeds the 25000 limit."}"#, status: .badRequest)
         }
@@ -94,10 +94,10 @@ public final class FixtureShop: Sendable {
         return json(FeedWriter.page(slice, tagsAsString: catalog.tagsAsString))
     }
 
-    private func respond(failing failure: FixtureFailure, page: Int) async throws -> Response? {
+    private func respond(failing failure: FixtureFailure, page: Int, limit: Int) async throws -> Response? {
         switch failure {
         case .fromPage(let first, let inner):
-            return page >= first ? try await respond(failing: inner, page: page) : nil
+            return page >= first ? try await respond(failing: inner, page: page, limit: limit) : nil
         case .status(let code, let retryAfter):
             var headers: HTTPFields = [.contentType: "text/plain"]
             if let retryAfter { headers[.retryAfter] = retryAfter }
@@ -111,6 +111,14 @@ public final class FixtureShop: Sendable {
             return json(#"{"products":[{"id":1,"title":"Cut"#)
         case .noProducts:
             return json(#"{"shop":"closed"}"#)
+        case .pageLimit(let products, let status):
+            guard page * limit > products else { return nil }
+            return json(#"{"errors":"Page * Limit exceeds the \#(products) limit."}"#, status: .init(code: status))
+        case .redirect(let location):
+            return Response(status: .movedPermanently, headers: [.location: location])
+        case .oversized(let bytes):
+            let head = #"{"products":[],"padding":""#
+            return json(head + String(repeating: "x", count: max(0, bytes - head.utf8.count - 2)) + #""}"#)
         case .slow(let delay):
             try await Task.sleep(for: delay)
             return nil

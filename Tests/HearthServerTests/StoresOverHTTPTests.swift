@@ -388,3 +388,90 @@ enum FixtureMoney {
         return whole * 100 + fraction
     }
 }
+
+extension StoresOverHTTPTests {
+    /// One sync with every kind of change; each member's notification shows what their
+    /// switches and thresholds let through (absolute thresholds in currency units, percentages
+    /// of the old price), with the priority of the weightiest change they get.
+    @Test func everySwitchAndThresholdFiltersTheNotification() async throws {
+        try await Self.withShops { server, shop in
+            shop.addShop("beta", products: 12)
+            _ = shop.update("beta") { c in
+                for product in [0, 1, 2, 3, 8, 9] { c.setPrice(product: product, to: 10_000) }
+                c.setPrice(product: 7, to: 50_000)
+                c.setAvailable(product: 4, true)
+                c.setAvailable(product: 10, false)
+            }
+            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+            let onlyDrops = "notifications: {priceIncreased: false, backInStock: false, outOfStock: false, newProduct: false, productRemoved: false, imagesChanged: false}"
+            let onlyIncreases = "notifications: {priceDropped: false, backInStock: false, outOfStock: false, newProduct: false, productRemoved: false, imagesChanged: false}"
+            let all = "5 price drops, 2 price increases, 1 back in stock, 1 out of stock, 1 new product, 1 product removed, 1 with new images"
+            // (name, preferences, expected body, expected priority)
+            let members: [(String, String, String, String)] = [
+                ("DropAny", onlyDrops, "5 price drops", "HIGH"),
+                ("Drop5", "priceDropThreshold: AT_LEAST_5, \(onlyDrops)", "4 price drops", "HIGH"),
+                ("Drop10", "priceDropThreshold: AT_LEAST_10, \(onlyDrops)", "3 price drops", "HIGH"),
+                ("Drop25", "priceDropThreshold: AT_LEAST_25, \(onlyDrops)", "1 price drop", "HIGH"),
+                ("Drop10pc", "priceDropThreshold: AT_LEAST_10_PERCENT, \(onlyDrops)", "2 price drops", "HIGH"),
+                ("Drop25pc", "priceDropThreshold: AT_LEAST_25_PERCENT, \(onlyDrops)", "1 price drop", "HIGH"),
+                ("RiseAny", onlyIncreases, "2 price increases", "NORMAL"),
+                ("Rise5", "priceIncreaseThreshold: AT_LEAST_5, \(onlyIncreases)", "2 price increases", "NORMAL"),
+                ("Rise10", "priceIncreaseThreshold: AT_LEAST_10, \(onlyIncreases)", "1 price increase", "NORMAL"),
+                ("Rise25pc", "priceIncreaseThreshold: AT_LEAST_25_PERCENT, \(onlyIncreases)", "1 price increase", "NORMAL"),
+                ("NoDrops", "notifications: {priceDropped: false}",
+                 "2 price increases, 1 back in stock, 1 out of stock, 1 new product, 1 product removed, 1 with new images", "HIGH"),
+                ("NoRises", "notifications: {priceIncreased: false}",
+                 "5 price drops, 1 back in stock, 1 out of stock, 1 new product, 1 product removed, 1 with new images", "HIGH"),
+                ("NoBack", "notifications: {backInStock: false}",
+                 "5 price drops, 2 price increases, 1 out of stock, 1 new product, 1 product removed, 1 with new images", "HIGH"),
+                ("NoOut", "notifications: {outOfStock: false}",
+                 "5 price drops, 2 price increases, 1 back in stock, 1 new product, 1 product removed, 1 with new images", "HIGH"),
+                ("NoNew", "notifications: {newProduct: false}",
+                 "5 price drops, 2 price increases, 1 back in stock, 1 out of stock, 1 product removed, 1 with new images", "HIGH"),
+                ("NoRemoved", "notifications: {productRemoved: false}",
+                 "5 price drops, 2 price increases, 1 back in stock, 1 out of stock, 1 new product, 1 with new images", "HIGH"),
+                ("NoImages", "notifications: {imagesChanged: false}",
+                 "5 price drops, 2 price increases, 1 back in stock, 1 out of stock, 1 new product, 1 product removed", "HIGH"),
+                ("OnlyImages", "notifications: {priceDropped: false, priceIncreased: false, backInStock: false, outOfStock: false, newProduct: false, productRemoved: false}",
+                 "1 with new images", "LOW"),
+                ("OnlyOut", "notifications: {priceDropped: false, priceIncreased: false, backInStock: false, newProduct: false, productRemoved: false, imagesChanged: false}",
+                 "1 out of stock", "NORMAL"),
+                ("OnlyNew", "notifications: {priceDropped: false, priceIncreased: false, backInStock: false, outOfStock: false, productRemoved: false, imagesChanged: false}",
+                 "1 new product", "NORMAL"),
+            ]
+            var people: [(Person, String, String, String)] = [(owner, "Olive", all, "HIGH")]
+            for (name, preferences, body, priority) in members {
+                let person = try await HouseholdsOverHTTPTests.person(server, name)
+                try await HouseholdsOverHTTPTests.add(server, owner, home, person, "MEMBER")
+                _ = try await server.data("mutation { updatePreferences(input: {\(preferences)}) { theme } }", token: person.token)
+                people.append((person, name, body, priority))
+            }
+            let store = try await Self.add(server, owner, home, "beta.test", name: "Beta")
+            _ = shop.update("beta") { c in
+                c.setPrice(product: 8, to: 9_800)    // −2.00, 2 %: small
+                c.setPrice(product: 0, to: 9_300)    // −7.00, 7 %: small
+                c.setPrice(product: 7, to: 48_500)   // −15.00, 3 %: small
+                c.setPrice(product: 1, to: 8_800)    // −12.00, 12 %: medium
+                c.setPrice(product: 2, to: 7_000)    // −30.00, 30 %: large
+                c.setPrice(product: 3, to: 10_600)   // +6.00, 6 %: small
+                c.setPrice(product: 9, to: 13_000)   // +30.00, 30 %: large
+                c.setAvailable(product: 4, false)
+                c.setAvailable(product: 10, true)
+                c.changeImages(product: 5)
+                c.addProduct(title: "Newcomer")
+                c.remove(product: 11)
+            }
+            _ = try await Self.sync(server, owner, store["id"])
+            #expect(try await Self.eventNodes(server, owner, home).count == 12)
+            for (person, name, body, priority) in people {
+                let data = try await server.data("{ notifications { totalCount edges { node { title body priority } } } }", token: person.token)
+                let nodes = ((data["notifications"] as? [String: Any])?["edges"] as? [[String: Any]] ?? []).compactMap { $0["node"] as? [String: Any] }
+                #expect(nodes.count == 1, "\(name): \(nodes)")
+                #expect(nodes.first?["title"] as? String == "Beta", "\(name)")
+                #expect(nodes.first?["body"] as? String == body, "\(name)")
+                #expect(nodes.first?["priority"] as? String == priority, "\(name)")
+            }
+        }
+    }
+}

@@ -71,8 +71,9 @@ public final class ShopifyClient: Sendable {
             summary.pages += 1
             summary.products += kept.count
             if !kept.isEmpty { try await handle(kept) }
-            if products.count < configuration.pageSize { break }
+            if products.count < configuration.pageSize, kept.count == products.count { break }  // the feed's end
             if summary.products >= configuration.maximumProducts {
+                // The cap cut the feed short: what was not read is not known to be gone.
                 summary.complete = false
                 break
             }
@@ -164,7 +165,8 @@ public final class ShopifyClient: Sendable {
         } catch is TimeoutError {
             throw StoreSyncError(.timeout, "The store did not answer within \(timeout).")
         } catch is NIOTooManyBytesError {
-            throw StoreSyncError(.invalidResponse, "A page of the feed is larger than \(limit >> 20) MiB.")
+            let size = limit >= 1 << 20 ? "\(limit >> 20) MiB" : limit >= 1 << 10 ? "\(limit >> 10) KiB" : "\(limit) bytes"
+            throw StoreSyncError(.invalidResponse, "A page of the feed is larger than \(size).")
         } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) {
             throw StoreSyncError(.timeout, "The store did not answer within \(timeout).")
         } catch is CancellationError {

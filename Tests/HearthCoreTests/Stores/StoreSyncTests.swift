@@ -41,7 +41,7 @@ import Testing
     static let shops = ["alpha", "beta", "gamma"] + (1...20).map { "shop\($0)" }
 
     static func withFixture(configuration: StoresConfiguration = StoresConfiguration(), requestTimeout: Duration = .seconds(5),
-                            _ body: @escaping @Sendable (Fixture) async throws -> Void) async throws {
+                            pageSize: Int = 250, maximumProducts: Int = 25_000, _ body: @escaping @Sendable (Fixture) async throws -> Void) async throws {
         let shop = FixtureShop()
         try await shop.withRunning { port in
             try await withTestDatabase { database, _ in
@@ -49,7 +49,8 @@ import Testing
                 let households = HouseholdService(database: database, clock: clock)
                 let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4), clock: clock, accountHooks: households)
                 let allowed = shops.map { ShopifyClientConfiguration.AllowedHost(host: "\($0).test", origin: FixtureShop.origin(port: port, shop: $0)) }
-                let client = ShopifyClient(configuration: ShopifyClientConfiguration(requestTimeout: requestTimeout, allowedHosts: allowed))
+                let client = ShopifyClient(configuration: ShopifyClientConfiguration(
+                    requestTimeout: requestTimeout, pageSize: pageSize, maximumProducts: maximumProducts, allowedHosts: allowed))
                 let stores = StoreService(database: database, households: households, client: client, configuration: configuration, clock: clock)
                 try await withCleanup {
                     let owner = try await users.signUp(email: "olive@example.org", password: "correct horse", displayName: "Olive", deviceName: nil).user.id
@@ -174,6 +175,65 @@ import Testing
             #expect(try await f.stores.pruneSnapshots() == 0)
             f.clock.advance(by: 2 * 86_400)
             #expect(try await f.stores.pruneSnapshots() == 1)
+        }
+    }
+
+    /// Shopify's page-limit `errors` answer (400 or 200) and the product cap end a sync early
+    /// with what was read; an incomplete read flags no product removed.
+    @Test func thePageLimitAndTheProductCapEndTheFeedWithoutRemovals() async throws {
+        try await Self.withFixture(pageSize: 50, maximumProducts: 120) { f in
+            f.shop.addShop("alpha", products: 130, variantsPerProduct: 1)
+            f.shop.fail("alpha", .pageLimit(products: 100, status: 400))
+            let store = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "alpha.test", name: "Alpha")
+            #expect(store.productCount == 100, "pages 1 and 2 of 50; page 3 answers errors")
+            #expect(store.syncStatus.lastError == nil)
+
+            // The window moves: product 0 leaves it, product 100 enters. Not seen ≠ removed.
+            let first = try #require(f.shop.catalog("alpha")?.products[0])
+            _ = f.shop.update("alpha") { $0.remove(product: 0) }
+            f.shop.fail("alpha", .pageLimit(products: 100, status: 200))
+            let (after, report) = try await f.sync(store.id)
+            #expect(report.error == nil && report.products == 100)
+            #expect(after.productCount == 101)
+            #expect(try await f.count("SELECT count(*) FROM store_events WHERE type = 'PRODUCT_REMOVED'") == 0)
+            #expect(try await f.count("SELECT count(*) FROM store_events WHERE type = 'NEW_PRODUCT'") == 1)
+
+            // The cap: 120 products at most, from three pages (the third cut to 20).
+            f.shop.fail("alpha", nil)
+            _ = f.shop.update("alpha") { $0.restore(first) }
+            let (capped, cappedReport) = try await f.sync(store.id)
+            #expect(cappedReport.products == 120 && cappedReport.pages == 3)
+            #expect(capped.productCount == 121, "the 101 seen before stay; 20 more read; none removed")
+            #expect(try await f.count("SELECT count(*) FROM store_events WHERE type = 'PRODUCT_REMOVED'") == 0)
+        }
+    }
+
+    /// Pages over the size limit are refused; a redirect is followed only from http to https on
+    /// the same host (and the fixture speaks no TLS, so following it fails to connect).
+    @Test func oversizedPagesAndRedirects() async throws {
+        try await Self.withFixture(requestTimeout: .seconds(1)) { f in
+            f.shop.addShop("alpha", products: 10)
+            let store = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "alpha.test", name: "Alpha")
+            let base = "127.0.0.1:\(f.port)/shops/alpha/products.json?limit=250&page=1"
+            // Following the upgrade reaches a server that speaks no TLS: the handshake stalls or fails.
+            let cases: [(FixtureFailure, Set<StoreSyncError.Code>, Int?, String)] = [
+                (.oversized(bytes: 21 << 20), [.invalidResponse], nil, "larger than 20 MiB"),
+                (.redirect(to: "https://" + base), [.timeout, .networkUnavailable], nil, ""),
+                (.redirect(to: "http://127.0.0.1:\(f.port)/elsewhere/products.json"), [.storeNotFound], 301, "moves elsewhere"),
+                (.redirect(to: "https://other.example/products.json"), [.storeNotFound], 301, "moves elsewhere"),
+            ]
+            for (failure, codes, status, words) in cases {
+                f.shop.fail("alpha", failure)
+                let before = f.shop.requests("alpha")
+                let (synced, report) = try await f.sync(store.id)
+                #expect(report.error.map { codes.contains($0.code) } == true, "\(failure): \(String(describing: report.error))")
+                #expect(report.error?.status == status, "\(failure)")
+                #expect(words.isEmpty || report.error?.message.contains(words) == true, "\(failure): \(String(describing: report.error?.message))")
+                #expect(synced.syncStatus.lastError?.code == report.error?.code)
+                #expect(f.shop.requests("alpha") == before + 1, "\(failure): one plain request; nothing else reached the shop")
+            }
+            f.shop.fail("alpha", nil)
+            #expect(try await f.sync(store.id).report.error == nil)
         }
     }
 }
