@@ -1,5 +1,8 @@
 import FixtureShop
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HearthCore
 import HearthServer
 import Testing
@@ -16,11 +19,30 @@ import Testing
     static func withShops(_ body: @escaping @Sendable (Server, FixtureShop) async throws -> Void) async throws {
         let shop = FixtureShop()
         try await shop.withRunning { port in
+            // closed.test points at a loopback port nothing listens on (connection refused).
+            let closedPort = try #require(Self.unusedLoopbackPort())
             let allowed = shopNames.map { ShopifyClientConfiguration.AllowedHost(host: "\($0).test", origin: FixtureShop.origin(port: port, shop: $0)) }
+                + [ShopifyClientConfiguration.AllowedHost(host: "closed.test", origin: "http://127.0.0.1:\(closedPort)/shops/closed")]
             try await UsersOverHTTPTests.withServer(shopify: ShopifyClientConfiguration(requestTimeout: .seconds(2), allowedHosts: allowed)) { server in
                 try await body(server, shop)
             }
         }
+    }
+
+    /// A loopback port that was free a moment ago (bound, read, closed): connecting is refused.
+    static func unusedLoopbackPort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
     static let addStore = "mutation($h: UUID!, $d: String!, $n: String) { addStore(householdId: $h, domain: $d, name: $n) { id name domain productCount previewImages syncStatus { state lastError { code } } } }"
@@ -228,6 +250,8 @@ import Testing
             shop.fail("delta", .passwordProtected)
             let refused = try await server.error(Self.addStore, ["h": home, "d": "delta.test"], token: owner.token)
             #expect(refused.code == "BAD_USER_INPUT" && refused.extensions["syncError"] as? String == "PASSWORD_PROTECTED")
+            let unreachable = try await server.error(Self.addStore, ["h": home, "d": "closed.test"], token: owner.token)
+            #expect(unreachable.code == "BAD_USER_INPUT" && unreachable.extensions["syncError"] as? String == "NETWORK_UNAVAILABLE", "\(unreachable)")
             // Hosts on private or loopback addresses are refused unless allow-listed.
             for domain in ["localhost", "127.0.0.1", "http://10.0.0.7:8080/x"] {
                 let guarded = try await server.error(Self.addStore, ["h": home, "d": domain], token: owner.token)

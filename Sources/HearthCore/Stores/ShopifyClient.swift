@@ -32,6 +32,9 @@ public final class ShopifyClient: Sendable {
             timeout: .init(connect: .seconds(10)),
             decompression: .enabled(limit: .size(configuration.maximumPageBytes)))
         http.connectionPool = .init(idleTimeout: .seconds(30))
+        // A refused or failed connection fails the request at once (NETWORK_UNAVAILABLE) instead of
+        // being retried until the request times out: the sync loop retries with its own back-off.
+        http.connectionPool.retryConnectionEstablishment = false
         self.httpConfiguration = http
     }
 
