@@ -1,0 +1,60 @@
+import Foundation
+
+/// A household's task or event, as stored.
+public struct TaskItem: Sendable, Equatable {
+    public var id: UUID
+    public var householdID: UUID
+    public var kind: TaskKind
+    /// 1–200 characters, trimmed.
+    public var title: String
+    public var notes: String?
+    public var priority: TaskPriority
+    public var deadline: Date?
+    public var estimateMinutes: Int?
+    public var assigneeID: UUID?
+    /// An event's start and end (always set for events); nil for tasks.
+    public var startsAt: Date?
+    public var endsAt: Date?
+    public var location: String?
+    public var completedAt: Date?
+    public var completedBy: UUID?
+    public var createdBy: UUID?
+    public var createdAt: Date
+    public var updatedBy: UUID?
+    public var updatedAt: Date
+    public var labels: [TaskLabel]
+    public var subtasks: [Subtask]
+    /// The reminder's id, the same for the item's whole life.
+    public var reminderID: UUID
+    /// An explicit reminder time; without one the reminder fires at ``occursAt``.
+    public var remindAt: Date?
+    /// When the reminder fires next; nil when none is pending (sent, cancelled, or no time).
+    public var reminderDueAt: Date?
+
+    /// When the item occurs: an event by its start, else a task by its deadline.
+    public var occursAt: Date? { startsAt ?? deadline }
+
+    public var isCompleted: Bool { completedAt != nil }
+
+    /// The item as an ability subject (rules match on `householdId`).
+    public var subject: AbilitySubject { .ofHousehold("Task", householdID) }
+}
+
+/// A household's label: unique by case-insensitive name, coloured `#RRGGBB`.
+public struct TaskLabel: Sendable, Equatable {
+    public var id: UUID
+    public var householdID: UUID
+    public var name: String
+    public var color: String
+    public var createdAt: Date
+
+    public var subject: AbilitySubject { .ofHousehold("Label", householdID) }
+}
+
+/// One step of a task, in the task's order.
+public struct Subtask: Sendable, Equatable {
+    public var id: UUID
+    public var position: Int
+    public var title: String
+    public var done: Bool
+}

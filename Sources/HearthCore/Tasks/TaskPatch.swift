@@ -1,0 +1,86 @@
+import Foundation
+
+/// A partial update: a field left nil stays as it is; `.some(nil)` clears it (an explicit null
+/// in the API); `.some(value)` sets it.
+public struct TaskPatch: Sendable, Equatable {
+    public var title: String?
+    public var notes: String??
+    public var priority: TaskPriority?
+    public var deadline: Date??
+    public var estimateMinutes: Int??
+    public var assigneeID: UUID??
+    /// Replaces the item's labels (by name, found or created, and by id) when either is given.
+    public var labelNames: [String]?
+    public var labelIDs: [UUID]?
+    public var startsAt: Date??
+    public var endsAt: Date??
+    public var location: String??
+    public var remindAt: Date??
+
+    public init(title: String? = nil, notes: String?? = nil, priority: TaskPriority? = nil, deadline: Date?? = nil,
+                estimateMinutes: Int?? = nil, assigneeID: UUID?? = nil, labelNames: [String]? = nil, labelIDs: [UUID]? = nil,
+                startsAt: Date?? = nil, endsAt: Date?? = nil, location: String?? = nil, remindAt: Date?? = nil) {
+        self.title = title
+        self.notes = notes
+        self.priority = priority
+        self.deadline = deadline
+        self.estimateMinutes = estimateMinutes
+        self.assigneeID = assigneeID
+        self.labelNames = labelNames
+        self.labelIDs = labelIDs
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.location = location
+        self.remindAt = remindAt
+    }
+
+    /// `item` with the patch applied and checked; a refusal names the field.
+    func applied(to item: TaskItem) throws(HouseholdError) -> TaskItem {
+        var result = item
+        if let title { result.title = try TaskDraft.title(title, field: "title") }
+        if let notes { result.notes = try TaskDraft.optionalText(notes, field: "notes", maxLength: TaskDraft.maximumNotes) }
+        if let priority { result.priority = priority }
+        if let deadline { result.deadline = deadline }
+        if let estimateMinutes {
+            if let minutes = estimateMinutes, !(1...525_600).contains(minutes) {
+                throw .invalidInput(field: "estimateMinutes", message: "estimateMinutes must be from 1 to 525600 (a year); \(minutes) is not.")
+            }
+            result.estimateMinutes = estimateMinutes
+        }
+        if let assigneeID { result.assigneeID = assigneeID }
+        if let remindAt { result.remindAt = remindAt }
+        if item.kind == .task {
+            if startsAt != nil || endsAt != nil || location != nil {
+                throw .invalidInput(field: startsAt != nil ? "startsAt" : endsAt != nil ? "endsAt" : "location",
+                                    message: "Only events have a start, an end and a location.")
+            }
+        } else {
+            if let startsAt {
+                guard let start = startsAt else { throw .invalidInput(field: "startsAt", message: "An event's startsAt cannot be cleared.") }
+                // Moving the start alone keeps the event's length.
+                if endsAt == nil, let oldStart = item.startsAt, let oldEnd = item.endsAt {
+                    result.endsAt = start.addingTimeInterval(oldEnd.timeIntervalSince(oldStart))
+                }
+                result.startsAt = start
+            }
+            if let endsAt {
+                guard let end = endsAt else { throw .invalidInput(field: "endsAt", message: "An event's endsAt cannot be cleared.") }
+                result.endsAt = end
+            }
+            if let location { result.location = try TaskDraft.optionalText(location, field: "location", maxLength: TaskDraft.maximumLocation) }
+            if let start = result.startsAt, let end = result.endsAt, end < start {
+                throw .invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.")
+            }
+        }
+        if let labelNames {
+            guard labelNames.count + (labelIDs?.count ?? 0) <= TaskDraft.maximumLabels else {
+                throw .invalidInput(field: "labels", message: "An item takes at most \(TaskDraft.maximumLabels) labels.")
+            }
+            for name in labelNames { _ = try TaskDraft.labelName(name, field: "labels") }
+        }
+        return result
+    }
+
+    /// Whether the labels are replaced.
+    var replacesLabels: Bool { labelNames != nil || labelIDs != nil }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import PostgresNIO
+
+extension TaskService {
+    /// The most items one agenda answers; a busier range should be asked for in parts.
+    public static let agendaLimit = 2_000
+
+    /// Every item that occurs in `from..<to`: events overlapping it, tasks whose deadline falls
+    /// in it; ordered by when they occur (an event by its start, a task by its deadline).
+    public func agenda(actor: UUID, householdID: UUID, from: Date, to: Date) async throws -> [TaskItem] {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        guard to > from else { throw HouseholdError.invalidInput(field: "to", message: "to must be after from.") }
+        guard to.timeIntervalSince(from) <= 366 * 86_400 else {
+            throw HouseholdError.invalidInput(field: "to", message: "An agenda spans at most 366 days.")
+        }
+        guard caller.ability.can("read", .ofHousehold("Task", householdID)) else { return [] }
+        let rows = try await database.client.query("""
+            SELECT \(unescaped: Self.itemSelect) FROM (
+                SELECT * FROM task_items WHERE household_id = \(householdID) AND kind = 'EVENT' AND ends_at > \(from) AND starts_at < \(to)
+                UNION ALL
+                SELECT * FROM task_items WHERE household_id = \(householdID) AND kind = 'TASK' AND deadline >= \(from) AND deadline < \(to)
+            ) t
+            ORDER BY t.occurs_at, t.id LIMIT \(Self.agendaLimit)
+            """, logger: logger)
+        return try await withDetails(try await Self.decodeItems(rows))
+    }
+
+    /// What occurs on a calendar day (`YYYY-MM-DD`) in the household's time zone: events that
+    /// start that day and tasks due that day, from local midnight to the next (23 or 25 hours on
+    /// a daylight-saving change), by time.
+    public func occursOn(actor: UUID, householdID: UUID, date: String) async throws -> [TaskItem] {
+        let caller = try await households.ability(for: actor)
+        let household = try await households.readableHousehold(caller, householdID)
+        let zone = TimeZone(identifier: household.timeZone) ?? .gmt
+        let (start, end) = try Self.localDay(date, in: zone)
+        guard caller.ability.can("read", .ofHousehold("Task", householdID)) else { return [] }
+        let rows = try await database.client.query("""
+            SELECT \(unescaped: Self.itemSelect) FROM task_items t
+            WHERE t.household_id = \(householdID) AND t.occurs_at >= \(start) AND t.occurs_at < \(end)
+            ORDER BY t.occurs_at, t.id LIMIT \(Self.agendaLimit)
+            """, logger: logger)
+        return try await withDetails(try await Self.decodeItems(rows))
+    }
+
+    /// Items with their labels and subtasks (two queries for all of them).
+    func withDetails(_ items: [TaskItem]) async throws -> [TaskItem] {
+        let ids = items.map(\.id)
+        let labels = try await labels(ofItems: ids)
+        let subtasks = try await subtasks(ofItems: ids)
+        return items.map { item in
+            var item = item
+            item.labels = labels[item.id] ?? []
+            item.subtasks = subtasks[item.id] ?? []
+            return item
+        }
+    }
+
+    /// A `YYYY-MM-DD` day's start and end in `zone`.
+    public static func localDay(_ text: String, in zone: TimeZone) throws(HouseholdError) -> (start: Date, end: Date) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else {
+            throw .invalidInput(field: "date", message: "date must be a calendar day as YYYY-MM-DD; \"\(text.prefix(20))\" is not.")
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let components = DateComponents(year: year, month: month, day: day)
+        guard components.isValidDate(in: calendar), let start = calendar.date(from: components),
+              let end = calendar.date(byAdding: .day, value: 1, to: start) else {
+            throw .invalidInput(field: "date", message: "date \(text) is not a day of the calendar.")
+        }
+        return (start, end)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+extension TaskService {
+    /// Creates a label; a name the household uses already (case aside) is a `conflict`.
+    public func createLabel(actor: UUID, householdID: UUID, name rawName: String, color rawColor: String) async throws -> TaskLabel {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        try HouseholdService.authorize(caller, "create", .ofHousehold("Label", householdID))
+        let name = try TaskDraft.labelName(rawName, field: "name")
+        let color = try LabelColor.parse(rawColor)
+        let label = TaskLabel(id: UUID(), householdID: householdID, name: name, color: color, createdAt: clock.now)
+        do {
+            try await database.client.query("""
+                INSERT INTO labels (id, household_id, name, color, created_at)
+                VALUES (\(label.id), \(householdID), \(name), \(color), \(label.createdAt))
+                """, logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw HouseholdError.conflict("The household has a label named \"\(name)\" already (names are compared case aside).")
+        }
+        return label
+    }
+
+    /// The household's labels by name.
+    public func labels(actor: UUID, householdID: UUID) async throws -> [TaskLabel] {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        guard caller.ability.can("read", .ofHousehold("Label", householdID)) else { return [] }
+        let rows = try await database.client.query(
+            "SELECT id, household_id, name, color, created_at FROM labels WHERE household_id = \(householdID) ORDER BY lower(name), id",
+            logger: logger)
+        var labels: [TaskLabel] = []
+        for try await (id, household, name, color, created) in rows.decode((UUID, UUID, String, String, Date).self) {
+            labels.append(TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created))
+        }
+        return labels
+    }
+
+    /// The labels an item names: by id (of this household), and by name — found case aside or
+    /// created gray, which takes the right to create labels.
+    static func resolveLabels(names: [String], ids: [UUID], householdID: UUID, caller: CallerAbility, now: Date,
+                              on connection: PostgresConnection, logger: Logger) async throws -> [TaskLabel] {
+        var found: [TaskLabel] = []
+        if !ids.isEmpty {
+            let rows = try await connection.query(
+                "SELECT id, household_id, name, color, created_at FROM labels WHERE household_id = \(householdID) AND id = ANY(\(ids))",
+                logger: logger)
+            for try await (id, household, name, color, created) in rows.decode((UUID, UUID, String, String, Date).self) {
+                found.append(TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created))
+            }
+            if let missing = ids.first(where: { id in !found.contains { $0.id == id } }) {
+                throw HouseholdError.invalidInput(field: "labelIds", message: "labelIds names \(missing.uuidString.lowercased()), not a label of this household.")
+            }
+        }
+        var wanted: [String] = []
+        for name in names where !wanted.contains(where: { $0.lowercased() == name.lowercased() }) { wanted.append(name) }
+        guard !wanted.isEmpty else { return found }
+        let lowered = wanted.map { $0.lowercased() }
+        let existing = try await connection.query(
+            "SELECT id, household_id, name, color, created_at FROM labels WHERE household_id = \(householdID) AND lower(name) = ANY(\(lowered))",
+            logger: logger)
+        var byName: [String: TaskLabel] = [:]
+        for try await (id, household, name, color, created) in existing.decode((UUID, UUID, String, String, Date).self) {
+            byName[name.lowercased()] = TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created)
+        }
+        let missing = wanted.filter { byName[$0.lowercased()] == nil }
+        if !missing.isEmpty {
+            try HouseholdService.authorize(caller, "create", .ofHousehold("Label", householdID))
+            let gray = LabelColor.named.first { $0.name == "gray" }?.hex ?? "#8E8E93"
+            // ON CONFLICT: another create made the same label meanwhile; it is read back below.
+            try await connection.query("""
+                INSERT INTO labels (id, household_id, name, color, created_at)
+                SELECT gen_random_uuid(), \(householdID), n, \(gray), \(now) FROM unnest(\(missing)) AS n
+                ON CONFLICT (household_id, lower(name)) DO NOTHING
+                """, logger: logger)
+            let created = try await connection.query(
+                "SELECT id, household_id, name, color, created_at FROM labels WHERE household_id = \(householdID) AND lower(name) = ANY(\(missing.map { $0.lowercased() }))",
+                logger: logger)
+            for try await (id, household, name, color, created) in created.decode((UUID, UUID, String, String, Date).self) {
+                byName[name.lowercased()] = TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created)
+            }
+        }
+        for name in wanted {
+            if let label = byName[name.lowercased()], !found.contains(where: { $0.id == label.id }) { found.append(label) }
+        }
+        return found
+    }
+}
+
+extension TaskService {
+    /// Renames or recolours a label (each only when given); names stay unique case aside.
+    public func updateLabel(actor: UUID, id: UUID, name rawName: String?, color rawColor: String?) async throws -> TaskLabel {
+        let caller = try await households.ability(for: actor)
+        let label = try await readableLabel(caller, id)
+        try HouseholdService.authorize(caller, "update", label.subject)
+        let name = try rawName.map { text throws(HouseholdError) in try TaskDraft.labelName(text, field: "name") }
+        let color = try rawColor.map { text throws(HouseholdError) in try LabelColor.parse(text) }
+        do {
+            try await database.client.query(
+                "UPDATE labels SET name = COALESCE(\(name), name), color = COALESCE(\(color), color) WHERE id = \(id)", logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw HouseholdError.conflict("The household has a label named \"\(name ?? label.name)\" already (names are compared case aside).")
+        }
+        return try await readableLabel(caller, id)
+    }
+
+    /// Deletes a label; items lose it (admins and owners).
+    public func deleteLabel(actor: UUID, id: UUID) async throws -> TaskLabel {
+        let caller = try await households.ability(for: actor)
+        let label = try await readableLabel(caller, id)
+        try HouseholdService.authorize(caller, "delete", label.subject)
+        try await database.client.query("DELETE FROM labels WHERE id = \(id)", logger: logger)
+        return label
+    }
+
+    func readableLabel(_ caller: CallerAbility, _ id: UUID) async throws -> TaskLabel {
+        let rows = try await database.client.query(
+            "SELECT id, household_id, name, color, created_at FROM labels WHERE id = \(id)", logger: logger)
+        for try await (id, household, name, color, created) in rows.decode((UUID, UUID, String, String, Date).self) {
+            let label = TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created)
+            if caller.ability.can("read", label.subject) { return label }
+        }
+        throw HouseholdError.notFound("Label")
+    }
+}

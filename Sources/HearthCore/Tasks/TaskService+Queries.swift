@@ -1,0 +1,93 @@
+import Foundation
+import PostgresNIO
+
+extension TaskService {
+    /// A household's items, filtered and sorted, a page at a time.
+    public func items(actor: UUID, householdID: UUID, query: TaskQuery, page: PageRequest) async throws -> Page<TaskItem> {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        guard caller.ability.can("read", .ofHousehold("Task", householdID)) else { return .empty }
+        var filter: [SQLCondition] = [.predicate([.sql("t.household_id = "), .bind(.uuid(householdID))])]
+        if let kind = query.kind { filter.append(.predicate([.sql("t.kind = "), .bind(.text(kind.rawValue))])) }
+        if let completed = query.completed { filter.append(.predicate([.sql(completed ? "t.completed_at IS NOT NULL" : "t.completed_at IS NULL")])) }
+        if let assignee = query.assigneeID { filter.append(.predicate([.sql("t.assignee_id = "), .bind(.uuid(assignee))])) }
+        for label in query.labelIDs {
+            filter.append(.predicate([.sql("EXISTS (SELECT 1 FROM task_labels tl WHERE tl.task_id = t.id AND tl.label_id = "), .bind(.uuid(label)), .sql(")")]))
+        }
+        if let before = query.dueBefore { filter.append(.predicate([.sql("t.deadline < ")] + SQLPiece.timestamp(before))) }
+        if let after = query.dueAfter { filter.append(.predicate([.sql("t.deadline >= ")] + SQLPiece.timestamp(after))) }
+        if let search = query.search {
+            let pattern = "%" + search.lowercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            filter.append(.predicate([.sql("(lower(t.title) LIKE "), .bind(.text(pattern)), .sql(" OR lower(COALESCE(t.notes, '')) LIKE "),
+                                      .bind(.text(pattern)), .sql(")")]))
+        }
+        let condition = SQLCondition.and(filter)
+        let total = try await households.count("SELECT count(*) FROM task_items t WHERE \(condition)")
+        let ordering = query.sort.ordering
+        let keyset = try Self.itemKeyset(page, sort: query.sort)
+        let rows = try await database.client.query("""
+            SELECT \(unescaped: Self.itemSelect), \(unescaped: ordering.key)::text FROM task_items t
+            WHERE \(condition) AND \(keyset) ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
+            """, logger: logger)
+        var decoded: [(item: TaskItem, key: String)] = []
+        for try await row in rows {
+            let item = try Self.decodeItem(row)
+            let cells = row.makeRandomAccess()
+            decoded.append((item, try cells[cells.count - 1].decode(String.self)))
+        }
+        let ids = decoded.map(\.item.id)
+        let labels = try await labels(ofItems: ids)
+        let subtasks = try await subtasks(ofItems: ids)
+        let sort = query.sort
+        return Page(rows: decoded, request: page, totalCount: total, cursor: { Cursor.make([sort.rawValue, $0.key, $0.item.id.uuidString]) },
+                    item: { row in
+                        var item = row.item
+                        item.labels = labels[item.id] ?? []
+                        item.subtasks = subtasks[item.id] ?? []
+                        return item
+                    })
+    }
+
+    static func itemKeyset(_ page: PageRequest, sort: TaskQuery.Sort) throws(PageRequestError) -> SQLCondition {
+        guard let after = page.after else { return .alwaysTrue }
+        let refused = PageRequestError(field: "after", message: "after is not a cursor from this list (same sort) of tasks.")
+        guard let parts = Cursor.parts(after), parts.count == 3, parts[0] == sort.rawValue, let id = UUID(uuidString: parts[2]) else { throw refused }
+        let key: SQLPiece
+        if sort.ordering.isText {
+            key = .bind(.text(parts[1]))
+        } else {
+            guard let number = Int64(parts[1]) else { throw refused }
+            key = .bind(.integer(number))
+        }
+        let ordering = sort.ordering
+        return .row("\(ordering.key), t.id", ordering.descending ? "<" : ">", [[key], [.bind(.uuid(id))]])
+    }
+}
+
+extension TaskQuery.Sort {
+    /// A deadline as a sortable bigint: microseconds since year 1 (always positive), no deadline last.
+    static let deadlineKey = "COALESCE((extract(epoch FROM t.deadline) * 1000000)::bigint + 62135596800000000, 9223372036854775807)"
+
+    /// The sort key (bigint, or text compared byte-wise; never NULL), its direction, and
+    /// whether it is text; ties go by id.
+    var ordering: (key: String, descending: Bool, isText: Bool, orderBy: String) {
+        let key: String
+        let descending: Bool
+        let isText: Bool
+        switch self {
+        case .deadline:
+            (key, descending, isText) = (Self.deadlineKey, false, false)
+        case .priority:
+            // HIGH first, then the soonest deadline: the rank's digit, then the zero-padded deadline key.
+            key = "((CASE t.priority WHEN 'HIGH' THEN '0' WHEN 'MEDIUM' THEN '1' WHEN 'LOW' THEN '2' ELSE '3' END) || lpad((\(Self.deadlineKey))::text, 19, '0')) COLLATE \"C\""
+            (descending, isText) = (false, true)
+        case .created:
+            (key, descending, isText) = ("(extract(epoch FROM t.created_at) * 1000000)::bigint", true, false)
+        case .title:
+            (key, descending, isText) = ("lower(t.title) COLLATE \"C\"", false, true)
+        }
+        let direction = descending ? "DESC" : "ASC"
+        return (key, descending, isText, "\(key) \(direction), t.id \(direction)")
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Household tasks and events, labels, subtasks and reminders, every request checked against
+/// the caller's ability in the item's household (VIEWER reads; MEMBER creates, updates and
+/// completes; ADMIN and OWNER also delete). Something the caller may not read answers
+/// `notFound`, exactly as a missing id does.
+public final class TaskService: ServiceHealth {
+    let database: Database
+    let households: HouseholdService
+    let clock: any HearthClock
+    let logger: Logger
+
+    public init(database: Database, households: HouseholdService, clock: any HearthClock = SystemClock(), logger: Logger? = nil) {
+        self.database = database
+        self.households = households
+        self.clock = clock
+        self.logger = logger ?? database.logger
+    }
+
+    // MARK: Items
+
+    /// Creates a task or event. With a client id, repeating the same create returns the item
+    /// made the first time; the same id with other content is a `conflict`.
+    public func createItem(actor: UUID, householdID: UUID, draft raw: TaskDraft) async throws -> TaskItem {
+        let caller = try await households.ability(for: actor)
+        let household = try await households.readableHousehold(caller, householdID)
+        try HouseholdService.authorize(caller, "create", .ofHousehold("Task", householdID))
+        let draft = try raw.validated()
+        let digest = draft.digest
+        if let id = draft.id, let existing = try await existingCreate(id, householdID: householdID, digest: digest, caller: caller) {
+            return existing
+        }
+        let now = clock.now
+        var startsAt = draft.startsAt
+        var endsAt = draft.endsAt
+        if draft.kind == .event {
+            let zone = TimeZone(identifier: household.timeZone) ?? .gmt
+            (startsAt, endsAt) = try EventSchedule.resolve(start: draft.startsAt, end: draft.endsAt, timeZone: zone, now: now)
+        }
+        let id = draft.id ?? UUID()
+        let occursAt = startsAt ?? draft.deadline
+        let reminderDue = draft.remindAt ?? occursAt
+        let logger = self.logger
+        do {
+            try await database.transaction(logger: logger) { connection async throws in
+                if let assignee = draft.assigneeID { try await Self.requireMember(assignee, of: householdID, on: connection, logger: logger) }
+                let labels = try await Self.resolveLabels(names: draft.labelNames, ids: draft.labelIDs, householdID: householdID, caller: caller,
+                                                          now: now, on: connection, logger: logger)
+                try await connection.query("""
+                    INSERT INTO task_items (id, household_id, kind, title, notes, priority, deadline, estimate_minutes, assignee_id,
+                                            starts_at, ends_at, location, created_by, created_at, updated_by, updated_at, create_digest,
+                                            reminder_id, remind_at, reminder_due_at)
+                    VALUES (\(id), \(householdID), \(draft.kind.rawValue), \(draft.title), \(draft.notes), \(draft.priority.rawValue),
+                            \(draft.deadline), \(draft.estimateMinutes), \(draft.assigneeID), \(startsAt), \(endsAt), \(draft.location),
+                            \(actor), \(now), \(actor), \(now), \(digest), \(UUID()), \(draft.remindAt), \(reminderDue))
+                    """, logger: logger)
+                if !labels.isEmpty {
+                    try await connection.query(
+                        "INSERT INTO task_labels (task_id, label_id) SELECT \(id), unnest(\(labels.map(\.id)))", logger: logger)
+                }
+                if !draft.subtasks.isEmpty {
+                    try await connection.query("""
+                        INSERT INTO subtasks (id, task_id, position, title, created_at)
+                        SELECT gen_random_uuid(), \(id), s.position, s.title, \(now)
+                        FROM unnest(\(Array(0..<draft.subtasks.count)), \(draft.subtasks)) AS s(position, title)
+                        """, logger: logger)
+                }
+            }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" && draft.id != nil {
+            // A concurrent create with the same id won the race: answer as a retry would.
+            if let id = draft.id, let existing = try await existingCreate(id, householdID: householdID, digest: digest, caller: caller) {
+                return existing
+            }
+            throw error
+        }
+        return try await readableItem(caller, id)
+    }
+
+    /// The item a create with `id` made before: itself when `digest` matches, else a conflict.
+    private func existingCreate(_ id: UUID, householdID: UUID, digest: String, caller: CallerAbility) async throws -> TaskItem? {
+        let rows = try await database.client.query(
+            "SELECT household_id, create_digest FROM task_items WHERE id = \(id)", logger: logger)
+        for try await (household, stored) in rows.decode((UUID, String).self) {
+            guard household == householdID, stored == digest else {
+                throw HouseholdError.conflict("An item with id \(id.uuidString.lowercased()) exists with other content; use a new id for a new item.")
+            }
+            return try await readableItem(caller, id)
+        }
+        return nil
+    }
+
+    /// An item the caller may read, with its labels and subtasks.
+    public func item(actor: UUID, id: UUID) async throws -> TaskItem {
+        try await readableItem(try await households.ability(for: actor), id)
+    }
+
+    func readableItem(_ caller: CallerAbility, _ id: UUID) async throws -> TaskItem {
+        let rows = try await database.client.query("SELECT \(unescaped: Self.itemSelect) FROM task_items t WHERE t.id = \(id)", logger: logger)
+        guard var item = try await Self.decodeItems(rows).first, caller.ability.can("read", item.subject) else {
+            throw HouseholdError.notFound("Task")
+        }
+        item.labels = try await labels(ofItems: [id])[id] ?? []
+        item.subtasks = try await subtasks(ofItems: [id])[id] ?? []
+        return item
+    }
+
+    static let itemSelect = """
+        t.id, t.household_id, t.kind, t.title, t.notes, t.priority, t.deadline, t.estimate_minutes, t.assignee_id, t.starts_at, t.ends_at, \
+        t.location, t.completed_at, t.completed_by, t.created_by, t.created_at, t.updated_by, t.updated_at, t.reminder_id, t.remind_at, \
+        t.reminder_due_at
+        """
+
+    static func decodeItems(_ rows: PostgresRowSequence) async throws -> [TaskItem] {
+        var items: [TaskItem] = []
+        for try await row in rows { items.append(try decodeItem(row)) }
+        return items
+    }
+
+    /// One row of ``itemSelect`` (further columns are ignored).
+    static func decodeItem(_ row: PostgresRow) throws -> TaskItem {
+        var cells = row.makeIterator()
+        func next<T: PostgresDecodable>(_: T.Type) throws -> T {
+            guard let cell = cells.next() else { throw HouseholdError.notFound("Task") }
+            return try cell.decode(T.self)
+        }
+        return TaskItem(
+            id: try next(UUID.self), householdID: try next(UUID.self), kind: TaskKind(rawValue: try next(String.self)) ?? .task,
+            title: try next(String.self), notes: try next(String?.self), priority: TaskPriority(rawValue: try next(String.self)) ?? .none,
+            deadline: try next(Date?.self), estimateMinutes: try next(Int?.self), assigneeID: try next(UUID?.self), startsAt: try next(Date?.self),
+            endsAt: try next(Date?.self), location: try next(String?.self), completedAt: try next(Date?.self), completedBy: try next(UUID?.self),
+            createdBy: try next(UUID?.self), createdAt: try next(Date.self), updatedBy: try next(UUID?.self), updatedAt: try next(Date.self),
+            labels: [], subtasks: [], reminderID: try next(UUID.self), remindAt: try next(Date?.self), reminderDueAt: try next(Date?.self))
+    }
+
+    /// Labels of several items, by item, by name (one query).
+    public func labels(ofItems ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
+        let rows = try await database.client.query("""
+            SELECT tl.task_id, l.id, l.household_id, l.name, l.color, l.created_at
+            FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ANY(\(ids)) ORDER BY lower(l.name), l.id
+            """, logger: logger)
+        var result: [UUID: [TaskLabel]] = [:]
+        for try await (task, id, household, name, color, created) in rows.decode((UUID, UUID, UUID, String, String, Date).self) {
+            result[task, default: []].append(TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created))
+        }
+        return result
+    }
+
+    /// Subtasks of several items, by item, in order (one query).
+    public func subtasks(ofItems ids: [UUID]) async throws -> [UUID: [Subtask]] {
+        let rows = try await database.client.query(
+            "SELECT task_id, id, position, title, done FROM subtasks WHERE task_id = ANY(\(ids)) ORDER BY task_id, position", logger: logger)
+        var result: [UUID: [Subtask]] = [:]
+        for try await (task, id, position, title, done) in rows.decode((UUID, UUID, Int, String, Bool).self) {
+            result[task, default: []].append(Subtask(id: id, position: position, title: title, done: done))
+        }
+        return result
+    }
+
+    /// Refuses an assignee who is not a member of the household.
+    static func requireMember(_ userID: UUID, of householdID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
+            "SELECT count(*) FROM household_members WHERE household_id = \(householdID) AND user_id = \(userID)", logger: logger)
+        for try await count in rows.decode(Int.self) where count > 0 { return }
+        throw HouseholdError.invalidInput(field: "assigneeId", message: "assigneeId must be a member of the household.")
+    }
+
+    // MARK: Health
+
+    public var healthName: String { "tasks" }
+
+    public func performHealthCheck() async -> ServiceHealthStatus {
+        let started = ContinuousClock.now
+        let checkedAt = Date()
+        do {
+            let rows = try await database.client.query("SELECT count(*) FROM task_items WHERE reminder_due_at IS NOT NULL", logger: logger)
+            var pending = 0
+            for try await count in rows.decode(Int.self) { pending = count }
+            return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started,
+                                       details: ["pendingReminders": "\(pending)"])
+        } catch {
+            return ServiceHealthStatus(isHealthy: false, lastChecked: checkedAt, errors: ["tasks unreachable: \(Database.describe(error))"],
+                                       responseTime: ContinuousClock.now - started)
+        }
+    }
+}
