@@ -204,6 +204,15 @@ public final class HouseholdService: ServiceHealth {
         try Self.authorize(try await ability(for: actor), action, subject)
     }
 
+    /// A household's time zone, for background work done on its behalf (no caller to check);
+    /// UTC when the household is gone or its zone unknown.
+    func timeZone(of id: UUID) async throws -> TimeZone {
+        if let cached = households.value(for: id) { return TimeZone(identifier: cached.timeZone) ?? .gmt }
+        let rows = try await database.client.query("SELECT time_zone FROM households WHERE id = \(id)", logger: logger)
+        for try await zone in rows.decode(String.self) { return TimeZone(identifier: zone) ?? .gmt }
+        return .gmt
+    }
+
     static func authorize(_ caller: CallerAbility, _ action: String, _ subject: AbilitySubject) throws(HouseholdError) {
         do {
             try caller.ability.authorize(action, subject)

@@ -82,10 +82,4 @@ public struct StoreSyncLoop: Service {
         stores.loopState.withLock { $0.lastRunAt = stores.clock.now }
         return total
     }
-
-    private func gracefulShutdownSleep(_ duration: Duration) async throws {
-        try await cancelWhenGracefulShutdown {
-            try await Task.sleep(for: duration)
-        }
-    }
 }

@@ -11,6 +11,8 @@ public final class TaskService: ServiceHealth {
     let households: HouseholdService
     let clock: any HearthClock
     let logger: Logger
+    /// This instance's name on the reminder leases it holds.
+    let instanceID = UUID()
 
     public init(database: Database, households: HouseholdService, clock: any HearthClock = SystemClock(), logger: Logger? = nil) {
         self.database = database

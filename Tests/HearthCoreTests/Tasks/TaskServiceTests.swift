@@ -367,3 +367,70 @@ extension TaskServiceTests {
         }
     }
 }
+
+extension TaskServiceTests {
+    /// Two instances' reminder loops over 30 due items: each reminder is sent exactly once, to
+    /// the assignee or else to every member.
+    @Test func twoLoopsSendEachReminderOnce() async throws {
+        try await Self.withFixture { f in
+            let member = try await f.person("mia", role: .member)
+            let due = f.clock.now.addingTimeInterval(600)
+            for index in 0..<30 {
+                _ = try await f.tasks.createItem(actor: f.owner, householdID: f.household,
+                                                 draft: TaskDraft(title: "Chore \(index)", deadline: due, assigneeID: index % 3 == 0 ? member : nil))
+            }
+            let future = try await f.tasks.createItem(actor: f.owner, householdID: f.household,
+                                                      draft: TaskDraft(title: "Later", deadline: due.addingTimeInterval(86_400)))
+            let done = try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: TaskDraft(title: "Done", deadline: due))
+            _ = try await f.tasks.completeItem(actor: f.owner, id: done.id)
+            let gone = try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: TaskDraft(title: "Gone", deadline: due))
+            _ = try await f.tasks.deleteItem(actor: f.owner, id: gone.id)
+            #expect(try await TaskReminderLoop(tasks: f.tasks).runRound() == 0, "nothing is due yet")
+
+            f.clock.advance(by: 601)
+            let other = TaskService(database: f.database, households: HouseholdService(database: f.database, clock: f.clock), clock: f.clock)
+            async let first = TaskReminderLoop(tasks: f.tasks).runRound()
+            async let second = TaskReminderLoop(tasks: other).runRound()
+            let (a, b) = try await (first, second)
+            #expect(a + b == 30, "\(a) + \(b)")
+            // 10 assigned to Mia: one notification each; 20 unassigned: one per member (2).
+            #expect(try await f.count("SELECT count(*) FROM notifications") == 10 + 20 * 2)
+            #expect(try await f.count("SELECT count(DISTINCT (user_id, title)) FROM notifications") == 50, "nobody got one twice")
+            #expect(try await f.count("SELECT count(*) FROM notifications WHERE body = 'Due 2026-03-29 14:10'") == 50, "due time in Berlin")
+            #expect(try await f.count("SELECT count(*) FROM task_items WHERE reminder_due_at IS NOT NULL") == 1, "only the later one is pending")
+            #expect(try await f.tasks.item(actor: f.owner, id: future.id).reminderDueAt == future.deadline)
+            #expect(try await TaskReminderLoop(tasks: f.tasks).runRound() == 0)
+        }
+    }
+
+    @Test func snoozeFiresAgainAndMovingTheDeadlineMovesTheReminder() async throws {
+        try await Self.withFixture { f in
+            let viewer = try await f.person("vic", role: .viewer)
+            let due = f.clock.now.addingTimeInterval(60)
+            let item = try await f.tasks.createItem(actor: f.owner, householdID: f.household,
+                                                    draft: TaskDraft(title: "Call grandma", priority: .high, deadline: due))
+            let reminderID = item.reminderID
+            f.clock.advance(by: 61)
+            let sent = try await f.tasks.deliverDueReminders()
+            #expect(sent.map(\.id) == [reminderID] && sent.first?.notifications.map(\.priority) == [.high, .high])
+            let snoozed = try await f.tasks.snoozeReminder(actor: f.owner, taskID: item.id)
+            #expect(snoozed.reminderDueAt == f.clock.now.addingTimeInterval(900) && snoozed.reminderID == reminderID)
+            f.clock.advance(by: 899)
+            #expect(try await f.tasks.deliverDueReminders().isEmpty)
+            f.clock.advance(by: 2)
+            #expect(try await f.tasks.deliverDueReminders().map(\.id) == [reminderID], "the same reminder, again")
+            await #expect(throws: HouseholdError.self) { try await f.tasks.snoozeReminder(actor: f.owner, taskID: item.id, minutes: 0) }
+            await #expect(throws: HouseholdError.self) { try await f.tasks.snoozeReminder(actor: viewer, taskID: item.id) }
+
+            let later = f.clock.now.addingTimeInterval(3600)
+            let moved = try await f.tasks.updateItem(actor: f.owner, id: item.id, patch: TaskPatch(deadline: .some(later)))
+            #expect(moved.reminderDueAt == later && moved.reminderID == reminderID)
+            let explicit = try await f.tasks.updateItem(actor: f.owner, id: item.id, patch: TaskPatch(remindAt: .some(later.addingTimeInterval(-600))))
+            #expect(explicit.reminderDueAt == later.addingTimeInterval(-600), "remindAt wins over the deadline")
+            _ = try await f.tasks.completeItem(actor: f.owner, id: item.id)
+            f.clock.advance(by: 7200)
+            #expect(try await f.tasks.deliverDueReminders().isEmpty, "completing cancels the reminder")
+            await #expect(throws: HouseholdError.self) { try await f.tasks.snoozeReminder(actor: f.owner, taskID: item.id) }
+        }
+    }
+}

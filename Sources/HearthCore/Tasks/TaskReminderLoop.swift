@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The background reminder sender: every `pollInterval` it delivers the reminders that are due
+/// (leased per item, so with several instances each reminder is sent once) and hands each to
+/// `delivered` (subscriptions). Stops on graceful shutdown.
+public struct TaskReminderLoop: Service {
+    let tasks: TaskService
+    let pollInterval: Duration
+    let delivered: @Sendable ([TaskReminder]) async -> Void
+
+    public init(tasks: TaskService, pollInterval: Duration = .seconds(15), delivered: @escaping @Sendable ([TaskReminder]) async -> Void = { _ in }) {
+        self.tasks = tasks
+        self.pollInterval = pollInterval
+        self.delivered = delivered
+    }
+
+    public func run() async throws {
+        let logger = tasks.logger
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                let sent = try await runRound()
+                if sent > 0 { logger.info("reminders sent", metadata: ["count": "\(sent)"]) }
+            } catch is CancellationError {
+                break
+            } catch {
+                logger.error("reminder loop failed; retrying", metadata: ["error": "\(Database.describe(error))"])
+            }
+            try? await gracefulShutdownSleep(pollInterval)
+        }
+    }
+
+    /// Delivers due reminders until none is left; returns how many were sent.
+    @discardableResult
+    public func runRound() async throws -> Int {
+        var total = 0
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let sent = try await tasks.deliverDueReminders()
+            guard !sent.isEmpty else { break }
+            total += sent.count
+            await delivered(sent)
+            await Task.yield()
+        }
+        return total
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+extension TaskService {
+    /// How long one instance holds a claimed reminder before another may take it over.
+    static let reminderLease: TimeInterval = 120
+
+    /// Delivers up to `limit` due reminders this instance claims (`FOR UPDATE SKIP LOCKED` plus
+    /// a lease, so two instances never send one reminder twice): each leaves a notification per
+    /// recipient and is then no longer pending. Returns what it sent.
+    public func deliverDueReminders(limit: Int = 50) async throws -> [TaskReminder] {
+        let now = clock.now
+        let rows = try await database.client.query("""
+            UPDATE task_items SET reminder_lease_owner = \(instanceID), reminder_lease_expires_at = \(now.addingTimeInterval(Self.reminderLease))
+            WHERE id IN (SELECT id FROM task_items
+                         WHERE reminder_due_at <= \(now) AND completed_at IS NULL
+                           AND (reminder_lease_expires_at IS NULL OR reminder_lease_expires_at < \(now))
+                         ORDER BY reminder_due_at LIMIT \(max(1, min(limit, 500))) FOR UPDATE SKIP LOCKED)
+            RETURNING id, household_id, reminder_id, title, priority, reminder_due_at, assignee_id
+            """, logger: logger)
+        var claimed: [(task: UUID, household: UUID, reminder: UUID, title: String, priority: String, due: Date, assignee: UUID?)] = []
+        for try await row in rows.decode((UUID, UUID, UUID, String, String, Date, UUID?).self) { claimed.append(row) }
+        var sent: [TaskReminder] = []
+        for item in claimed {
+            if let reminder = try await deliver(item, now: now) { sent.append(reminder) }
+        }
+        return sent
+    }
+
+    private func deliver(_ item: (task: UUID, household: UUID, reminder: UUID, title: String, priority: String, due: Date, assignee: UUID?),
+                         now: Date) async throws -> TaskReminder? {
+        let logger = self.logger
+        let owner = instanceID
+        let zone = try await households.timeZone(of: item.household)
+        return try await database.transaction(logger: logger) { connection async throws -> TaskReminder? in
+            // Still ours and still due as claimed (not completed, moved or snoozed meanwhile)?
+            let released = try await connection.query("""
+                UPDATE task_items SET reminder_due_at = NULL, reminder_lease_owner = NULL, reminder_lease_expires_at = NULL
+                WHERE id = \(item.task) AND reminder_lease_owner = \(owner) AND reminder_due_at = \(item.due) AND completed_at IS NULL
+                RETURNING id
+                """, logger: logger)
+            var mine = false
+            for try await _ in released.decode(UUID.self) { mine = true }
+            guard mine else { return nil }
+            var recipients: [UUID] = []
+            if let assignee = item.assignee {
+                recipients = [assignee]
+            } else {
+                let members = try await connection.query(
+                    "SELECT user_id FROM household_members WHERE household_id = \(item.household) ORDER BY joined_at, user_id", logger: logger)
+                for try await member in members.decode(UUID.self) { recipients.append(member) }
+            }
+            let body = "Due " + Self.localTime(item.due, in: zone)
+            let priority: StoreNotification.Priority = item.priority == TaskPriority.high.rawValue ? .high : .normal
+            let notifications = recipients.map {
+                StoreNotification(id: UUID(), userID: $0, householdID: item.household, storeID: nil, title: item.title, body: body,
+                                  priority: priority, counts: [:], createdAt: now, readAt: nil)
+            }
+            if !notifications.isEmpty {
+                try await connection.query("""
+                    INSERT INTO notifications (id, user_id, household_id, store_id, title, body, priority, counts, created_at)
+                    SELECT n.id, n.user_id, \(item.household), NULL, \(item.title), \(body), \(priority.rawValue), '{}'::jsonb, \(now)
+                    FROM unnest(\(notifications.map(\.id)), \(notifications.map(\.userID))) AS n(id, user_id)
+                    """, logger: logger)
+            }
+            return TaskReminder(id: item.reminder, taskID: item.task, householdID: item.household, title: item.title, dueAt: item.due,
+                                notifications: notifications)
+        }
+    }
+
+    /// "2026-03-29 14:00" in the household's zone.
+    static func localTime(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+    }
+
+    /// Fires an item's reminder again `minutes` from now (1 minute to 7 days; 15 by default).
+    public func snoozeReminder(actor: UUID, taskID: UUID, minutes: Int = 15) async throws -> TaskItem {
+        guard (1...10_080).contains(minutes) else {
+            throw HouseholdError.invalidInput(field: "minutes", message: "minutes must be from 1 to 10080 (a week); \(minutes) is not.")
+        }
+        let caller = try await households.ability(for: actor)
+        let item = try await readableItem(caller, taskID)
+        try HouseholdService.authorize(caller, "update", item.subject)
+        guard !item.isCompleted else { throw HouseholdError.conflict("A completed item has no reminder to snooze; reopen it first.") }
+        try await database.client.query("""
+            UPDATE task_items SET reminder_due_at = \(clock.now.addingTimeInterval(Double(minutes) * 60)), reminder_lease_owner = NULL,
+                reminder_lease_expires_at = NULL
+            WHERE id = \(taskID)
+            """, logger: logger)
+        return try await readableItem(caller, taskID)
+    }
+}
