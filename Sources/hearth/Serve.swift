@@ -89,10 +89,11 @@ struct Serve: AsyncParsableCommand {
         let users = UserService(database: database, configuration: usersConfiguration, logger: logger, accountHooks: households)
         let client = ShopifyClient(configuration: storesConfiguration.client)
         let stores = StoreService(database: database, households: households, client: client, configuration: storesConfiguration.stores, logger: logger)
-        let health = HealthRegistry([database, database.bus, users, households, stores])
+        let tasks = TaskService(database: database, households: households, logger: logger)
+        let health = HealthRegistry([database, database.bus, users, households, stores, tasks])
         let schema = try HearthGraphQLSchema(
             source: graphQL.source, facts: graphQL.facts,
-            services: HearthServices(users: users, households: households, stores: stores, health: health))
+            services: HearthServices(users: users, households: households, stores: stores, tasks: tasks, health: health))
         let dependencies = HearthDependencies(
             database: database, migrator: migrator, health: health, metrics: registry,
             graphQL: schema.makeExecutor(logger: logger, configuration: graphQL.executor), authenticator: .sessions(users))
@@ -122,6 +123,8 @@ struct Serve: AsyncParsableCommand {
         // One LISTEN connection: other instances' cache drops and store changes come in here.
         services.append(database.bus)
         services.append(app)
+        // Reminders are sent once migrations ran; like the sync loop, it stops before the pool closes.
+        services.append(TaskReminderLoop(tasks: tasks, startWhen: { for await _ in migrated {} }))
         // Last to start, first to stop: no sync is cut off by the pool closing under it.
         if storesConfiguration.loop {
             // It starts syncing once the migrations ran (the stream ends then, or when start-up failed).

@@ -21,7 +21,9 @@ import Testing
         let households = HouseholdService(database: database)
         let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4), accountHooks: households)
         let stores = StoreService(database: database, households: households, client: ShopifyClient())
-        return HearthServices(users: users, households: households, stores: stores, health: HealthRegistry([database, users, households, stores]))
+        let tasks = TaskService(database: database, households: households)
+        return HearthServices(users: users, households: households, stores: stores, tasks: tasks,
+                              health: HealthRegistry([database, users, households, stores, tasks]))
     }()
 
     /// Services on `database` with bcrypt at its lowest cost.
@@ -36,8 +38,9 @@ import Testing
             accountHooks: households)
         let stores = StoreService(database: database, households: households, client: ShopifyClient(configuration: shopify),
                                   configuration: storesConfiguration, clock: clock)
-        return HearthServices(users: users, households: households, stores: stores, health: HealthRegistry([database, users, households, stores]),
-                              clock: clock)
+        let tasks = TaskService(database: database, households: households, clock: clock)
+        return HearthServices(users: users, households: households, stores: stores, tasks: tasks,
+                              health: HealthRegistry([database, users, households, stores, tasks]), clock: clock)
     }
 
     static let facts = HearthGraphQLSchema.ServerFacts(

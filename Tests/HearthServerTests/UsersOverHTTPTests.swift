@@ -291,7 +291,7 @@ import Testing
             #expect(try await server.error("{ health { name } }").code == "UNAUTHENTICATED")
             #expect(try await server.error("{ health { name } }", token: person).code == "FORBIDDEN")
             let health = try #require(try await server.data("{ health { name isHealthy details } }", token: admin)["health"] as? [[String: Any]])
-            #expect(health.map { $0["name"] as? String } == ["database", "users", "households", "stores"])
+            #expect(health.map { $0["name"] as? String } == ["database", "users", "households", "stores", "tasks"])
             #expect((health[1]["details"] as? [String: Any])?["sessionCacheSize"] != nil)
             #expect((health[2]["details"] as? [String: Any])?["abilityCacheHitRate"] != nil)
 

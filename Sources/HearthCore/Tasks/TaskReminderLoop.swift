@@ -9,14 +9,22 @@ public struct TaskReminderLoop: Service {
     let tasks: TaskService
     let pollInterval: Duration
     let delivered: @Sendable ([TaskReminder]) async -> Void
+    let ready: (@Sendable () async -> Void)?
 
-    public init(tasks: TaskService, pollInterval: Duration = .seconds(15), delivered: @escaping @Sendable ([TaskReminder]) async -> Void = { _ in }) {
+    /// `ready`, when given, is awaited before the first round (the server's migrations, say).
+    public init(tasks: TaskService, pollInterval: Duration = .seconds(15), startWhen ready: (@Sendable () async -> Void)? = nil,
+                delivered: @escaping @Sendable ([TaskReminder]) async -> Void = { _ in }) {
         self.tasks = tasks
         self.pollInterval = pollInterval
+        self.ready = ready
         self.delivered = delivered
     }
 
     public func run() async throws {
+        if let ready {
+            await cancelWhenGracefulShutdown { await ready() }
+            if Task.isShuttingDownGracefully || Task.isCancelled { return }
+        }
         let logger = tasks.logger
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {

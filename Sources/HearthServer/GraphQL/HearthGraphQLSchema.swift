@@ -92,11 +92,12 @@ public struct HearthGraphQLSchema: Sendable {
     static func resolvers(_ facts: ServerFacts, services: HearthServices) -> Resolvers {
         var resolvers = Resolvers(
             defaultResolution: .types(Set(["ServerInfo", "Heartbeat"]).union(UserResolvers.plainTypes).union(HealthResolvers.plainTypes)
-                .union(HouseholdResolvers.plainTypes).union(StoreResolvers.plainTypes)))
+                .union(HouseholdResolvers.plainTypes).union(StoreResolvers.plainTypes).union(TaskResolvers.plainTypes)))
         UserResolvers.register(&resolvers, users: services.users)
         HouseholdResolvers.register(&resolvers, households: services.households, users: services.users, clock: services.clock)
         HealthResolvers.register(&resolvers, health: services.health)
         StoreResolvers.register(&resolvers, stores: services.stores)
+        TaskResolvers.register(&resolvers, tasks: services.tasks)
         let serverInfo: GraphQLValue = [
             "version": .string(facts.version), "startedAt": .string(DateTimeScalar.string(from: facts.startedAt)),
         ]

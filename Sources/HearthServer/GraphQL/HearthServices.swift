@@ -5,16 +5,18 @@ public struct HearthServices: Sendable {
     public var users: UserService
     public var households: HouseholdService
     public var stores: StoreService
+    public var tasks: TaskService
     /// Every service's health check, for `Query.health`.
     public var health: HealthRegistry
     /// The clock the services run on (invitation states are told by it).
     public var clock: any HearthClock
 
-    public init(users: UserService, households: HouseholdService, stores: StoreService, health: HealthRegistry,
+    public init(users: UserService, households: HouseholdService, stores: StoreService, tasks: TaskService, health: HealthRegistry,
                 clock: any HearthClock = SystemClock()) {
         self.users = users
         self.households = households
         self.stores = stores
+        self.tasks = tasks
         self.health = health
         self.clock = clock
     }
