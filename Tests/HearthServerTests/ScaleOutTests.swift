@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FixtureShop
 import Foundation
+import GraphQLEngine
 import HearthCore
 import HearthServer
 import HearthTestSupport
@@ -126,6 +127,48 @@ import Testing
                 } cleanup: {
                     try await http.shutdown()
                 }
+            }
+        }
+    }
+
+    /// Task changes made on A and a reminder A's loop sends reach `taskChanged`, `reminderDue`
+    /// and `notificationReceived` subscribers on B over WebSocket.
+    @Test func taskChangesAndRemindersReachSubscribersOnAnotherInstance() async throws {
+        try await UsersOverHTTPTests.withServers(count: 2) { servers in
+            let (a, b) = (servers[0], servers[1])
+            let owner = try await HouseholdsOverHTTPTests.person(a, "Olive")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(a, owner)
+            let bPort = try #require(b.client.port)
+            try await GraphQLWebSocketTests.connect(bPort) { reader, outbound in
+                try await GraphQLWebSocketTests.send(outbound, #"{"type":"connection_init","payload":{"authorization":"Bearer \#(owner.token)"}}"#)
+                #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
+                try await GraphQLWebSocketTests.send(outbound, #"{"id":"t","type":"subscribe","payload":{"query":"subscription { taskChanged(householdId: \"\#(home)\") { change task { title completed } } }"}}"#)
+                try await GraphQLWebSocketTests.send(outbound, #"{"id":"r","type":"subscribe","payload":{"query":"subscription { reminderDue { title } }"}}"#)
+                try await GraphQLWebSocketTests.send(outbound, #"{"id":"n","type":"subscribe","payload":{"query":"subscription { notificationReceived { title body } }"}}"#)
+                let listening = try await eventually { b.services.tasks.changes.subscriberCount == 3 }
+                #expect(listening)
+
+                let deadline = DateTimeScalar.string(from: a.clock.now.addingTimeInterval(60))
+                let created = try await a.data("mutation($h: UUID!, $d: DateTime) { createTask(householdId: $h, input: {title: \"Feed the cat\", deadline: $d}) { id } }",
+                                               ["h": home, "d": deadline], token: owner.token)
+                let id = try #require((created["createTask"] as? [String: Any])?["id"] as? String)
+                a.clock.advance(by: 61)
+                #expect(try await TaskReminderLoop(tasks: a.services.tasks).runRound() == 1)
+                _ = try await a.data("mutation($id: UUID!) { completeTask(id: $id) { id } }", ["id": id], token: owner.token)
+                _ = try await a.data("mutation($id: UUID!) { deleteTask(id: $id) { id } }", ["id": id], token: owner.token)
+
+                var messages: [String] = []
+                for _ in 0..<5 { messages.append(try await withTimeout(.seconds(20)) { try await reader.next() ?? "" }) }
+                let changes = messages.filter { $0.hasPrefix(#"{"id":"t""#) }
+                #expect(changes == [
+                    #"{"id":"t","type":"next","payload":{"data":{"taskChanged":{"change":"CREATED","task":{"title":"Feed the cat","completed":false}}}}}"#,
+                    #"{"id":"t","type":"next","payload":{"data":{"taskChanged":{"change":"COMPLETED","task":{"title":"Feed the cat","completed":true}}}}}"#,
+                    #"{"id":"t","type":"next","payload":{"data":{"taskChanged":{"change":"DELETED","task":null}}}}"#,
+                ], "\(messages)")
+                #expect(messages.contains(#"{"id":"r","type":"next","payload":{"data":{"reminderDue":{"title":"Feed the cat"}}}}"#), "\(messages)")
+                #expect(messages.contains { $0.hasPrefix(#"{"id":"n","type":"next","payload":{"data":{"notificationReceived":{"title":"Feed the cat","body":"Due "#) },
+                        "\(messages)")
+                try await outbound.close(.normalClosure, reason: nil)
             }
         }
     }

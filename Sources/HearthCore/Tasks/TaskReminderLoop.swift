@@ -3,21 +3,18 @@ import Logging
 import ServiceLifecycle
 
 /// The background reminder sender: every `pollInterval` it delivers the reminders that are due
-/// (leased per item, so with several instances each reminder is sent once) and hands each to
-/// `delivered` (subscriptions). Stops on graceful shutdown.
+/// (leased per item, so with several instances each reminder is sent once) and announces each
+/// to subscribers (here and, over the event bus, elsewhere). Stops on graceful shutdown.
 public struct TaskReminderLoop: Service {
     let tasks: TaskService
     let pollInterval: Duration
-    let delivered: @Sendable ([TaskReminder]) async -> Void
     let ready: (@Sendable () async -> Void)?
 
     /// `ready`, when given, is awaited before the first round (the server's migrations, say).
-    public init(tasks: TaskService, pollInterval: Duration = .seconds(15), startWhen ready: (@Sendable () async -> Void)? = nil,
-                delivered: @escaping @Sendable ([TaskReminder]) async -> Void = { _ in }) {
+    public init(tasks: TaskService, pollInterval: Duration = .seconds(15), startWhen ready: (@Sendable () async -> Void)? = nil) {
         self.tasks = tasks
         self.pollInterval = pollInterval
         self.ready = ready
-        self.delivered = delivered
     }
 
     public func run() async throws {
@@ -47,7 +44,7 @@ public struct TaskReminderLoop: Service {
             let sent = try await tasks.deliverDueReminders()
             guard !sent.isEmpty else { break }
             total += sent.count
-            await delivered(sent)
+            await tasks.announce(sent)
             await Task.yield()
         }
         return total

@@ -35,7 +35,14 @@ extension TaskService {
                 }
             }
         }
-        return try await readableItem(caller, id)
+        return try await announced(.updated, caller, id)
+    }
+
+    /// The item as it is now, announced to subscribers as `kind`.
+    func announced(_ kind: TaskChange.Kind, _ caller: CallerAbility, _ id: UUID) async throws -> TaskItem {
+        let item = try await readableItem(caller, id)
+        await announce(kind, item)
+        return item
     }
 
     /// When a changed item's reminder fires: unchanged when its time did not move (a snoozed or
@@ -57,7 +64,7 @@ extension TaskService {
                 reminder_due_at = NULL, updated_by = \(actor), updated_at = \(now)
             WHERE id = \(id)
             """, logger: logger)
-        return try await readableItem(caller, id)
+        return try await announced(.completed, caller, id)
     }
 
     /// Marks a done item open again; its reminder is re-armed when its time is still ahead.
@@ -72,7 +79,7 @@ extension TaskService {
                 updated_by = \(actor), updated_at = \(now)
             WHERE id = \(id)
             """, logger: logger)
-        return try await readableItem(caller, id)
+        return try await announced(.reopened, caller, id)
     }
 
     /// Deletes an item with its subtasks and reminder (admins and owners).
@@ -81,6 +88,7 @@ extension TaskService {
         let item = try await readableItem(caller, id)
         try HouseholdService.authorize(caller, "delete", item.subject)
         try await database.client.query("DELETE FROM task_items WHERE id = \(id)", logger: logger)
+        await announce(.deleted, item)
         return item
     }
 
@@ -147,6 +155,6 @@ extension TaskService {
     private func touched(_ caller: CallerAbility, _ item: TaskItem, actor: UUID) async throws -> TaskItem {
         try await database.client.query(
             "UPDATE task_items SET updated_by = \(actor), updated_at = \(clock.now) WHERE id = \(item.id)", logger: logger)
-        return try await readableItem(caller, item.id)
+        return try await announced(.updated, caller, item.id)
     }
 }

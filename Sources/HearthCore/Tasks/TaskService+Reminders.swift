@@ -92,6 +92,6 @@ extension TaskService {
                 reminder_lease_expires_at = NULL
             WHERE id = \(taskID)
             """, logger: logger)
-        return try await readableItem(caller, taskID)
+        return try await announced(.updated, caller, taskID)
     }
 }

@@ -13,12 +13,17 @@ public final class TaskService: ServiceHealth {
     let logger: Logger
     /// This instance's name on the reminder leases it holds.
     let instanceID = UUID()
+    /// Changes and fired reminders, for subscriptions.
+    public let changes = TaskChangeFeed()
 
     public init(database: Database, households: HouseholdService, clock: any HearthClock = SystemClock(), logger: Logger? = nil) {
         self.database = database
         self.households = households
         self.clock = clock
         self.logger = logger ?? database.logger
+        database.bus.on(TaskNotice.topic) { [weak self] message in
+            if let notice = message.decode(TaskNotice.self) { await self?.relay(notice) }
+        }
     }
 
     // MARK: Items
@@ -77,7 +82,9 @@ public final class TaskService: ServiceHealth {
             }
             throw error
         }
-        return try await readableItem(caller, id)
+        let created = try await readableItem(caller, id)
+        await announce(.created, created)
+        return created
     }
 
     /// The item a create with `id` made before: itself when `digest` matches, else a conflict.
@@ -91,6 +98,14 @@ public final class TaskService: ServiceHealth {
             return try await readableItem(caller, id)
         }
         return nil
+    }
+
+    /// Whether `actor` may read the household's items (for subscriptions, checked per event);
+    /// a household they cannot see is `notFound`.
+    public func mayReadItems(actor: UUID, householdID: UUID) async throws -> Bool {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        return caller.ability.can("read", .ofHousehold("Task", householdID))
     }
 
     /// An item the caller may read, with its labels and subtasks.

@@ -96,7 +96,7 @@ public struct HearthGraphQLSchema: Sendable {
         UserResolvers.register(&resolvers, users: services.users)
         HouseholdResolvers.register(&resolvers, households: services.households, users: services.users, clock: services.clock)
         HealthResolvers.register(&resolvers, health: services.health)
-        StoreResolvers.register(&resolvers, stores: services.stores)
+        StoreResolvers.register(&resolvers, stores: services.stores, tasks: services.tasks)
         TaskResolvers.register(&resolvers, tasks: services.tasks)
         let serverInfo: GraphQLValue = [
             "version": .string(facts.version), "startedAt": .string(DateTimeScalar.string(from: facts.startedAt)),

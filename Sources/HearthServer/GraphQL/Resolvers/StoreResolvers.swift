@@ -11,10 +11,10 @@ enum StoreResolvers {
         "NotificationConnection", "NotificationEdge",
     ]
 
-    static func register(_ resolvers: inout Resolvers, stores: StoreService) {
+    static func register(_ resolvers: inout Resolvers, stores: StoreService, tasks: TaskService) {
         registerQueries(&resolvers, stores: stores)
         registerMutations(&resolvers, stores: stores)
-        registerSubscriptions(&resolvers, stores: stores)
+        registerSubscriptions(&resolvers, stores: stores, tasks: tasks)
     }
 
     private static func registerQueries(_ resolvers: inout Resolvers, stores: StoreService) {
@@ -145,7 +145,7 @@ enum StoreResolvers {
         }
     }
 
-    private static func registerSubscriptions(_ resolvers: inout Resolvers, stores: StoreService) {
+    private static func registerSubscriptions(_ resolvers: inout Resolvers, stores: StoreService, tasks: TaskService) {
         resolvers.subscription("Subscription.storeEvents") { input in
             let actor = try input.signedIn().user.id
             let household = try HouseholdValues.id(input, "householdId")
@@ -169,8 +169,10 @@ enum StoreResolvers {
         resolvers.subscription("Subscription.notificationReceived") { input in
             let actor = try input.signedIn().user.id
             let batches = stores.changes.subscribe()
+            let reminders = tasks.changes.subscribe()
             return AsyncThrowingStream { continuation in
-                let task = Task {
+                // Store syncs and fired reminders both leave notifications: one stream of both.
+                let fromStores = Task {
                     for await batch in batches {
                         for notification in batch.notifications where notification.userID == actor {
                             continuation.yield(.value(StoreValues.notification(notification)))
@@ -178,7 +180,19 @@ enum StoreResolvers {
                     }
                     continuation.finish()
                 }
-                continuation.onTermination = { _ in task.cancel() }
+                let fromReminders = Task {
+                    for await event in reminders {
+                        guard case .reminder(let reminder) = event else { continue }
+                        for notification in reminder.notifications where notification.userID == actor {
+                            continuation.yield(.value(StoreValues.notification(notification)))
+                        }
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in
+                    fromStores.cancel()
+                    fromReminders.cancel()
+                }
             }
         }
     }

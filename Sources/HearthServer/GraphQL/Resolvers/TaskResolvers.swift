@@ -5,7 +5,7 @@ import HearthCore
 /// `schema.graphql`'s tasks, events, labels, subtasks and reminders, mapped onto ``TaskService``
 /// (which checks every request against the caller's ability).
 enum TaskResolvers {
-    static let plainTypes: Set<String> = ["Task", "Label", "Subtask", "TaskConnection", "TaskEdge"]
+    static let plainTypes: Set<String> = ["Task", "Label", "Subtask", "TaskConnection", "TaskEdge", "TaskChangeEvent", "ReminderDue"]
 
     static func register(_ resolvers: inout Resolvers, tasks: TaskService) {
         resolvers.field("Query.tasks") { input in
@@ -49,6 +49,55 @@ enum TaskResolvers {
             return .value(.list(labels.map(TaskValues.label)))
         }
         registerMutations(&resolvers, tasks: tasks)
+        registerSubscriptions(&resolvers, tasks: tasks)
+    }
+
+    private static func registerSubscriptions(_ resolvers: inout Resolvers, tasks: TaskService) {
+        resolvers.subscription("Subscription.taskChanged") { input in
+            let actor = try input.signedIn().user.id
+            let household = try HouseholdValues.id(input, "householdId")
+            // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
+            guard try await serviceCall({ try await tasks.mayReadItems(actor: actor, householdID: household) }) else {
+                throw HouseholdError.forbidden("Cannot execute \"read\" on \"Task\"").fieldError
+            }
+            let events = tasks.changes.subscribe()
+            return AsyncThrowingStream { continuation in
+                let task = Task {
+                    for await event in events {
+                        guard case .changed(let change) = event, change.householdID == household else { continue }
+                        // Membership is checked again per change: someone removed stops receiving.
+                        guard (try? await tasks.mayReadItems(actor: actor, householdID: household)) == true else { break }
+                        continuation.yield(.value([
+                            "change": .string(change.kind.rawValue), "householdId": TaskValues.id(change.householdID),
+                            "taskId": TaskValues.id(change.taskID), "task": change.item.map(TaskValues.task) ?? .null,
+                        ]))
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+        resolvers.subscription("Subscription.reminderDue") { input in
+            let actor = try input.signedIn().user.id
+            let household = UserValues.uuid(input[argument: "householdId"])
+            if let household { _ = try await serviceCall { try await tasks.mayReadItems(actor: actor, householdID: household) } }
+            let events = tasks.changes.subscribe()
+            return AsyncThrowingStream { continuation in
+                let task = Task {
+                    for await event in events {
+                        guard case .reminder(let reminder) = event, household.map({ $0 == reminder.householdID }) ?? true,
+                              reminder.notifications.contains(where: { $0.userID == actor }) else { continue }
+                        continuation.yield(.value([
+                            "reminderId": TaskValues.id(reminder.id), "taskId": TaskValues.id(reminder.taskID),
+                            "householdId": TaskValues.id(reminder.householdID), "title": .string(reminder.title),
+                            "dueAt": StoreValues.date(reminder.dueAt),
+                        ]))
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
     }
 
     private static func registerMutations(_ resolvers: inout Resolvers, tasks: TaskService) {
