@@ -23,6 +23,7 @@ bench: graphql-reference
 	scripts/bench/validation.sh
 	scripts/bench/execution.sh
 	scripts/bench/stores.sh
+	scripts/bench/agenda.sh
 
 # HTTP load with wrk: /healthz, POST /graphql and a persisted query over GET, in one run.
 bench-http: postgres-server
