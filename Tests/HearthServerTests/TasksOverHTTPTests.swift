@@ -93,4 +93,74 @@ import Testing
             #expect(try await server.data("mutation($id: UUID!) { deleteTask(id: $id) { id } }", ["id": id], token: owner.token)["deleteTask"] != nil)
         }
     }
+
+    @Test func subtasksLabelsReopeningAndRolesOverHTTP() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+            let admin = try await HouseholdsOverHTTPTests.person(server, "Ada")
+            let member = try await HouseholdsOverHTTPTests.person(server, "Mia")
+            let viewer = try await HouseholdsOverHTTPTests.person(server, "Vic")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+            let cabin = try await HouseholdsOverHTTPTests.createHousehold(server, owner, name: "Cabin")
+            try await HouseholdsOverHTTPTests.add(server, owner, home, admin, "ADMIN")
+            try await HouseholdsOverHTTPTests.add(server, owner, home, member, "MEMBER")
+            try await HouseholdsOverHTTPTests.add(server, owner, home, viewer, "VIEWER")
+            let created = try Self.task(try await server.data(
+                "mutation($h: UUID!) { createTask(householdId: $h, input: {title: \"Pack\", subtasks: [\"Socks\", \"Shirts\"]}) { id subtasks { id title } } }",
+                ["h": home], token: member.token), "createTask")
+            let id = try #require(created["id"] as? String)
+            let subtaskIDs = (created["subtasks"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(subtaskIDs.count == 2)
+            let titles = { (data: [String: Any], key: String) in
+                ((data[key] as? [String: Any])?["subtasks"] as? [[String: Any]] ?? []).map { "\($0["title"] as? String ?? "")\($0["done"] as? Bool == true ? "✓" : "")" }
+            }
+            let added = try await server.data("mutation($t: UUID!) { addSubtask(taskId: $t, title: \"Shoes\") { subtasks { title done } } }", ["t": id], token: member.token)
+            #expect(titles(added, "addSubtask") == ["Socks", "Shirts", "Shoes"])
+            let ticked = try await server.data("mutation($s: UUID!) { updateSubtask(id: $s, done: true) { subtasks { title done } } }", ["s": subtaskIDs[0]], token: member.token)
+            #expect(titles(ticked, "updateSubtask") == ["Socks✓", "Shirts", "Shoes"])
+            let all = try await server.data("query($t: UUID!) { task(id: $t) { subtasks { id } } }", ["t": id], token: viewer.token)
+            let allIDs = (((all["task"] as? [String: Any])?["subtasks"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+            let reordered = try await server.data("mutation($t: UUID!, $o: [UUID!]!) { reorderSubtasks(taskId: $t, subtaskIds: $o) { subtasks { title done } } }",
+                                                  ["t": id, "o": Array(allIDs.reversed())], token: member.token)
+            #expect(titles(reordered, "reorderSubtasks") == ["Shoes", "Shirts", "Socks✓"])
+            let bad = try await server.error("mutation($t: UUID!, $o: [UUID!]!) { reorderSubtasks(taskId: $t, subtaskIds: $o) { id } }", ["t": id, "o": [allIDs[0]]], token: member.token)
+            #expect(bad.code == "BAD_USER_INPUT" && bad.extensions["field"] as? String == "subtaskIds")
+            let removed = try await server.data("mutation($s: UUID!) { removeSubtask(id: $s) { subtasks { title done } } }", ["s": subtaskIDs[1]], token: member.token)
+            #expect(titles(removed, "removeSubtask") == ["Shoes", "Socks✓"])
+            #expect(try await server.error("mutation($s: UUID!) { removeSubtask(id: $s) { id } }", ["s": subtaskIDs[0]], token: viewer.token).code == "FORBIDDEN")
+
+            _ = try await server.data("mutation($t: UUID!) { completeTask(id: $t) { id } }", ["t": id], token: member.token)
+            let reopened = try await server.data("mutation($t: UUID!) { reopenTask(id: $t) { completed completedAt completedBy } }", ["t": id], token: member.token)
+            #expect((reopened["reopenTask"] as? [String: Any])?["completed"] as? Bool == false)
+            #expect((reopened["reopenTask"] as? [String: Any])?["completedBy"] is NSNull)
+
+            // Labels: members create; admins rename, recolour and delete; names clash case aside.
+            let label = try await server.data("mutation($h: UUID!) { createLabel(householdId: $h, name: \"Trip\", color: \"indigo\") { id name color } }",
+                                              ["h": home], token: member.token)
+            let labelID = try #require((label["createLabel"] as? [String: Any])?["id"] as? String)
+            #expect((label["createLabel"] as? [String: Any])?["color"] as? String == "#5856D6")
+            let clash = try await server.error("mutation($h: UUID!) { createLabel(householdId: $h, name: \"TRIP\") { id } }", ["h": home], token: member.token)
+            #expect(clash.code == "CONFLICT")
+            let badColor = try await server.error("mutation($h: UUID!) { createLabel(householdId: $h, name: \"Paint\", color: \"#12\") { id } }", ["h": home], token: member.token)
+            #expect(badColor.code == "BAD_USER_INPUT" && badColor.extensions["field"] as? String == "color")
+            #expect(try await server.error("mutation($l: UUID!) { updateLabel(id: $l, name: \"Holiday\") { id } }", ["l": labelID], token: member.token).code == "FORBIDDEN")
+            let renamed = try await server.data("mutation($l: UUID!) { updateLabel(id: $l, name: \"Holiday\", color: \"#00aa00\") { name color } }", ["l": labelID], token: admin.token)
+            #expect((renamed["updateLabel"] as? [String: Any])?["color"] as? String == "#00AA00")
+            #expect(try await server.error("mutation($l: UUID!) { deleteLabel(id: $l) { id } }", ["l": labelID], token: member.token).code == "FORBIDDEN")
+            #expect(try await server.data("mutation($l: UUID!) { deleteLabel(id: $l) { name } }", ["l": labelID], token: admin.token)["deleteLabel"] != nil)
+
+            // Another household's items: NOT_FOUND for someone who is not in it, whatever the role elsewhere.
+            let foreign = try Self.task(try await server.data("mutation($h: UUID!) { createTask(householdId: $h, input: {title: \"Cabin chores\"}) { id } }",
+                                                              ["h": cabin], token: owner.token), "createTask")
+            let foreignID = try #require(foreign["id"] as? String)
+            for (query, variables) in [("mutation($t: UUID!) { updateTask(id: $t, input: {title: \"x\"}) { id } }", ["t": foreignID]),
+                                       ("mutation($t: UUID!) { deleteTask(id: $t) { id } }", ["t": foreignID]),
+                                       ("mutation($t: UUID!) { addSubtask(taskId: $t, title: \"x\") { id } }", ["t": foreignID]),
+                                       ("mutation($t: UUID!) { snoozeReminder(taskId: $t) { id } }", ["t": foreignID]),
+                                       ("query($h: UUID!) { agenda(householdId: $h, from: \"2030-01-01T00:00:00Z\", to: \"2030-01-02T00:00:00Z\") { id } }", ["h": cabin])] {
+                #expect(try await server.error(query, variables, token: admin.token).code == "NOT_FOUND", "\(query)")
+            }
+            #expect(try await server.data("query($t: UUID!) { task(id: $t) { title } }", ["t": foreignID], token: owner.token)["task"] != nil)
+        }
+    }
 }
