@@ -89,7 +89,7 @@ struct Serve: AsyncParsableCommand {
         let users = UserService(database: database, configuration: usersConfiguration, logger: logger, accountHooks: households)
         let client = ShopifyClient(configuration: storesConfiguration.client)
         let stores = StoreService(database: database, households: households, client: client, configuration: storesConfiguration.stores, logger: logger)
-        let tasks = TaskService(database: database, households: households, logger: logger)
+        let tasks = TaskService(database: database, households: households, cacheTTL: householdsConfiguration.cacheTTL, logger: logger)
         let health = HealthRegistry([database, database.bus, users, households, stores, tasks])
         let schema = try HearthGraphQLSchema(
             source: graphQL.source, facts: graphQL.facts,

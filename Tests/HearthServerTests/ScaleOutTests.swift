@@ -49,6 +49,13 @@ import Testing
             #expect(try await eventually {
                 (try await b.data(read, ["h": home], token: member.token)["household"] as? [String: Any])?["name"] as? String == "Renamed"
             }, "the renamed household reaches B's household cache")
+            // Labels are cached per household: one made on A shows on B at once.
+            let labels = "query($h: UUID!) { labels(householdId: $h) { name } }"
+            #expect((try await b.data(labels, ["h": home], token: member.token)["labels"] as? [Any])?.isEmpty == true)
+            _ = try await a.data("mutation($h: UUID!) { createLabel(householdId: $h, name: \"Garden\") { id } }", ["h": home], token: owner.token)
+            #expect(try await eventually {
+                (try await b.data(labels, ["h": home], token: member.token)["labels"] as? [[String: Any]])?.first?["name"] as? String == "Garden"
+            }, "B's label cache dropped the household")
             _ = try await a.data("mutation($h: UUID!, $u: UUID!) { removeMember(householdId: $h, userId: $u) }",
                                  ["h": home, "u": member.id], token: owner.token)
             #expect(try await eventually { try await b.error(read, ["h": home], token: member.token).code == "NOT_FOUND" },

@@ -35,6 +35,7 @@ extension TaskService {
                 }
             }
         }
+        if !labelNames.isEmpty { await forgetLabels(of: item.householdID) }  // names may have made labels
         return try await announced(.updated, caller, id)
     }
 

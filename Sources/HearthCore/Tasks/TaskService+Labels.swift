@@ -19,6 +19,7 @@ extension TaskService {
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             throw HouseholdError.conflict("The household has a label named \"\(name)\" already (names are compared case aside).")
         }
+        await forgetLabels(of: householdID)
         return label
     }
 
@@ -27,6 +28,7 @@ extension TaskService {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
         guard caller.ability.can("read", .ofHousehold("Label", householdID)) else { return [] }
+        if let cached = labelCache.value(for: householdID) { return cached }
         let rows = try await database.client.query(
             "SELECT id, household_id, name, color, created_at FROM labels WHERE household_id = \(householdID) ORDER BY lower(name), id",
             logger: logger)
@@ -34,7 +36,16 @@ extension TaskService {
         for try await (id, household, name, color, created) in rows.decode((UUID, UUID, String, String, Date).self) {
             labels.append(TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created))
         }
+        labelCache.store(labels, for: householdID)
         return labels
+    }
+
+    static let labelsTopic = "task-labels"
+
+    /// Drops a household's cached labels after a label write, here and in the other instances.
+    func forgetLabels(of householdID: UUID) async {
+        labelCache.remove(householdID)
+        await database.bus.publish(Self.labelsTopic, householdID)
     }
 
     /// The labels an item names: by id (of this household), and by name — found case aside or
@@ -102,6 +113,7 @@ extension TaskService {
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             throw HouseholdError.conflict("The household has a label named \"\(name ?? label.name)\" already (names are compared case aside).")
         }
+        await forgetLabels(of: label.householdID)
         return try await readableLabel(caller, id)
     }
 
@@ -111,6 +123,7 @@ extension TaskService {
         let label = try await readableLabel(caller, id)
         try HouseholdService.authorize(caller, "delete", label.subject)
         try await database.client.query("DELETE FROM labels WHERE id = \(id)", logger: logger)
+        await forgetLabels(of: label.householdID)
         return label
     }
 

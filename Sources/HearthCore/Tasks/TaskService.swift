@@ -15,8 +15,12 @@ public final class TaskService: ServiceHealth {
     let instanceID = UUID()
     /// Changes and fired reminders, for subscriptions.
     public let changes = TaskChangeFeed()
+    /// Each household's labels, by household id (dropped on every label write, here and elsewhere).
+    let labelCache: TTLCache<UUID, [TaskLabel]>
 
-    public init(database: Database, households: HouseholdService, clock: any HearthClock = SystemClock(), logger: Logger? = nil) {
+    public init(database: Database, households: HouseholdService, clock: any HearthClock = SystemClock(), cacheTTL: TimeInterval = 300,
+                logger: Logger? = nil) {
+        self.labelCache = TTLCache(ttl: cacheTTL, clock: clock)
         self.database = database
         self.households = households
         self.clock = clock
@@ -24,6 +28,11 @@ public final class TaskService: ServiceHealth {
         database.bus.on(TaskNotice.topic) { [weak self] message in
             if let notice = message.decode(TaskNotice.self) { await self?.relay(notice) }
         }
+        database.bus.on(Self.labelsTopic) { [weak self] message in
+            if let household = message.decode(UUID.self) { self?.labelCache.remove(household) }
+        }
+        // Label writes made while the listener was away were not heard: start over.
+        database.bus.onConnect { [weak self] in self?.labelCache.removeAll() }
     }
 
     // MARK: Items
@@ -82,6 +91,7 @@ public final class TaskService: ServiceHealth {
             }
             throw error
         }
+        if !draft.labelNames.isEmpty { await forgetLabels(of: householdID) }  // names may have made labels
         let created = try await readableItem(caller, id)
         await announce(.created, created)
         return created
@@ -194,8 +204,10 @@ public final class TaskService: ServiceHealth {
             let rows = try await database.client.query("SELECT count(*) FROM task_items WHERE reminder_due_at IS NOT NULL", logger: logger)
             var pending = 0
             for try await count in rows.decode(Int.self) { pending = count }
+            let cache = labelCache.statistics
             return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started,
-                                       details: ["pendingReminders": "\(pending)"])
+                                       details: ["pendingReminders": "\(pending)", "labelCacheSize": "\(cache.count)",
+                                                 "labelCacheHitRate": String(format: "%.3f", cache.hitRate)])
         } catch {
             return ServiceHealthStatus(isHealthy: false, lastChecked: checkedAt, errors: ["tasks unreachable: \(Database.describe(error))"],
                                        responseTime: ContinuousClock.now - started)
