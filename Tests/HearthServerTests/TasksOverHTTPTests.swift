@@ -1,4 +1,5 @@
 import Foundation
+import GraphQLEngine
 import HearthCore
 import HearthServer
 import Testing
@@ -81,6 +82,15 @@ import Testing
                                                                                  "endsAt": "2030-01-05T09:00:00Z"]], token: member.token)
             #expect(backwards.code == "BAD_USER_INPUT" && backwards.extensions["field"] as? String == "endsAt")
 
+            // Without times: 09:00 on the server clock's day in Berlin, for one hour.
+            let plain = try Self.task(try await server.data(createEvent, ["h": home, "i": ["title": "Dentist"]], token: member.token), "createEvent")
+            var berlin = Calendar(identifier: .gregorian)
+            berlin.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"))
+            var day = berlin.dateComponents([.year, .month, .day], from: server.clock.now)
+            day.hour = 9
+            let nine = try #require(berlin.date(from: day))
+            #expect((plain["startsAt"] as? String).flatMap(DateTimeScalar.date(from:)) == nine, "\(plain)")
+            #expect((plain["endsAt"] as? String).flatMap(DateTimeScalar.date(from:)) == nine.addingTimeInterval(3600))
             let id = try #require(late["id"] as? String)
             #expect(try await server.error(createEvent, ["h": home, "i": ["title": "Nope"]], token: viewer.token).code == "FORBIDDEN")
             #expect(try await server.error("mutation($id: UUID!) { deleteTask(id: $id) { id } }", ["id": id], token: member.token).code == "FORBIDDEN")
