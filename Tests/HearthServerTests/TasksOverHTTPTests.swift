@@ -94,7 +94,7 @@ import Testing
             let id = try #require(late["id"] as? String)
             #expect(try await server.error(createEvent, ["h": home, "i": ["title": "Nope"]], token: viewer.token).code == "FORBIDDEN")
             #expect(try await server.error("mutation($id: UUID!) { deleteTask(id: $id) { id } }", ["id": id], token: member.token).code == "FORBIDDEN")
-            #expect(try await server.data("query($id: UUID!) { task(id: $id) { id } }", ["id": id], token: stranger.token)["task"] is NSNull)
+            #expect(try await server.error("query($id: UUID!) { task(id: $id) { id } }", ["id": id], token: stranger.token).code == "NOT_FOUND")
             #expect(try await server.error("mutation($id: UUID!) { completeTask(id: $id) { id } }", ["id": id], token: stranger.token).code == "NOT_FOUND")
             #expect(try await server.error("query($h: UUID!) { tasks(householdId: $h) { totalCount } }", ["h": home], token: stranger.token).code == "NOT_FOUND")
             let snoozed = try Self.task(try await server.data("mutation($id: UUID!) { snoozeReminder(taskId: $id, minutes: 30) { reminderDueAt } }",

@@ -20,11 +20,7 @@ enum TaskResolvers {
         resolvers.field("Query.task") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
-            do {
-                return .value(TaskValues.task(try await tasks.item(actor: actor, id: id)))
-            } catch HouseholdError.notFound {
-                return .value(.null)
-            }
+            return .value(TaskValues.task(try await serviceCall { try await tasks.item(actor: actor, id: id) }))
         }
         resolvers.field("Query.agenda") { input in
             let actor = try input.signedIn().user.id
