@@ -1,18 +1,11 @@
 """Drives scripts/bench/agenda.sh: seeds a household's items, then times `agenda` over HTTP."""
-import json, os, statistics, subprocess, sys, time, urllib.request
+import os, subprocess, sys, time
+
+from hearth_graphql import client, p50_p90
 
 url, data_dir, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
-def graphql(query, variables=None, token=None):
-    body = json.dumps({"query": query, "variables": variables or {}}).encode()
-    request = urllib.request.Request(url + "/graphql", data=body, headers={"Content-Type": "application/json"})
-    if token:
-        request.add_header("Authorization", "Bearer " + token)
-    with urllib.request.urlopen(request, timeout=120) as response:
-        answer = json.load(response)
-    if answer.get("errors"):
-        sys.exit("GraphQL error: %s" % answer["errors"])
-    return answer["data"]
+graphql = client(url, timeout=120)
 
 token = graphql('mutation { signUp(input: {email: "agenda@example.org", password: "correct horse", displayName: "Bench"}) { token } }')["signUp"]["token"]
 household = graphql('mutation { createHousehold(input: {name: "Bench", timeZone: "Europe/Berlin"}) { id } }', token=token)["createHousehold"]["id"]
@@ -50,15 +43,7 @@ query = '''query($h: UUID!, $from: DateTime!, $to: DateTime!) { agenda(household
 def measure(start, end):
     variables = {"h": household, "from": start, "to": end}
     size = len(graphql(query, variables, token)["agenda"])
-    for _ in range(10):
-        graphql(query, variables, token)
-    times = []
-    for _ in range(100):
-        began = time.perf_counter()
-        graphql(query, variables, token)
-        times.append((time.perf_counter() - began) * 1000)
-    times.sort()
-    return size, statistics.median(times), times[89]
+    return (size,) + p50_p90(lambda: graphql(query, variables, token))
 
 week = measure("2030-06-03T00:00:00+02:00", "2030-06-10T00:00:00+02:00")
 month = measure("2030-06-01T00:00:00+02:00", "2030-07-01T00:00:00+02:00")

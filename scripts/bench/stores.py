@@ -1,18 +1,11 @@
 """Drives scripts/bench/stores.sh's measurements against a running Hearth and fixture shop."""
-import json, re, statistics, sys, time, urllib.request
+import re, sys, time, urllib.request
+
+from hearth_graphql import client, p50_p90
 
 url, shop_url, pid, log_path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 
-def graphql(query, variables=None, token=None):
-    body = json.dumps({"query": query, "variables": variables or {}}).encode()
-    request = urllib.request.Request(url + "/graphql", data=body, headers={"Content-Type": "application/json"})
-    if token:
-        request.add_header("Authorization", "Bearer " + token)
-    with urllib.request.urlopen(request, timeout=600) as response:
-        answer = json.load(response)
-    if answer.get("errors"):
-        sys.exit("GraphQL error: %s" % answer["errors"])
-    return answer["data"]
+graphql = client(url)
 
 def memory(field):
     with open("/proc/%s/status" % pid) as status:
@@ -45,13 +38,7 @@ peak_growth = memory("VmHWM") - rss_before
 
 query = '''query($s: UUID!) { store(id: $s) { products(first: 50, sort: PRICE_ASC, stock: IN_STOCK, search: "wool") {
   totalCount edges { node { id title minPrice maxPrice available } } } } }'''
-for _ in range(10):
-    graphql(query, {"s": store["id"]}, token)
-times = []
-for _ in range(100):
-    started = time.perf_counter()
-    graphql(query, {"s": store["id"]}, token)
-    times.append((time.perf_counter() - started) * 1000)
+p50, p90 = p50_p90(lambda: graphql(query, {"s": store["id"]}, token))
 
 runs = statements()
 print("| store of %d products | measured | target |" % store["productCount"])
@@ -60,7 +47,7 @@ print("| initial import (addStore) | %.1f s | < 20 s |" % import_seconds)
 print("| re-sync, 1 %% of variants changed | %.1f s | < 10 s |" % sync_seconds)
 print("| server peak memory growth (VmHWM − RSS before) | %.0f MiB | < 150 MiB |" % peak_growth)
 print("| products(first: 50, PRICE_ASC, IN_STOCK, \"wool\") p50 / p90 of 100 | %.1f / %.1f ms | < 20 ms |"
-      % (statistics.median(times), sorted(times)[89]))
+      % (p50, p90))
 for name, run in zip(["import", "re-sync"], runs):
     if run.get("pages"):
         print("| SQL statements, %s | %d for %d pages (%.1f per page), %d events |"

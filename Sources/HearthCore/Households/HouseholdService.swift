@@ -191,11 +191,18 @@ public final class HouseholdService: ServiceHealth {
 
     /// The household, when the caller may read it; `notFound` whether it is missing or hidden.
     func readableHousehold(_ caller: CallerAbility, _ id: UUID) async throws -> Household {
-        guard caller.ability.can("read", Household.subject(id)) else { throw HouseholdError.notFound("Household") }
+        guard caller.ability.can("read", Household.subject(id)), let household = try await household(id) else {
+            throw HouseholdError.notFound("Household")
+        }
+        return household
+    }
+
+    /// A household by id through the cache, unchecked: callers check the caller's ability.
+    private func household(_ id: UUID) async throws -> Household? {
         if let cached = households.value(for: id) { return cached }
         let rows = try await database.client.query(
             "SELECT \(unescaped: Self.householdSelect) FROM households h WHERE h.id = \(id)", logger: logger)
-        guard let household = try await Self.decodeHouseholds(rows).first?.household else { throw HouseholdError.notFound("Household") }
+        guard let household = try await Self.decodeHouseholds(rows).first?.household else { return nil }
         households.store(household, for: id)
         return household
     }
@@ -207,10 +214,7 @@ public final class HouseholdService: ServiceHealth {
     /// A household's time zone, for background work done on its behalf (no caller to check);
     /// UTC when the household is gone or its zone unknown.
     func timeZone(of id: UUID) async throws -> TimeZone {
-        if let cached = households.value(for: id) { return TimeZone(identifier: cached.timeZone) ?? .gmt }
-        let rows = try await database.client.query("SELECT time_zone FROM households WHERE id = \(id)", logger: logger)
-        for try await zone in rows.decode(String.self) { return TimeZone(identifier: zone) ?? .gmt }
-        return .gmt
+        try await household(id).flatMap { TimeZone(identifier: $0.timeZone) } ?? .gmt
     }
 
     static func authorize(_ caller: CallerAbility, _ action: String, _ subject: AbilitySubject) throws(HouseholdError) {

@@ -20,10 +20,7 @@ public final class PersistedQueryStore: Sendable {
 
     /// The lowercase hex SHA-256 of `text`'s UTF-8 bytes.
     public static func hash(of text: String) -> String {
-        SHA256.hash(data: Array(text.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        SHA256.hash(data: Array(text.utf8)).lowercaseHex
     }
 
     /// Whether `hash` has the form of a SHA-256 in lowercase hex (what the table accepts).

@@ -16,6 +16,16 @@ public final class EventBus: Service, ServiceHealth {
     /// PostgreSQL refuses payloads of 8000 bytes or more.
     static let maximumPayload = 7_999
 
+    /// How many ids one message carries at most: 150 × 39 bytes stays well under the limit.
+    static let idsPerMessage = 150
+
+    /// `ids` in groups of at most ``idsPerMessage``, one message each; one empty group when
+    /// there are none (the message goes out all the same).
+    static func groups(of ids: [UUID]) -> [[UUID]] {
+        guard !ids.isEmpty else { return [[]] }
+        return stride(from: 0, to: ids.count, by: idsPerMessage).map { Array(ids[$0..<min($0 + idsPerMessage, ids.count)]) }
+    }
+
     /// Tells this process's messages from the others'.
     public let instanceID = UUID()
     private let client: PostgresClient

@@ -7,3 +7,10 @@ func gracefulShutdownSleep(_ duration: Duration) async throws {
         try await Task.sleep(for: duration)
     }
 }
+
+/// Awaits a background loop's `ready` (the server's migrations, say) unless shutdown comes
+/// first; false when the loop should not start at all.
+func awaitReady(_ ready: (@Sendable () async -> Void)?) async -> Bool {
+    if let ready { await cancelWhenGracefulShutdown { await ready() } }
+    return !Task.isShuttingDownGracefully && !Task.isCancelled
+}

@@ -265,7 +265,6 @@ struct CatalogSync {
             add("\(variant.id)|\(variant.position)|\(variant.price)|\(variant.compareAtPrice ?? -1)|\(variant.available)")
             add(variant.title); add(variant.sku ?? ""); add(variant.option1 ?? ""); add(variant.option2 ?? ""); add(variant.option3 ?? "")
         }
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: hasher.finalize().prefix(16).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+        return hasher.finalize().prefix(16).lowercaseHex
     }
 }

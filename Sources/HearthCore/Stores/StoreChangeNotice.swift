@@ -6,8 +6,6 @@ import Foundation
 /// in that range); a household with many members sends its notification ids over several notices.
 struct StoreChangeNotice: Codable, Sendable, Equatable {
     static let topic = "store-changes"
-    /// Notification ids per notice: 150 × 39 bytes stays well under the limit.
-    static let notificationsPerNotice = 150
 
     var household: UUID
     var store: UUID
@@ -17,17 +15,9 @@ struct StoreChangeNotice: Codable, Sendable, Equatable {
 
     /// The notices that carry `batch`: the events with the first, the notifications spread over all.
     static func notices(for batch: StoreChangeBatch) -> [StoreChangeNotice] {
-        let ids = batch.notifications.map(\.id)
-        var notices: [StoreChangeNotice] = []
-        var start = 0
-        repeat {
-            let end = min(start + notificationsPerNotice, ids.count)
-            let first = notices.isEmpty
-            notices.append(StoreChangeNotice(household: batch.householdID, store: batch.storeID,
-                                             firstEvent: first ? batch.eventIDs.min() : nil, lastEvent: first ? batch.eventIDs.max() : nil,
-                                             notifications: Array(ids[start..<end])))
-            start = end
-        } while start < ids.count
-        return notices
+        EventBus.groups(of: batch.notifications.map(\.id)).enumerated().map { index, ids in
+            StoreChangeNotice(household: batch.householdID, store: batch.storeID, firstEvent: index == 0 ? batch.eventIDs.min() : nil,
+                              lastEvent: index == 0 ? batch.eventIDs.max() : nil, notifications: ids)
+        }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostgresNIO
 
 /// A message to one person about one store's changes in one sync.
 public struct StoreNotification: Sendable, Equatable {
@@ -83,5 +85,22 @@ extension Preferences {
         case .atLeast10Percent: return percent >= 10
         case .atLeast25Percent: return percent >= 25
         }
+    }
+}
+
+extension StoreNotification {
+    /// Writes one household's notifications made at `at` (of one store, or of none) in one statement.
+    static func insert(_ notifications: [StoreNotification], householdID: UUID, storeID: UUID?, at: Date,
+                       on connection: PostgresConnection, logger: Logger) async throws {
+        guard !notifications.isEmpty else { return }
+        let counts = notifications.map { notification in
+            "{" + notification.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\"\($0.key.rawValue)\":\($0.value)" }.joined(separator: ",") + "}"
+        }
+        try await connection.query("""
+            INSERT INTO notifications (id, user_id, household_id, store_id, title, body, priority, counts, created_at)
+            SELECT n.id, n.user_id, \(householdID), \(storeID), n.title, n.body, n.priority, n.counts::jsonb, \(at)
+            FROM unnest(\(notifications.map(\.id)), \(notifications.map(\.userID)), \(notifications.map(\.title)), \(notifications.map(\.body)),
+                        \(notifications.map(\.priority.rawValue)), \(counts)) AS n(id, user_id, title, body, priority, counts)
+            """, logger: logger)
     }
 }

@@ -35,16 +35,8 @@ struct StoreNotifier {
             notifications.append(StoreNotification(id: UUID(), userID: userID, householdID: store.householdID, storeID: store.id, title: store.name,
                                                    body: StoreNotification.body(counts), priority: priority, counts: counts, createdAt: now))
         }
-        guard !notifications.isEmpty else { return [] }
-        let counts = notifications.map { notification in
-            "{" + notification.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\"\($0.key.rawValue)\":\($0.value)" }.joined(separator: ",") + "}"
-        }
-        try await connection.query("""
-            INSERT INTO notifications (id, user_id, household_id, store_id, title, body, priority, counts, created_at)
-            SELECT n.id, n.user_id, \(store.householdID), \(store.id), n.title, n.body, n.priority, n.counts::jsonb, \(now)
-            FROM unnest(\(notifications.map(\.id)), \(notifications.map(\.userID)), \(notifications.map(\.title)), \(notifications.map(\.body)),
-                        \(notifications.map(\.priority.rawValue)), \(counts)) AS n(id, user_id, title, body, priority, counts)
-            """, logger: logger)
+        try await StoreNotification.insert(notifications, householdID: store.householdID, storeID: store.id, at: now,
+                                           on: connection, logger: logger)
         return notifications
     }
 }

@@ -23,14 +23,7 @@ extension StoreService {
                     """, logger: logger)
                 for try await id in rows.decode(Int64.self) { eventIDs.append(id) }
             }
-            var notifications: [StoreNotification] = []
-            if !notice.notifications.isEmpty {
-                let rows = try await database.client.query("""
-                    SELECT id, user_id, household_id, store_id, title, body, priority, counts::text, created_at, read_at, 0::bigint
-                    FROM notifications WHERE id = ANY(\(notice.notifications))
-                    """, logger: logger)
-                notifications = try await Self.decodeNotifications(rows).map(\.notification)
-            }
+            let notifications = try await Self.notifications(ids: notice.notifications, from: database.client, logger: logger)
             guard !eventIDs.isEmpty || !notifications.isEmpty else { return }
             changes.publish(StoreChangeBatch(householdID: notice.household, storeID: notice.store, eventIDs: eventIDs, notifications: notifications))
         } catch {

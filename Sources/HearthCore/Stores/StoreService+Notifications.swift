@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 
 extension StoreService {
@@ -27,6 +28,16 @@ extension StoreService {
             """, logger: logger)
         guard let notification = try await Self.decodeNotifications(rows).first?.notification else { throw StoreError.notFound("Notification") }
         return notification
+    }
+
+    /// Notifications by id, in no order (for relaying another instance's).
+    static func notifications(ids: [UUID], from client: PostgresClient, logger: Logger) async throws -> [StoreNotification] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await client.query("""
+            SELECT id, user_id, household_id, store_id, title, body, priority, counts::text, created_at, read_at, 0::bigint
+            FROM notifications WHERE id = ANY(\(ids))
+            """, logger: logger)
+        return try await decodeNotifications(rows).map(\.notification)
     }
 
     static func decodeNotifications(_ rows: PostgresRowSequence) async throws -> [(notification: StoreNotification, micros: Int64)] {

@@ -21,8 +21,7 @@ extension StoreService {
         case .outOfStock: filter.append(.predicate([.sql("NOT p.available")]))
         }
         if let search = query.search {
-            let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            let pattern = LikePattern.containing(search)
             filter.append(.predicate([.sql("p.search_key LIKE "), .bind(.text(pattern))]))
         }
         let condition = SQLCondition.and(filter)

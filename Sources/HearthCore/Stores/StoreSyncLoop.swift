@@ -16,10 +16,7 @@ public struct StoreSyncLoop: Service {
     }
 
     public func run() async throws {
-        if let ready {
-            await cancelWhenGracefulShutdown { await ready() }
-            if Task.isShuttingDownGracefully || Task.isCancelled { return }
-        }
+        guard await awaitReady(ready) else { return }
         stores.loopState.withLock { $0.running = true }
         defer { stores.loopState.withLock { $0.running = false } }
         let logger = stores.logger

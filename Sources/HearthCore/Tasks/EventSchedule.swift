@@ -6,8 +6,13 @@ public enum EventSchedule {
     public static func resolve(start: Date?, end: Date?, timeZone: TimeZone, now: Date) throws(HouseholdError) -> (start: Date, end: Date) {
         let start = start ?? nineOClock(on: now, in: timeZone)
         let end = end ?? start.addingTimeInterval(3600)
-        guard end >= start else { throw .invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.") }
+        try check(start: start, end: end)
         return (start, end)
+    }
+
+    /// Refuses an end before the start (when both are known).
+    static func check(start: Date?, end: Date?) throws(HouseholdError) {
+        if let start, let end, end < start { throw .invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.") }
     }
 
     /// 09:00 on `now`'s calendar day in `timeZone` (that hour exists on every day, DST included).

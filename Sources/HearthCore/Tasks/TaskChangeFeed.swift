@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What happened to a task item, for `taskChanged` subscribers.
 public struct TaskChange: Sendable, Equatable {
@@ -20,30 +19,9 @@ public enum TaskFeedEvent: Sendable {
     case reminder(TaskReminder)
 }
 
-/// Fans task changes and fired reminders out to this process's subscribers (`taskChanged`,
-/// `reminderDue`, `notificationReceived`); other instances' arrive over the event bus.
-public final class TaskChangeFeed: Sendable {
-    private let subscribers = Mutex<[UUID: AsyncStream<TaskFeedEvent>.Continuation]>([:])
-
-    public init() {}
-
-    /// Every event published from now on, until the stream is dropped.
-    public func subscribe() -> AsyncStream<TaskFeedEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: TaskFeedEvent.self, bufferingPolicy: .bufferingNewest(256))
-        let id = UUID()
-        subscribers.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
-        }
-        return stream
-    }
-
-    func publish(_ event: TaskFeedEvent) {
-        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
-    }
-
-    public var subscriberCount: Int { subscribers.withLock { $0.count } }
-}
+/// Task changes and fired reminders for this process's subscribers (`taskChanged`,
+/// `reminderDue`, `notificationReceived`).
+public typealias TaskChangeFeed = ChangeFeed<TaskFeedEvent>
 
 /// A task change or fired reminder as sent to the other instances: ids only (they read the rest).
 struct TaskNotice: Codable, Sendable {

@@ -57,24 +57,14 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         draft.title = try Self.title(title, field: "title")
         draft.notes = try Self.optionalText(notes, field: "notes", maxLength: Self.maximumNotes)
         draft.location = try Self.optionalText(location, field: "location", maxLength: Self.maximumLocation)
-        if let minutes = estimateMinutes, !(1...525_600).contains(minutes) {
-            throw .invalidInput(field: "estimateMinutes", message: "estimateMinutes must be from 1 to 525600 (a year); \(minutes) is not.")
-        }
-        guard labelNames.count + labelIDs.count <= Self.maximumLabels else {
-            throw .invalidInput(field: "labels", message: "An item takes at most \(Self.maximumLabels) labels.")
-        }
-        draft.labelNames = try labelNames.map { name throws(HouseholdError) in try Self.labelName(name, field: "labels") }
+        draft.estimateMinutes = try Self.estimate(estimateMinutes)
+        draft.labelNames = try Self.labelNames(labelNames, idCount: labelIDs.count)
         guard subtasks.count <= Self.maximumSubtasks else {
             throw .invalidInput(field: "subtasks", message: "An item takes at most \(Self.maximumSubtasks) subtasks.")
         }
         draft.subtasks = try subtasks.map { title throws(HouseholdError) in try Self.title(title, field: "subtasks") }
-        if kind == .task, startsAt != nil || endsAt != nil || location != nil {
-            throw .invalidInput(field: startsAt != nil ? "startsAt" : endsAt != nil ? "endsAt" : "location",
-                                message: "Only events have a start, an end and a location; use createEvent.")
-        }
-        if let start = startsAt, let end = endsAt, end < start {
-            throw .invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.")
-        }
+        if kind == .task { try Self.refuseEventFields(start: startsAt != nil, end: endsAt != nil, location: location != nil) }
+        try EventSchedule.check(start: startsAt, end: endsAt)
         return draft
     }
 
@@ -88,20 +78,34 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .millisecondsSince1970
         let data = (try? encoder.encode(content)) ?? Data()
-        return SHA256.hash(data: data).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return SHA256.hash(data: data).lowercaseHex
     }
 
-    static func title(_ raw: String, field: String) throws(HouseholdError) -> String {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw .invalidInput(field: field, message: "\(field) must not be empty.") }
-        guard text.count <= 200 else { throw .invalidInput(field: field, message: "\(field) must be at most 200 characters; it has \(text.count).") }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidInput(field: field, message: "\(field) must not contain control characters.")
+    static func estimate(_ minutes: Int?) throws(HouseholdError) -> Int? {
+        if let minutes, !(1...525_600).contains(minutes) {
+            throw .invalidInput(field: "estimateMinutes", message: "estimateMinutes must be from 1 to 525600 (a year); \(minutes) is not.")
         }
-        return text
+        return minutes
+    }
+
+    /// Label names checked (with `idCount` labels given by id, at most ``maximumLabels`` in all).
+    static func labelNames(_ names: [String], idCount: Int) throws(HouseholdError) -> [String] {
+        guard names.count + idCount <= maximumLabels else {
+            throw .invalidInput(field: "labels", message: "An item takes at most \(maximumLabels) labels.")
+        }
+        return try names.map { name throws(HouseholdError) in try labelName(name, field: "labels") }
+    }
+
+    /// Tasks have no start, end or location; the first one given is named.
+    static func refuseEventFields(start: Bool, end: Bool, location: Bool) throws(HouseholdError) {
+        guard start || end || location else { return }
+        throw .invalidInput(field: start ? "startsAt" : end ? "endsAt" : "location",
+                            message: "Only events have a start, an end and a location.")
+    }
+
+    /// Trimmed, 1–200 characters, no control characters (the users service's text rule).
+    static func title(_ raw: String, field: String) throws(HouseholdError) -> String {
+        try HouseholdService.input { () throws(UserError) in try UserInput.text(raw, field: field, maxLength: 200) }
     }
 
     static func optionalText(_ raw: String?, field: String, maxLength: Int) throws(HouseholdError) -> String? {
@@ -113,8 +117,6 @@ public struct TaskDraft: Sendable, Equatable, Codable {
     }
 
     static func labelName(_ raw: String, field: String) throws(HouseholdError) -> String {
-        let name = try title(raw, field: field)
-        guard name.count <= 50 else { throw .invalidInput(field: field, message: "A label name must be at most 50 characters.") }
-        return name
+        try HouseholdService.input { () throws(UserError) in try UserInput.text(raw, field: field, maxLength: 50) }
     }
 }

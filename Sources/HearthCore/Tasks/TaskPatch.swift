@@ -41,19 +41,11 @@ public struct TaskPatch: Sendable, Equatable {
         if let notes { result.notes = try TaskDraft.optionalText(notes, field: "notes", maxLength: TaskDraft.maximumNotes) }
         if let priority { result.priority = priority }
         if let deadline { result.deadline = deadline }
-        if let estimateMinutes {
-            if let minutes = estimateMinutes, !(1...525_600).contains(minutes) {
-                throw .invalidInput(field: "estimateMinutes", message: "estimateMinutes must be from 1 to 525600 (a year); \(minutes) is not.")
-            }
-            result.estimateMinutes = estimateMinutes
-        }
+        if let estimateMinutes { result.estimateMinutes = try TaskDraft.estimate(estimateMinutes) }
         if let assigneeID { result.assigneeID = assigneeID }
         if let remindAt { result.remindAt = remindAt }
         if item.kind == .task {
-            if startsAt != nil || endsAt != nil || location != nil {
-                throw .invalidInput(field: startsAt != nil ? "startsAt" : endsAt != nil ? "endsAt" : "location",
-                                    message: "Only events have a start, an end and a location.")
-            }
+            try TaskDraft.refuseEventFields(start: startsAt != nil, end: endsAt != nil, location: location != nil)
         } else {
             if let startsAt {
                 guard let start = startsAt else { throw .invalidInput(field: "startsAt", message: "An event's startsAt cannot be cleared.") }
@@ -68,17 +60,15 @@ public struct TaskPatch: Sendable, Equatable {
                 result.endsAt = end
             }
             if let location { result.location = try TaskDraft.optionalText(location, field: "location", maxLength: TaskDraft.maximumLocation) }
-            if let start = result.startsAt, let end = result.endsAt, end < start {
-                throw .invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.")
-            }
-        }
-        if let labelNames {
-            guard labelNames.count + (labelIDs?.count ?? 0) <= TaskDraft.maximumLabels else {
-                throw .invalidInput(field: "labels", message: "An item takes at most \(TaskDraft.maximumLabels) labels.")
-            }
-            for name in labelNames { _ = try TaskDraft.labelName(name, field: "labels") }
+            try EventSchedule.check(start: result.startsAt, end: result.endsAt)
         }
         return result
+    }
+
+    /// The label names that replace the item's, checked; nil when the labels stay.
+    func checkedLabelNames() throws(HouseholdError) -> [String]? {
+        guard replacesLabels else { return nil }
+        return try TaskDraft.labelNames(labelNames ?? [], idCount: labelIDs?.count ?? 0)
     }
 
     /// Whether the labels are replaced.

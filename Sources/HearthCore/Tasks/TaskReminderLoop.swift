@@ -18,10 +18,7 @@ public struct TaskReminderLoop: Service {
     }
 
     public func run() async throws {
-        if let ready {
-            await cancelWhenGracefulShutdown { await ready() }
-            if Task.isShuttingDownGracefully || Task.isCancelled { return }
-        }
+        guard await awaitReady(ready) else { return }
         let logger = tasks.logger
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {

@@ -43,19 +43,6 @@ extension TaskService {
         return try await withDetails(try await Self.decodeItems(rows))
     }
 
-    /// Items with their labels and subtasks (two queries for all of them).
-    func withDetails(_ items: [TaskItem]) async throws -> [TaskItem] {
-        let ids = items.map(\.id)
-        let labels = try await labels(ofItems: ids)
-        let subtasks = try await subtasks(ofItems: ids)
-        return items.map { item in
-            var item = item
-            item.labels = labels[item.id] ?? []
-            item.subtasks = subtasks[item.id] ?? []
-            return item
-        }
-    }
-
     /// A `YYYY-MM-DD` day's start and end in `zone`.
     public static func localDay(_ text: String, in zone: TimeZone) throws(HouseholdError) -> (start: Date, end: Date) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)

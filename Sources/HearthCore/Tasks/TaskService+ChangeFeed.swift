@@ -12,14 +12,10 @@ extension TaskService {
     public func announce(_ reminders: [TaskReminder]) async {
         for reminder in reminders {
             changes.publish(.reminder(reminder))
-            var start = 0
-            let ids = reminder.notifications.map(\.id)
-            repeat {
-                let end = min(start + 150, ids.count)
+            for ids in EventBus.groups(of: reminder.notifications.map(\.id)) {
                 await database.bus.publish(TaskNotice.topic, TaskNotice(household: reminder.householdID, task: reminder.taskID, change: nil,
-                                                                        reminder: reminder.id, dueAt: reminder.dueAt, notifications: Array(ids[start..<end])))
-                start = end
-            } while start < ids.count
+                                                                        reminder: reminder.id, dueAt: reminder.dueAt, notifications: ids))
+            }
         }
     }
 
@@ -37,11 +33,7 @@ extension TaskService {
                 }
                 changes.publish(.changed(TaskChange(kind: kind, householdID: notice.household, taskID: notice.task, item: item)))
             } else if let reminder = notice.reminder, let dueAt = notice.dueAt {
-                let rows = try await database.client.query("""
-                    SELECT id, user_id, household_id, store_id, title, body, priority, counts::text, created_at, read_at, 0::bigint
-                    FROM notifications WHERE id = ANY(\(notice.notifications ?? []))
-                    """, logger: logger)
-                let notifications = try await StoreService.decodeNotifications(rows).map(\.notification)
+                let notifications = try await StoreService.notifications(ids: notice.notifications ?? [], from: database.client, logger: logger)
                 let title = notifications.first?.title ?? ""
                 changes.publish(.reminder(TaskReminder(id: reminder, taskID: notice.task, householdID: notice.household, title: title,
                                                        dueAt: dueAt, notifications: notifications)))

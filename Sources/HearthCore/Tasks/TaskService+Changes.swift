@@ -13,7 +13,7 @@ extension TaskService {
         let now = clock.now
         let reminderDue = changed.isCompleted ? nil : Self.reminderTime(of: changed, now: now, previous: item)
         let logger = self.logger
-        let labelNames = patch.labelNames.map { $0.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } } ?? []
+        let labelNames = try patch.checkedLabelNames() ?? []
         try await database.transaction(logger: logger) { connection async throws in
             if let assignee = changed.assigneeID, assignee != item.assigneeID {
                 try await Self.requireMember(assignee, of: item.householdID, on: connection, logger: logger)

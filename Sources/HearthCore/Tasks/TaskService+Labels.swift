@@ -29,13 +29,8 @@ extension TaskService {
         _ = try await households.readableHousehold(caller, householdID)
         guard caller.ability.can("read", .ofHousehold("Label", householdID)) else { return [] }
         if let cached = labelCache.value(for: householdID) { return cached }
-        let rows = try await database.client.query(
-            "SELECT id, household_id, name, color, created_at FROM labels WHERE household_id = \(householdID) ORDER BY lower(name), id",
-            logger: logger)
-        var labels: [TaskLabel] = []
-        for try await (id, household, name, color, created) in rows.decode((UUID, UUID, String, String, Date).self) {
-            labels.append(TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created))
-        }
+        let labels = try await Self.decodeLabels(try await database.client.query(
+            "SELECT \(unescaped: Self.labelColumns) FROM labels WHERE household_id = \(householdID) ORDER BY lower(name), id", logger: logger))
         labelCache.store(labels, for: householdID)
         return labels
     }
@@ -54,12 +49,8 @@ extension TaskService {
                               on connection: PostgresConnection, logger: Logger) async throws -> [TaskLabel] {
         var found: [TaskLabel] = []
         if !ids.isEmpty {
-            let rows = try await connection.query(
-                "SELECT id, household_id, name, color, created_at FROM labels WHERE household_id = \(householdID) AND id = ANY(\(ids))",
-                logger: logger)
-            for try await (id, household, name, color, created) in rows.decode((UUID, UUID, String, String, Date).self) {
-                found.append(TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created))
-            }
+            found = try await decodeLabels(try await connection.query(
+                "SELECT \(unescaped: labelColumns) FROM labels WHERE household_id = \(householdID) AND id = ANY(\(ids))", logger: logger))
             if let missing = ids.first(where: { id in !found.contains { $0.id == id } }) {
                 throw HouseholdError.invalidInput(field: "labelIds", message: "labelIds names \(missing.uuidString.lowercased()), not a label of this household.")
             }
@@ -68,14 +59,13 @@ extension TaskService {
         for name in names where !wanted.contains(where: { $0.lowercased() == name.lowercased() }) { wanted.append(name) }
         guard !wanted.isEmpty else { return found }
         let lowered = wanted.map { $0.lowercased() }
-        let existing = try await connection.query(
-            "SELECT id, household_id, name, color, created_at FROM labels WHERE household_id = \(householdID) AND lower(name) = ANY(\(lowered))",
-            logger: logger)
-        var byName: [String: TaskLabel] = [:]
-        for try await (id, household, name, color, created) in existing.decode((UUID, UUID, String, String, Date).self) {
-            byName[name.lowercased()] = TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created)
+        func byName() async throws -> [String: TaskLabel] {
+            let labels = try await decodeLabels(try await connection.query(
+                "SELECT \(unescaped: labelColumns) FROM labels WHERE household_id = \(householdID) AND lower(name) = ANY(\(lowered))", logger: logger))
+            return Dictionary(labels.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         }
-        let missing = wanted.filter { byName[$0.lowercased()] == nil }
+        var labels = try await byName()
+        let missing = wanted.filter { labels[$0.lowercased()] == nil }
         if !missing.isEmpty {
             try HouseholdService.authorize(caller, "create", .ofHousehold("Label", householdID))
             let gray = LabelColor.named.first { $0.name == "gray" }?.hex ?? "#8E8E93"
@@ -85,17 +75,23 @@ extension TaskService {
                 SELECT gen_random_uuid(), \(householdID), n, \(gray), \(now) FROM unnest(\(missing)) AS n
                 ON CONFLICT (household_id, lower(name)) DO NOTHING
                 """, logger: logger)
-            let created = try await connection.query(
-                "SELECT id, household_id, name, color, created_at FROM labels WHERE household_id = \(householdID) AND lower(name) = ANY(\(missing.map { $0.lowercased() }))",
-                logger: logger)
-            for try await (id, household, name, color, created) in created.decode((UUID, UUID, String, String, Date).self) {
-                byName[name.lowercased()] = TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created)
-            }
+            labels = try await byName()
         }
         for name in wanted {
-            if let label = byName[name.lowercased()], !found.contains(where: { $0.id == label.id }) { found.append(label) }
+            if let label = labels[name.lowercased()], !found.contains(where: { $0.id == label.id }) { found.append(label) }
         }
         return found
+    }
+
+    /// The columns ``decodeLabels(_:)`` reads.
+    static let labelColumns = "id, household_id, name, color, created_at"
+
+    static func decodeLabels(_ rows: PostgresRowSequence) async throws -> [TaskLabel] {
+        var labels: [TaskLabel] = []
+        for try await (id, household, name, color, created) in rows.decode((UUID, UUID, String, String, Date).self) {
+            labels.append(TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created))
+        }
+        return labels
     }
 }
 
@@ -128,12 +124,10 @@ extension TaskService {
     }
 
     func readableLabel(_ caller: CallerAbility, _ id: UUID) async throws -> TaskLabel {
-        let rows = try await database.client.query(
-            "SELECT id, household_id, name, color, created_at FROM labels WHERE id = \(id)", logger: logger)
-        for try await (id, household, name, color, created) in rows.decode((UUID, UUID, String, String, Date).self) {
-            let label = TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created)
-            if caller.ability.can("read", label.subject) { return label }
+        let rows = try await database.client.query("SELECT \(unescaped: Self.labelColumns) FROM labels WHERE id = \(id)", logger: logger)
+        guard let label = try await Self.decodeLabels(rows).first, caller.ability.can("read", label.subject) else {
+            throw HouseholdError.notFound("Label")
         }
-        throw HouseholdError.notFound("Label")
+        return label
     }
 }

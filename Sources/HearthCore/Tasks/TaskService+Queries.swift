@@ -17,8 +17,7 @@ extension TaskService {
         if let before = query.dueBefore { filter.append(.predicate([.sql("t.deadline < ")] + SQLPiece.timestamp(before))) }
         if let after = query.dueAfter { filter.append(.predicate([.sql("t.deadline >= ")] + SQLPiece.timestamp(after))) }
         if let search = query.search {
-            let pattern = "%" + search.lowercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            let pattern = LikePattern.containing(search.lowercased())
             filter.append(.predicate([.sql("(lower(t.title) LIKE "), .bind(.text(pattern)), .sql(" OR lower(COALESCE(t.notes, '')) LIKE "),
                                       .bind(.text(pattern)), .sql(")")]))
         }
@@ -30,23 +29,16 @@ extension TaskService {
             SELECT \(unescaped: Self.itemSelect), \(unescaped: ordering.key)::text FROM task_items t
             WHERE \(condition) AND \(keyset) ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
             """, logger: logger)
-        var decoded: [(item: TaskItem, key: String)] = []
+        var items: [TaskItem] = []
+        var keys: [String] = []
         for try await row in rows {
-            let item = try Self.decodeItem(row)
+            items.append(try Self.decodeItem(row))
             let cells = row.makeRandomAccess()
-            decoded.append((item, try cells[cells.count - 1].decode(String.self)))
+            keys.append(try cells[cells.count - 1].decode(String.self))
         }
-        let ids = decoded.map(\.item.id)
-        let labels = try await labels(ofItems: ids)
-        let subtasks = try await subtasks(ofItems: ids)
         let sort = query.sort
-        return Page(rows: decoded, request: page, totalCount: total, cursor: { Cursor.make([sort.rawValue, $0.key, $0.item.id.uuidString]) },
-                    item: { row in
-                        var item = row.item
-                        item.labels = labels[item.id] ?? []
-                        item.subtasks = subtasks[item.id] ?? []
-                        return item
-                    })
+        return Page(rows: Array(zip(try await withDetails(items), keys)), request: page, totalCount: total,
+                    cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.uuidString]) }, item: \.0)
     }
 
     static func itemKeyset(_ page: PageRequest, sort: TaskQuery.Sort) throws(PageRequestError) -> SQLCondition {

@@ -57,13 +57,7 @@ extension TaskService {
                 StoreNotification(id: UUID(), userID: $0, householdID: item.household, storeID: nil, title: item.title, body: body,
                                   priority: priority, counts: [:], createdAt: now, readAt: nil)
             }
-            if !notifications.isEmpty {
-                try await connection.query("""
-                    INSERT INTO notifications (id, user_id, household_id, store_id, title, body, priority, counts, created_at)
-                    SELECT n.id, n.user_id, \(item.household), NULL, \(item.title), \(body), \(priority.rawValue), '{}'::jsonb, \(now)
-                    FROM unnest(\(notifications.map(\.id)), \(notifications.map(\.userID))) AS n(id, user_id)
-                    """, logger: logger)
-            }
+            try await StoreNotification.insert(notifications, householdID: item.household, storeID: nil, at: now, on: connection, logger: logger)
             return TaskReminder(id: item.reminder, taskID: item.task, householdID: item.household, title: item.title, dueAt: item.due,
                                 notifications: notifications)
         }

@@ -125,12 +125,10 @@ public final class TaskService: ServiceHealth {
 
     func readableItem(_ caller: CallerAbility, _ id: UUID) async throws -> TaskItem {
         let rows = try await database.client.query("SELECT \(unescaped: Self.itemSelect) FROM task_items t WHERE t.id = \(id)", logger: logger)
-        guard var item = try await Self.decodeItems(rows).first, caller.ability.can("read", item.subject) else {
+        guard let item = try await Self.decodeItems(rows).first, caller.ability.can("read", item.subject) else {
             throw HouseholdError.notFound("Task")
         }
-        item.labels = try await labels(ofItems: [id])[id] ?? []
-        item.subtasks = try await subtasks(ofItems: [id])[id] ?? []
-        return item
+        return try await withDetails([item])[0]
     }
 
     static let itemSelect = """
@@ -147,10 +145,11 @@ public final class TaskService: ServiceHealth {
 
     /// One row of ``itemSelect`` (further columns are ignored).
     static func decodeItem(_ row: PostgresRow) throws -> TaskItem {
-        var cells = row.makeIterator()
+        let cells = row.makeRandomAccess()
+        var index = -1
         func next<T: PostgresDecodable>(_: T.Type) throws -> T {
-            guard let cell = cells.next() else { throw HouseholdError.notFound("Task") }
-            return try cell.decode(T.self)
+            index += 1
+            return try cells[index].decode(T.self)
         }
         return TaskItem(
             id: try next(UUID.self), householdID: try next(UUID.self), kind: TaskKind(rawValue: try next(String.self)) ?? .task,
@@ -159,6 +158,19 @@ public final class TaskService: ServiceHealth {
             endsAt: try next(Date?.self), location: try next(String?.self), completedAt: try next(Date?.self), completedBy: try next(UUID?.self),
             createdBy: try next(UUID?.self), createdAt: try next(Date.self), updatedBy: try next(UUID?.self), updatedAt: try next(Date.self),
             labels: [], subtasks: [], reminderID: try next(UUID.self), remindAt: try next(Date?.self), reminderDueAt: try next(Date?.self))
+    }
+
+    /// Items with their labels and subtasks (two queries for all of them).
+    func withDetails(_ items: [TaskItem]) async throws -> [TaskItem] {
+        let ids = items.map(\.id)
+        let labels = try await labels(ofItems: ids)
+        let subtasks = try await subtasks(ofItems: ids)
+        return items.map { item in
+            var item = item
+            item.labels = labels[item.id] ?? []
+            item.subtasks = subtasks[item.id] ?? []
+            return item
+        }
     }
 
     /// Labels of several items, by item, by name (one query).

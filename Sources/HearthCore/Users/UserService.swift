@@ -185,7 +185,7 @@ public final class UserService: ServiceHealth {
         guard (1...20).contains(first) else {
             throw UserError.invalidInput(field: "first", message: "first must be from 1 to 20; got \(first).")
         }
-        let pattern = Self.likePrefix(text.lowercased())
+        let pattern = LikePattern.prefix(text.lowercased())
         let rows = try await database.client.query(
             """
             SELECT id, display_name, avatar_url FROM users
@@ -252,16 +252,6 @@ public final class UserService: ServiceHealth {
         let rows = try await database.client.query("SELECT password_hash FROM users WHERE id = \(userID)", logger: logger)
         for try await hash in rows.decode(String.self) { return hash }
         return nil
-    }
-
-    /// `text` as a LIKE pattern matching itself as a prefix: `%`, `_` and `\` taken literally.
-    static func likePrefix(_ text: String) -> String {
-        var pattern = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
-            pattern.append(character)
-        }
-        return pattern + "%"
     }
 
     /// Drops the cached sign-ins a committed write made stale, here and (over the event bus)
