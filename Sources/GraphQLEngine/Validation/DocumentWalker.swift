@@ -1,4 +1,5 @@
-/// Walks an executable document in graphql-js's visiting order, keeping the context's
+/// Walks a document in graphql-js's visiting order (type-system definitions too, see
+/// `DocumentWalker+TypeSystem`), keeping the context's
 /// ``TypeInfo`` current and handing each node to the rules that want it.
 struct DocumentWalker {
     let context: ValidationContext
@@ -39,7 +40,7 @@ struct DocumentWalker {
 
     /// Calls `body` for each rule handling `event` that is not skipping; records skip requests.
     @inline(__always)
-    private mutating func enter(_ event: ValidationEvents, _ body: (ValidationRule) -> Void) {
+    mutating func enter(_ event: ValidationEvents, _ body: (ValidationRule) -> Void) {
         guard !context.aborted else { return }
         for index in ruleSet.byEvent[event.rawValue.trailingZeroBitCount] where applies(index) {
             let rule = rule(at: index)
@@ -63,11 +64,11 @@ struct DocumentWalker {
     }
 
     @inline(__always)
-    private mutating func enterNode() { depth += 1 }
+    mutating func enterNode() { depth += 1 }
 
     /// Leaves a node: ends the skips that began at it.
     @inline(__always)
-    private mutating func leaveNode() {
+    mutating func leaveNode() {
         if skipping > 0 {
             for case let rule? in rules where rule.skipDepth == depth {
                 rule.skipDepth = nil
@@ -85,7 +86,7 @@ struct DocumentWalker {
             switch definition {
             case .operation(let operation): walk(operation)
             case .fragment(let fragment): walk(fragment)
-            default: break
+            default: walkTypeSystem(definition)
             }
         }
         leave(.leaveDocument) { $0.leaveDocument(document) }

@@ -9,6 +9,8 @@ final class ValidationContext {
     private(set) var errors: [GraphQLError] = []
     /// Set when the error limit is reached; the walk stops.
     private(set) var aborted = false
+    /// Whether the walk is inside a type-system definition (graphql-js's "SDL node" for KnownTypeNames).
+    var isInTypeSystemDefinition = false
 
     private var fragments: [String: FragmentDefinition] = [:]
     /// Directives the document itself defines (rare in executable documents), by name; as in

@@ -44,6 +44,8 @@ class ValidationRule {
     func enterValue(_ node: Value) {}
     func leaveValue(_ node: Value) {}
     func enterObjectField(_ node: ObjectField) {}
+    /// A type-system node with these directives (schema, type, field, argument, enum value…).
+    func enterTypeSystemDirectives(_ directives: [Directive], owner: DocumentWalker.DirectiveOwner) {}
 }
 
 /// The kinds of visit a rule asks for.
@@ -70,4 +72,6 @@ struct ValidationEvents: OptionSet {
     static let value = ValidationEvents(rawValue: 1 << 15)
     static let leaveValue = ValidationEvents(rawValue: 1 << 16)
     static let objectField = ValidationEvents(rawValue: 1 << 17)
+    /// Entering a type-system definition, or a part of one, that carries directives.
+    static let typeSystemDirectives = ValidationEvents(rawValue: 1 << 18)
 }

@@ -20,6 +20,40 @@ import Testing
                 .init("The schema definition is not executable.", "4:1"),
             ])
     }
+
+    /// graphql-js keeps validating type-system definitions with every other rule (its output for
+    /// this document, in its order).
+    @Test func theOtherRulesStillCheckTypeSystemDefinitions() throws {
+        let document = try Parser.parse(
+            """
+            { dog { name } }
+            schema @x { query: Query }
+            extend schema @local(a: 1) @local(a: 2)
+            directive @local(a: Int!) on SCHEMA | FIELD_DEFINITION
+            type Cow @local { moo(level: Levl = {a: 1, a: 2}): Strin @deprecated(reason: 5, why: "x") }
+            """)
+        let found = Validator.validate(document, against: RuleHarness.zoo).map { error in
+            var expected = ExpectedError(error.message)
+            expected.locations = error.locations.map { "\($0.line):\($0.column)" }
+            return expected
+        }
+        #expect(
+            found == [
+                .init("The schema definition is not executable.", "2:1"),
+                .init("The schema definition is not executable.", "3:1"),
+                .init("The \"local\" definition is not executable.", "4:1"),
+                .init("The \"Cow\" definition is not executable.", "5:1"),
+                .init("Unknown directive \"@x\".", "2:8"),
+                .init("The directive \"@local\" can only be used once at this location.", "3:15", "3:28"),
+                .init("Directive \"@local\" may not be used on OBJECT.", "5:10"),
+                .init("Directive \"@local\" argument \"a\" of type \"Int!\" is required, but it was not provided.", "5:10"),
+                .init("Unknown type \"Levl\".", "5:30"),
+                .init("There can be only one input field named \"a\".", "5:38", "5:44"),
+                .init("Unknown type \"Strin\". Did you mean \"String\"?", "5:52"),
+                .init("Unknown argument \"why\" on directive \"@deprecated\".", "5:81"),
+                .init("String cannot represent a non string value: 5", "5:78"),
+            ], "\(found)")
+    }
 }
 
 @Suite("UniqueOperationNames") struct UniqueOperationNamesTests {

@@ -1,7 +1,10 @@
 /// No field is given twice in an input object value.
 final class UniqueInputFieldNamesRule: ValidationRule {
     override class var events: ValidationEvents { [.value, .leaveValue, .objectField] }
-    override class func applies(to features: DocumentFeatures) -> Bool { features.contains(.arguments) }
+    /// Object values stand in arguments, and in the default values of type-system definitions.
+    override class func applies(to features: DocumentFeatures) -> Bool {
+        !features.isDisjoint(with: [.arguments, .nonExecutableDefinitions])
+    }
     private var knownStack: [[String: Name]] = []
     private var known: [String: Name] = [:]
 
