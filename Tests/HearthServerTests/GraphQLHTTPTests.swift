@@ -175,6 +175,85 @@ import Testing
         }
     }
 
+    /// GET parameters are form-encoded (what `requests`, `URLSearchParams` and browsers send):
+    /// `+` is a space in every parameter, `%2B` a plus, as the GraphQL-over-HTTP specification says.
+    @Test func getParametersAreFormEncoded() async throws {
+        try await Self.withServer { client in
+            func get(_ query: String) async throws -> TestResponse {
+                try await client.execute(uri: "/graphql?" + query, method: .get, headers: [.accept: "application/graphql-response+json"])
+            }
+            let plain = try await get("query=query+Q+%7B+serverInfo+%7B+version+%7D+%7D")
+            #expect(plain.status == .ok)
+            #expect(Self.text(plain) == #"{"data":{"serverInfo":{"version":"9.8.7"}}}"#)
+            let withVariables = try await get(
+                "query=query+Q%28%24v%3A+Boolean%21%29+%7B+serverInfo+%40include%28if%3A+%24v%29+%7B+version+%7D+%7D"
+                    + "&variables=%7B+%22v%22+%3A+true+%7D&operationName=Q")
+            #expect(Self.text(withVariables) == #"{"data":{"serverInfo":{"version":"9.8.7"}}}"#, "\(Self.text(withVariables))")
+            // In operationName too: `+` is a space, `%2B` a plus.
+            let spaced = try await get("query=query+A+%7B+serverInfo+%7B+version+%7D+%7D&operationName=A+B")
+            #expect(Self.text(spaced).contains(#"Unknown operation named \"A B\"."#), "\(Self.text(spaced))")
+            let plus = try await get("query=query+A+%7B+serverInfo+%7B+version+%7D+%7D&operationName=A%2BB")
+            #expect(Self.text(plus).contains(#"Unknown operation named \"A+B\"."#), "\(Self.text(plus))")
+            // A persisted query over GET, its extensions form-encoded with spaces as `+`.
+            _ = try await Self.post(client, #"{"query":"{ serverInfo { version } }","extensions":\#(Self.persisted)}"#)
+            let persisted = try await get(
+                "extensions=%7B+%22persistedQuery%22%3A+%7B+%22version%22%3A+1%2C+%22sha256Hash%22%3A+%22\(Self.hash)%22+%7D+%7D")
+            #expect(persisted.status == .ok)
+            #expect(Self.text(persisted) == #"{"data":{"serverInfo":{"version":"9.8.7"}}}"#)
+            // Broken escapes and repeated parameters are refused, naming the parameter.
+            let broken = try await get("query=%7B+serverInfo%ZZ")
+            #expect(broken.status == .badRequest)
+            #expect(Self.text(broken).contains(#"malformed percent-escape in the \"query\" parameter"#), "\(Self.text(broken))")
+            let twice = try await get("query=%7B+a+%7D&query=%7B+b+%7D")
+            #expect(twice.status == .badRequest)
+            #expect(Self.text(twice).contains(#"gives the \"query\" parameter 2 times"#))
+        }
+    }
+
+    /// `Accept` is read with its q-values: the highest acceptable quality wins, `q=0` refuses, an
+    /// equal quality prefers a type named outright, then `application/graphql-response+json`.
+    @Test func acceptQualitiesDecideTheMediaType() async throws {
+        try await Self.withServer { client in
+            let query = #"{"query":"{ serverInfo { version } }"}"#
+            let cases: [(accept: String, contentType: String?)] = [
+                ("application/graphql-response+json;q=0.5, application/json;q=0.9", Self.legacyJSON),
+                ("application/graphql-response+json;q=0.9, application/json;q=0.5", Self.graphQLResponse),
+                ("application/json;q=0.7, application/graphql-response+json;q=0.7", Self.graphQLResponse),
+                ("application/json, */*;q=0.1", Self.legacyJSON),
+                ("*/*", Self.graphQLResponse),
+                ("application/*;q=0.4, application/json;q=0.3", Self.graphQLResponse),
+                ("*/*;q=0.5, application/graphql-response+json;q=0", Self.legacyJSON),
+                ("application/json; q=0, application/graphql-response+json; q=0", nil),
+                ("application/json;q=0", nil),
+                ("text/html, application/xml;q=0.9", nil),
+            ]
+            for item in cases {
+                let response = try await Self.post(client, query, accept: item.accept)
+                if let contentType = item.contentType {
+                    #expect(response.status == .ok, "\(item.accept)")
+                    #expect(response.headers[.contentType] == contentType, "\(item.accept)")
+                } else {
+                    #expect(response.status == .notAcceptable, "\(item.accept)")
+                    #expect(Self.text(response).contains("NOT_ACCEPTABLE"))
+                }
+            }
+        }
+    }
+
+    /// /graphql exists for every method: the others are 405 with `Allow`, not 404.
+    @Test func otherMethodsAreNotAllowed() async throws {
+        try await Self.withServer { client in
+            for method in [HTTPRequest.Method.put, .delete, .patch] {
+                let response = try await client.execute(
+                    uri: "/graphql", method: method, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"query":"{ serverInfo { version } }"}"#))
+                #expect(response.status == .methodNotAllowed, "\(method)")
+                #expect(response.headers[.allow] == "GET, POST", "\(method)")
+                #expect(Self.text(response).contains("METHOD_NOT_ALLOWED"))
+            }
+        }
+    }
+
     // MARK: - Automatic persisted queries
 
     /// sha256("{ serverInfo { version } }"), computed with Python's hashlib.

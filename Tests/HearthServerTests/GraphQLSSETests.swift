@@ -53,14 +53,35 @@ import Testing
         }
     }
 
-    @Test func aRefusedRequestIsAnsweredAsAGraphQLResponse() async throws {
+    /// graphql-sse: errors found before execution (syntax, validation, variables, operation name)
+    /// come through the accepted stream as one `next` event with the GraphQL response, then
+    /// `complete`, with status 200; requests that never reach GraphQL keep their HTTP status.
+    @Test func aRefusedRequestIsANextEventThenComplete() async throws {
         try await Self.withServer { client in
-            let invalid = try await Self.post(client, #"{"query":"subscription { nope }"}"#)
-            #expect(invalid.status == .unprocessableContent)
-            #expect(invalid.headers[.contentType] == "application/graphql-response+json; charset=utf-8")
-            #expect(String(buffer: invalid.body).contains("GRAPHQL_VALIDATION_FAILED"))
-            let badVariables = try await Self.post(client, #"{"query":"subscription ($n: Int!) { count(to: $n) }"}"#)
-            #expect(badVariables.status == .badRequest)
+            let cases: [(body: String, code: String)] = [
+                (#"{"query":"subscription { nope }"}"#, "GRAPHQL_VALIDATION_FAILED"),
+                (#"{"query":"subscription { count(to: 3) "}"#, "GRAPHQL_PARSE_FAILED"),
+                (#"{"query":"subscription ($n: Int!) { count(to: $n) }"}"#, "BAD_USER_INPUT"),
+                (#"{"query":"subscription A { count(to: 1) }","operationName":"B"}"#, "OPERATION_RESOLUTION_FAILURE"),
+            ]
+            for item in cases {
+                let response = try await Self.post(client, item.body)
+                #expect(response.status == .ok, "\(item.body)")
+                #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
+                let text = String(buffer: response.body)
+                let events = text.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+                #expect(events.count == 2, "\(text)")
+                #expect(events.first?.hasPrefix("event: next\ndata: {\"errors\":[") == true, "\(text)")
+                #expect(events.first?.contains(#""code":"\#(item.code)""#) == true, "\(item.code) in \(text)")
+                #expect(events.last == "event: complete\ndata:", "\(text)")
+            }
+            // Requests that never reach GraphQL keep their status.
+            let badJSON = try await Self.post(client, "{nope")
+            #expect(badJSON.status == .badRequest)
+            let wrongType = try await client.execute(
+                uri: "/graphql", method: .post, headers: [.contentType: "text/plain", .accept: "text/event-stream"],
+                body: ByteBuffer(string: #"{"query":"{ hello }"}"#))
+            #expect(wrongType.status == .unsupportedMediaType)
         }
     }
 

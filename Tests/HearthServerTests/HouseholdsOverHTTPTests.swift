@@ -118,7 +118,9 @@ import Testing
                 "mutation($h: UUID!, $u: UUID!) { addMember(householdId: $h, userId: $u, role: ADMIN) { role } }",
                 ["h": home, "u": extra.id], token: admin.token)
             #expect(refused.code == "FORBIDDEN")
-            #expect(refused.message == #"Cannot execute "create" on "Member""#)
+            #expect(refused.message == #"Admins can't add admins in "Home"; ask an owner for the owner role."#)
+            #expect(refused.extensions["action"] as? String == "create" && refused.extensions["subject"] as? String == "Member")
+            #expect(refused.extensions["reason"] as? String == #"Cannot execute "create" on "Member""#)
             try await Self.add(server, admin, home, viewer, "VIEWER")
             // Adding someone twice is a conflict.
             #expect(try await server.error(
@@ -433,13 +435,66 @@ import Testing
     @Test func currentHouseholdFollowsPreferences() async throws {
         try await UsersOverHTTPTests.withServer { server in
             let ada = try await Self.person(server, "Ada")
+            // The first household someone creates becomes their current one; a second does not.
             let home = try await Self.createHousehold(server, ada)
-            #expect((try await server.data("{ me { currentHousehold { id } } }", token: ada.token)["me"] as? [String: Any])?["currentHousehold"] is NSNull)
-            _ = try await server.data("mutation($h: UUID!) { updatePreferences(input: {lastHouseholdId: $h}) { lastHouseholdId } }", ["h": home], token: ada.token)
-            let current = try await server.data("{ me { currentHousehold { id name } } }", token: ada.token)
-            #expect(((current["me"] as? [String: Any])?["currentHousehold"] as? [String: Any])?["id"] as? String == home)
-            _ = try await server.data("mutation($h: UUID!) { deleteHousehold(id: $h) }", ["h": home], token: ada.token)
-            #expect((try await server.data("{ me { currentHousehold { id } } }", token: ada.token)["me"] as? [String: Any])?["currentHousehold"] is NSNull)
+            let cabin = try await Self.createHousehold(server, ada, name: "Cabin")
+            func current(_ person: Person) async throws -> String? {
+                let data = try await server.data("{ me { currentHousehold { id } preferences { lastHouseholdId } } }", token: person.token)
+                return ((data["me"] as? [String: Any])?["currentHousehold"] as? [String: Any])?["id"] as? String
+            }
+            #expect(try await current(ada) == home)
+            _ = try await server.data("mutation($h: UUID!) { updatePreferences(input: {lastHouseholdId: $h}) { lastHouseholdId } }", ["h": cabin], token: ada.token)
+            #expect(try await current(ada) == cabin)
+
+            // A household the person is not in is refused like any id they may not read, and nothing is stored.
+            let bob = try await Self.person(server, "Bob")
+            let foreign = try await server.error(
+                "mutation($h: UUID!) { updatePreferences(input: {lastHouseholdId: $h}) { lastHouseholdId } }", ["h": home], token: bob.token)
+            #expect(foreign.code == "NOT_FOUND")
+            let missing = try await server.error(
+                "mutation($h: UUID!) { updatePreferences(input: {lastHouseholdId: $h}) { lastHouseholdId } }",
+                ["h": UUID().uuidString], token: bob.token)
+            #expect(missing.code == "NOT_FOUND")
+            let imported = try await server.error(
+                "mutation($j: JSON!) { importPreferences(preferences: $j) { lastHouseholdId } }", ["j": ["lastHouseholdId": home]], token: bob.token)
+            #expect(imported.code == "NOT_FOUND")
+            let exported = try await server.data("{ me { preferences { lastHouseholdId } } }", token: bob.token)
+            #expect(((exported["me"] as? [String: Any])?["preferences"] as? [String: Any])?["lastHouseholdId"] is NSNull)
+
+            // Someone joining with no current household gets the one they join.
+            try await Self.add(server, ada, cabin, bob, "VIEWER")
+            #expect(try await current(bob) == cabin)
+
+            _ = try await server.data("mutation($h: UUID!) { deleteHousehold(id: $h) }", ["h": cabin], token: ada.token)
+            #expect(try await current(ada) == nil)
+            // With the current one gone, the next household joined becomes current.
+            let attic = try await Self.createHousehold(server, ada, name: "Attic")
+            #expect(try await current(ada) == attic)
+        }
+    }
+
+    /// A refusal is a sentence naming the role, the household and the way out; CASL's details stay in extensions.
+    @Test func refusalsSpeakToPeople() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let owner = try await Self.person(server, "Olive")
+            let viewer = try await Self.person(server, "Vic")
+            let member = try await Self.person(server, "Mia")
+            let street = try await Self.createHousehold(server, owner, name: "Elm Street")
+            try await Self.add(server, owner, street, viewer, "VIEWER")
+            try await Self.add(server, owner, street, member, "MEMBER")
+            let task = try await server.error(
+                #"mutation($h: UUID!) { createTask(householdId: $h, input: {title: "Bins"}) { id } }"#, ["h": street], token: viewer.token)
+            #expect(task.code == "FORBIDDEN")
+            #expect(task.message == #"Viewers can't create tasks in "Elm Street"; ask an admin for the member role."#)
+            #expect(task.extensions["action"] as? String == "create")
+            #expect(task.extensions["subject"] as? String == "Task")
+            #expect(task.extensions["reason"] as? String == #"Cannot execute "create" on "Task""#)
+            #expect(task.extensions["neededRole"] as? String == "MEMBER")
+            let rename = try await server.error(
+                #"mutation($h: UUID!) { updateHousehold(id: $h, input: {name: "Oak"}) { id } }"#, ["h": street], token: member.token)
+            #expect(rename.message == #"Members can't change the settings of "Elm Street"; ask an owner for the admin role."#)
+            let delete = try await server.error("mutation($h: UUID!) { deleteHousehold(id: $h) }", ["h": street], token: member.token)
+            #expect(delete.message == #"Members can't delete "Elm Street"; ask an owner for the owner role."#)
         }
     }
 }

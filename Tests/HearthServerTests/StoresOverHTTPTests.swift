@@ -122,12 +122,22 @@ import Testing
             #expect(history.map { $0["price"] as? String } == [FixtureMoney.text(p0.variants[0].price)])
             #expect(((product["product"] as? [String: Any])?["url"] as? String)?.hasPrefix("https://alpha.test/products/") == true)
 
-            // The removed product is kept, flagged; when it reappears the flag clears.
+            // The removed product is kept, flagged; when it reappears the flag clears, and it is
+            // new to the members again: a NEW_PRODUCT event and a notification like any new product.
             let removedID = try await Self.productID(server, owner, store["id"], search: removed?.title ?? "", includeFlagged: true)
             #expect(try await Self.removedAt(server, owner, removedID) != nil)
-            if let removed { _ = shop.update("alpha") { $0.restore(removed) } }
+            let returning = try #require(removed)
+            _ = shop.update("alpha") { $0.restore(returning) }
             _ = try await Self.sync(server, owner, store["id"])
             #expect(try await Self.removedAt(server, owner, removedID) == nil)
+            let newProducts = try await Self.eventNodes(server, owner, home, types: ["NEW_PRODUCT"])
+            #expect(newProducts.map { $0["productTitle"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") }
+                    == ["Wool Beanie Fresh", returning.title].sorted())
+            #expect(try await Self.eventNodes(server, owner, home).count == 7, "the return is one event, nothing else")
+            let latest = try await server.data("{ notifications(first: 1) { edges { node { body } } } }", token: owner.token)
+            let bodies = ((latest["notifications"] as? [String: Any])?["edges"] as? [[String: Any]] ?? [])
+                .compactMap { ($0["node"] as? [String: Any])?["body"] as? String }
+            #expect(bodies == ["1 new product"])
         }
     }
 
@@ -309,7 +319,12 @@ import Testing
             let unread = "query($h: UUID!) { unreadEventCount(householdId: $h) }"
             #expect(try await server.data(unread, ["h": home], token: member.token)["unreadEventCount"] as? Int == 2)
             #expect(try await server.data(unread, ["h": home], token: owner.token)["unreadEventCount"] as? Int == 3)
-            #expect(try await server.error("mutation($e: ID!) { markEventRead(id: $e) { read } }", ["e": first], token: viewer.token).code == "FORBIDDEN")
+            // Viewers read: they mark their own events read like everyone, touching nobody else's.
+            let viewerRead = try await server.data("mutation($e: ID!) { markEventRead(id: $e) { read } }", ["e": first], token: viewer.token)
+            #expect((viewerRead["markEventRead"] as? [String: Any])?["read"] as? Bool == true)
+            #expect(try await server.data(unread, ["h": home], token: viewer.token)["unreadEventCount"] as? Int == 2)
+            #expect(try await server.data("mutation($h: UUID!) { markAllEventsRead(householdId: $h) }", ["h": home], token: viewer.token)["markAllEventsRead"] as? Int == 2)
+            #expect(try await server.data(unread, ["h": home], token: viewer.token)["unreadEventCount"] as? Int == 0)
             let marked = try await server.data("mutation($h: UUID!) { markAllEventsRead(householdId: $h) }", ["h": home], token: owner.token)
             #expect(marked["markAllEventsRead"] as? Int == 3)
             #expect(try await server.data(unread, ["h": home], token: owner.token)["unreadEventCount"] as? Int == 0)
@@ -495,6 +510,62 @@ extension StoresOverHTTPTests {
                 #expect(nodes.first?["title"] as? String == "Beta", "\(name)")
                 #expect(nodes.first?["body"] as? String == body, "\(name)")
                 #expect(nodes.first?["priority"] as? String == priority, "\(name)")
+            }
+        }
+    }
+
+    /// A resolver the test controls: one name the DNS says does not exist, one it cannot answer for.
+    struct ScriptedResolver: HostResolver {
+        func addresses(of host: String) async throws -> [[UInt8]] {
+            switch host {
+            case "offline-shop.com": throw HostResolutionError.resolverFailed("the DNS resolver could not be reached or did not answer in time")
+            default: throw HostResolutionError.noSuchName
+            }
+        }
+    }
+
+    /// An offline server is not a misspelled store: only NXDOMAIN is STORE_NOT_FOUND; a resolver
+    /// that cannot answer is NETWORK_UNAVAILABLE, a sync that meets it is retried, and the stores
+    /// health entry shows the last outbound failure.
+    @Test func anUnreachableResolverIsNotAMisspelledStore() async throws {
+        let configuration = ShopifyClientConfiguration(requestTimeout: .seconds(2), resolver: ScriptedResolver())
+        try await UsersOverHTTPTests.withServer(shopify: configuration) { server in
+            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+            let missing = try await server.error(Self.addStore, ["h": home, "d": "no-such-shop.com"], token: owner.token)
+            #expect(missing.code == "BAD_USER_INPUT" && missing.extensions["syncError"] as? String == "STORE_NOT_FOUND", "\(missing)")
+            let offline = try await server.error(Self.addStore, ["h": home, "d": "offline-shop.com"], token: owner.token)
+            #expect(offline.code == "BAD_USER_INPUT" && offline.extensions["syncError"] as? String == "NETWORK_UNAVAILABLE", "\(offline)")
+            #expect(offline.message?.contains("could not look up offline-shop.com") == true, "\(offline)")
+            #expect((offline.extensions["suggestion"] as? String)?.contains("network") == true)
+
+            // A store added while the network worked: its sync fails as NETWORK_UNAVAILABLE and is
+            // scheduled again; the store stays, with no "check the spelling".
+            let storeID = UUID()
+            let now = server.clock.now
+            try await server.database.client.query(
+                """
+                INSERT INTO stores (id, household_id, domain, name, created_at, next_sync_at)
+                VALUES (\(storeID), \(try #require(UUID(uuidString: home))), 'offline-shop.com', 'Offline', \(now), \(now))
+                """, logger: server.database.logger)
+            let status = try await Self.sync(server, owner, storeID.uuidString.lowercased())
+            let lastError = try #require(status["lastError"] as? [String: Any], "\(status)")
+            #expect(lastError["code"] as? String == "NETWORK_UNAVAILABLE", "\(status)")
+            #expect((lastError["suggestion"] as? String)?.contains("spelling") == false)
+            let next = try await server.data("query($s: UUID!) { store(id: $s) { syncStatus { nextSyncAt } } }", ["s": storeID.uuidString], token: owner.token)
+            let nextSync = (((next["store"] as? [String: Any])?["syncStatus"] as? [String: Any])?["nextSyncAt"] as? String).flatMap(DateTimeScalar.date(from:))
+            #expect(try #require(nextSync) > server.clock.now, "retried later")
+
+            let health = await server.services.stores.performHealthCheck()
+            #expect(health.details["lastOutboundFailureHost"] == .text("offline-shop.com"), "\(health.details)")
+            guard case .text(let failure)? = health.details["lastOutboundFailure"] else {
+                Issue.record("no last outbound failure in \(health.details)")
+                return
+            }
+            #expect(failure.hasPrefix("NETWORK_UNAVAILABLE: Hearth could not look up offline-shop.com"))
+            guard case .time? = health.details["lastOutboundFailureAt"] else {
+                Issue.record("no time of the last outbound failure")
+                return
             }
         }
     }

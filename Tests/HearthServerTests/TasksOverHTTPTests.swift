@@ -82,13 +82,14 @@ import Testing
                                                                                  "endsAt": "2030-01-05T09:00:00Z"]], token: member.token)
             #expect(backwards.code == "BAD_USER_INPUT" && backwards.extensions["field"] as? String == "endsAt")
 
-            // Without times: 09:00 on the server clock's day in Berlin, for one hour.
+            // Without times: the next 09:00 in Berlin (today before nine, else tomorrow), for one hour.
             let plain = try Self.task(try await server.data(createEvent, ["h": home, "i": ["title": "Dentist"]], token: member.token), "createEvent")
             var berlin = Calendar(identifier: .gregorian)
             berlin.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"))
             var day = berlin.dateComponents([.year, .month, .day], from: server.clock.now)
             day.hour = 9
-            let nine = try #require(berlin.date(from: day))
+            var nine = try #require(berlin.date(from: day))
+            if nine <= server.clock.now { nine = try #require(berlin.date(byAdding: .day, value: 1, to: nine)) }
             #expect((plain["startsAt"] as? String).flatMap(DateTimeScalar.date(from:)) == nine, "\(plain)")
             #expect((plain["endsAt"] as? String).flatMap(DateTimeScalar.date(from:)) == nine.addingTimeInterval(3600))
             let id = try #require(late["id"] as? String)
@@ -171,6 +172,100 @@ import Testing
                 #expect(try await server.error(query, variables, token: admin.token).code == "NOT_FOUND", "\(query)")
             }
             #expect(try await server.data("query($t: UUID!) { task(id: $t) { title } }", ["t": foreignID], token: owner.token)["task"] != nil)
+        }
+    }
+
+    /// The clock moved forward to the next `hour:minute` in Berlin.
+    static func moveClock(_ server: Server, toBerlin hour: Int, _ minute: Int) throws -> Calendar {
+        var berlin = Calendar(identifier: .gregorian)
+        berlin.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let target = try #require(berlin.nextDate(
+            after: server.clock.now, matching: DateComponents(hour: hour, minute: minute), matchingPolicy: .nextTime))
+        server.clock.advance(by: target.timeIntervalSince(server.clock.now))
+        return berlin
+    }
+
+    /// An untimed event made in the evening starts at 09:00 the next day (never in the past), a
+    /// date picks the day, and an item whose reminder time has passed gets no reminder at all.
+    @Test func eveningEventsStartTomorrowAndPastRemindersStaySilent() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+            let member = try await HouseholdsOverHTTPTests.person(server, "Mia")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)  // Europe/Berlin
+            try await HouseholdsOverHTTPTests.add(server, owner, home, member, "MEMBER")
+            let berlin = try Self.moveClock(server, toBerlin: 19, 34)
+            let now = server.clock.now
+            let createEvent = "mutation($h: UUID!, $i: EventInput!) { createEvent(householdId: $h, input: $i) { \(Self.fields) } }"
+            let createTask = "mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { \(Self.fields) } }"
+
+            let evening = try Self.task(try await server.data(createEvent, ["h": home, "i": ["title": "Recycling"]], token: member.token), "createEvent")
+            var tomorrow = berlin.dateComponents([.year, .month, .day], from: try #require(berlin.date(byAdding: .day, value: 1, to: now)))
+            tomorrow.hour = 9
+            let tomorrowNine = try #require(berlin.date(from: tomorrow))
+            #expect((evening["startsAt"] as? String).flatMap(DateTimeScalar.date(from:)) == tomorrowNine, "\(evening)")
+            #expect((evening["endsAt"] as? String).flatMap(DateTimeScalar.date(from:)) == tomorrowNine.addingTimeInterval(3600))
+            #expect((evening["reminderDueAt"] as? String).flatMap(DateTimeScalar.date(from:)) == tomorrowNine)
+
+            // A date picks the day: 09:00 Berlin on 2030-01-05 is 08:00 UTC.
+            let dated = try Self.task(try await server.data(createEvent, ["h": home, "i": ["title": "Fair", "date": "2030-01-05"]], token: member.token), "createEvent")
+            #expect(dated["startsAt"] as? String == "2030-01-05T08:00:00.000Z", "\(dated)")
+            let both = try await server.error(createEvent, ["h": home, "i": ["title": "Both", "date": "2030-01-05", "startsAt": "2030-01-05T10:00:00Z"]], token: member.token)
+            #expect(both.code == "BAD_USER_INPUT" && both.extensions["field"] as? String == "date")
+            let badDay = try await server.error(createEvent, ["h": home, "i": ["title": "Never", "date": "2030-02-30"]], token: member.token)
+            #expect(badDay.code == "BAD_USER_INPUT" && badDay.message?.contains("YYYY-MM-DD") == true, "\(badDay)")
+
+            // Past reminder times arm nothing: a task due an hour ago, an event that started this morning.
+            let overdue = try Self.task(try await server.data(
+                createTask, ["h": home, "i": ["title": "Overdue", "deadline": DateTimeScalar.string(from: now.addingTimeInterval(-3600))]],
+                token: member.token), "createTask")
+            #expect(overdue["reminderDueAt"] is NSNull, "\(overdue)")
+            let morning = try Self.task(try await server.data(
+                createEvent, ["h": home, "i": ["title": "Standup", "startsAt": DateTimeScalar.string(from: now.addingTimeInterval(-9 * 3600))]],
+                token: member.token), "createEvent")
+            #expect(morning["reminderDueAt"] is NSNull)
+            // Moved into the past: the reminder goes; moved ahead again: it comes back.
+            let later = try Self.task(try await server.data(
+                createTask, ["h": home, "i": ["title": "Later", "deadline": DateTimeScalar.string(from: now.addingTimeInterval(3600))]],
+                token: member.token), "createTask")
+            #expect(later["reminderDueAt"] as? String != nil)
+            let update = "mutation($id: UUID!, $i: TaskUpdateInput!) { updateTask(id: $id, input: $i) { reminderDueAt } }"
+            let moved = try await server.data(update, ["id": later["id"] ?? "", "i": ["deadline": DateTimeScalar.string(from: now.addingTimeInterval(-60))]], token: member.token)
+            #expect((moved["updateTask"] as? [String: Any])?["reminderDueAt"] is NSNull)
+            let back = try await server.data(update, ["id": later["id"] ?? "", "i": ["deadline": DateTimeScalar.string(from: now.addingTimeInterval(7200))]], token: member.token)
+            #expect((back["updateTask"] as? [String: Any])?["reminderDueAt"] as? String == DateTimeScalar.string(from: now.addingTimeInterval(7200)))
+
+            // Nothing fires now: nobody is alerted by items made or moved after their time.
+            #expect(try await server.services.tasks.deliverDueReminders().isEmpty)
+            let notifications = try await server.data("{ notifications { totalCount } }", token: owner.token)
+            #expect((notifications["notifications"] as? [String: Any])?["totalCount"] as? Int == 0)
+        }
+    }
+
+    /// Reminders follow each person's master switch: someone with notifications off gets none.
+    @Test func remindersSkipPeopleWhoSwitchedNotificationsOff() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+            let member = try await HouseholdsOverHTTPTests.person(server, "Mia")
+            let quiet = try await HouseholdsOverHTTPTests.person(server, "Quinn")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+            try await HouseholdsOverHTTPTests.add(server, owner, home, member, "MEMBER")
+            try await HouseholdsOverHTTPTests.add(server, owner, home, quiet, "VIEWER")
+            _ = try await server.data("mutation { updatePreferences(input: {notifications: {enabled: false}}) { theme } }", token: quiet.token)
+            let createTask = "mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }"
+            let due = DateTimeScalar.string(from: server.clock.now.addingTimeInterval(60))
+            _ = try await server.data(createTask, ["h": home, "i": ["title": "Water the plants", "deadline": due]], token: member.token)
+            _ = try await server.data(createTask, ["h": home, "i": ["title": "Quinn's chore", "deadline": due, "assigneeId": quiet.id]], token: member.token)
+            server.clock.advance(by: 61)
+            let sent = try await server.services.tasks.deliverDueReminders()
+            #expect(sent.count == 2, "both reminders are done with")
+            // The feed behind notificationReceived carries exactly these notifications.
+            #expect(Set(sent.flatMap(\.notifications).map { $0.userID.uuidString.lowercased() }) == Set([owner.id, member.id]))
+            let query = "{ notifications { totalCount edges { node { title body } } } }"
+            for (person, expected) in [(owner, 1), (member, 1), (quiet, 0)] {
+                let data = try await server.data(query, token: person.token)
+                #expect((data["notifications"] as? [String: Any])?["totalCount"] as? Int == expected, "\(person.id)")
+            }
+            #expect(try await server.services.tasks.deliverDueReminders().isEmpty)
         }
     }
 }

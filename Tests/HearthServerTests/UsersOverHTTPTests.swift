@@ -305,6 +305,25 @@ import Testing
             #expect(try await adminHealth(person) == .forbidden)
             #expect(try await adminHealth(admin) == .ok)
             #expect(try await adminHealth("bootstrap-secret") == .ok)
+
+            // Details are typed: numbers and booleans as JSON numbers and booleans, every time in
+            // one format (RFC 3339, milliseconds, UTC), over HTTP and GraphQL alike.
+            let response = try await server.client.execute(
+                uri: "/admin/health", method: .get, headers: [.authorization: "Bearer bootstrap-secret"])
+            let text = String(buffer: response.body)
+            for pattern in [
+                #""sessionCacheSize":[0-9]+[,}]"#, #""sessionCacheHitRate":[0-9.]+[,}]"#, #""abilityCacheSize":[0-9]+[,}]"#,
+                #""loopRunning":(true|false)[,}]"#, #""stores":[0-9]+[,}]"#, #""pendingReminders":[0-9]+[,}]"#,
+                #""lastChecked":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z""#,
+                #""startedAt":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z""#,
+            ] {
+                #expect(text.range(of: pattern, options: .regularExpression) != nil, "\(pattern) in \(text)")
+            }
+            #expect(!text.contains(#"":"0""#) && !text.contains(#"":"true""#) && !text.contains(#"":"false""#), "a figure quoted as text: \(text)")
+            let typed = try await server.data("{ health { name details } }", token: admin)
+            let users = (typed["health"] as? [[String: Any]])?.first { $0["name"] as? String == "users" }
+            #expect((users?["details"] as? [String: Any])?["sessionCacheSize"] is Int)
+            #expect(!((users?["details"] as? [String: Any])?["sessionCacheSize"] is String))
         }
     }
 

@@ -42,6 +42,10 @@ public struct CallerAbility: Sendable {
     public let ability: Ability
     /// Household → the person's role there.
     public let roles: [UUID: HouseholdRole]
+    /// Household → its name, for refusals people understand.
+    public let householdNames: [UUID: String]
+    /// The role rules the ability was built from (to tell which role would be allowed).
+    public let permissions: RolePermissions
 }
 
 extension PublicUser {

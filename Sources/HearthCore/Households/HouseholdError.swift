@@ -4,8 +4,10 @@ public enum HouseholdError: Error, Sendable, Equatable {
     case invalidInput(field: String, message: String)
     /// No such thing, or not one the caller may see (`NOT_FOUND`): the two look the same.
     case notFound(String)
-    /// The caller may see it but not do this (`FORBIDDEN`), with CASL's message.
+    /// The caller may see it but not do this (`FORBIDDEN`), said in a sentence.
     case forbidden(String)
+    /// A permission check refused it (`FORBIDDEN`): a sentence for the person, CASL's details for programs.
+    case denied(PermissionDenial)
     /// The request contradicts the household's state (`CONFLICT`): the last owner leaving, a
     /// person added twice.
     case conflict(String)
@@ -14,11 +16,8 @@ public enum HouseholdError: Error, Sendable, Equatable {
         switch self {
         case .invalidInput(_, let message), .forbidden(let message), .conflict(let message): message
         case .notFound(let what): "\(what) not found."
+        case .denied(let denial): denial.message
         }
-    }
-
-    init(_ error: ForbiddenError) {
-        self = .forbidden(error.message)
     }
 
     /// A users-service input check's refusal, as this service's.

@@ -25,4 +25,21 @@ extension HouseholdService: UserAccountHooks {
     public func accountDeleted(userID: UUID) async {
         await forget(users: [userID])
     }
+
+    public func requireReadableHousehold(_ householdID: UUID, userID: UUID) async throws {
+        _ = try await readableHousehold(ability(for: userID), householdID)
+    }
+
+    /// Makes `householdID` the person's current household (preferences' `lastHouseholdId`) when
+    /// they have none, or only one they are no longer a member of: the first household someone
+    /// creates or joins is where their apps open. Runs in the joining transaction.
+    func makeCurrentIfNone(_ householdID: UUID, userID: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            UPDATE users SET preferences = jsonb_set(preferences, '{lastHouseholdId}', to_jsonb(\(householdID.uuidString.lowercased())::text))
+            WHERE id = \(userID) AND NOT EXISTS (
+                SELECT 1 FROM household_members m
+                WHERE m.user_id = \(userID) AND m.household_id::text = users.preferences->>'lastHouseholdId')
+            """, logger: logger)
+    }
 }

@@ -54,7 +54,8 @@ extension HouseholdService {
         guard caller.ability.can("read", .type("Invitation")),
             let allowed = try caller.ability.sqlCondition("read", subjectType: "Invitation", columns: Self.invitationColumns)
         else {
-            throw HouseholdError.forbidden(#"Cannot execute "read" on "Invitation""#)
+            let subject = AbilitySubject.ofHousehold("Invitation", householdID)
+            throw HouseholdError.denied(caller.denial(ForbiddenError(action: "read", subjectType: "Invitation", field: nil, reason: nil), subject: subject))
         }
         let total = try await count("SELECT count(*) FROM household_invitations i WHERE i.household_id = \(householdID) AND \(allowed)")
         let rows = try await Self.decodeInvitations(try await database.client.query(
@@ -128,6 +129,7 @@ extension HouseholdService {
         for try await _ in inserted.decode(UUID.self) { joined = true }
         guard joined else { throw HouseholdError.conflict("You are already a member of this household.") }
         try await connection.query("UPDATE household_invitations SET uses = uses + 1 WHERE id = \(invitation.id)", logger: logger)
+        try await makeCurrentIfNone(invitation.householdID, userID: userID, on: connection)
         try await record(.memberJoined, household: invitation.householdID, actor: userID, member: userID, role: invitation.role,
                          invitation: invitation.id, on: connection)
         logger.info("invitation used", metadata: ["household": "\(invitation.householdID)", "invitation": "\(invitation.id)", "user": "\(userID)"])

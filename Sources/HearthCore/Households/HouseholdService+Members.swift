@@ -50,6 +50,7 @@ extension HouseholdService {
             var inserted = false
             for try await _ in rows.decode(UUID.self) { inserted = true }
             guard inserted else { throw HouseholdError.conflict("\(user.displayName) is already a member of this household.") }
+            try await makeCurrentIfNone(householdID, userID: userID, on: connection)
             try await record(.memberAdded, household: householdID, actor: actor, member: userID, role: role, on: connection)
         }
         await forget(users: [userID])

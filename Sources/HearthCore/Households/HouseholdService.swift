@@ -64,16 +64,21 @@ public final class HouseholdService: ServiceHealth {
     public func ability(for userID: UUID) async throws -> CallerAbility {
         if let cached = abilities.value(for: userID) { return cached }
         let rows = try await database.client.query(
-            "SELECT household_id, role FROM household_members WHERE user_id = \(userID) ORDER BY joined_at, household_id",
-            logger: logger)
+            """
+            SELECT m.household_id, m.role, h.name FROM household_members m JOIN households h ON h.id = m.household_id
+            WHERE m.user_id = \(userID) ORDER BY m.joined_at, m.household_id
+            """, logger: logger)
         var memberships: [(id: UUID, role: String)] = []
         var roles: [UUID: HouseholdRole] = [:]
-        for try await (household, role) in rows.decode((UUID, String).self) {
+        var names: [UUID: String] = [:]
+        for try await (household, role, name) in rows.decode((UUID, String, String).self) {
             memberships.append((household, role))
             roles[household] = HouseholdRole(rawValue: role)
+            names[household] = name
         }
-        let ability = Ability(rules: try await permissions().rules(userID: userID, households: memberships))
-        let caller = CallerAbility(userID: userID, ability: ability, roles: roles)
+        let permissions = try await permissions()
+        let ability = Ability(rules: try permissions.rules(userID: userID, households: memberships))
+        let caller = CallerAbility(userID: userID, ability: ability, roles: roles, householdNames: names, permissions: permissions)
         abilities.store(caller, for: userID)
         return caller
     }
@@ -93,7 +98,8 @@ public final class HouseholdService: ServiceHealth {
     private func apply(_ change: HouseholdCacheChange) {
         for user in change.users { abilities.remove(user) }
         if let household = change.household {
-            if change.deleted { abilities.removeAll { $0.roles[household] != nil } }
+            // Abilities carry the household's name (for refusals): a rename drops them too.
+            abilities.removeAll { $0.roles[household] != nil }
             households.remove(household)
         }
     }
@@ -119,6 +125,7 @@ public final class HouseholdService: ServiceHealth {
                 INSERT INTO household_members (household_id, user_id, role, joined_at)
                 VALUES (\(household.id), \(actor), \(HouseholdRole.owner.rawValue), \(now))
                 """, logger: logger)
+            try await makeCurrentIfNone(household.id, userID: actor, on: connection)
             try await record(.householdCreated, household: household.id, actor: actor, on: connection)
         }
         await forget(users: [actor])
@@ -221,7 +228,7 @@ public final class HouseholdService: ServiceHealth {
         do {
             try caller.ability.authorize(action, subject)
         } catch {
-            throw HouseholdError(error)
+            throw HouseholdError.denied(caller.denial(error, subject: subject))
         }
     }
 
@@ -272,14 +279,14 @@ public final class HouseholdService: ServiceHealth {
     public func performHealthCheck() async -> ServiceHealthStatus {
         let started = ContinuousClock.now
         let checkedAt = Date()
-        var details: [String: String] = [:]
+        var details: [String: HealthDetail] = [:]
         let caches: [(String, count: Int, hitRate: Double)] = [
             ("abilityCache", abilities.statistics.count, abilities.statistics.hitRate),
             ("householdCache", households.statistics.count, households.statistics.hitRate),
         ]
         for (name, count, hitRate) in caches {
-            details[name + "Size"] = "\(count)"
-            details[name + "HitRate"] = String(format: "%.3f", hitRate)
+            details[name + "Size"] = .int(count)
+            details[name + "HitRate"] = .rate(hitRate)
         }
         do {
             _ = try await count("SELECT count(*) FROM households")

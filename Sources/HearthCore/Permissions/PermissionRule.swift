@@ -8,7 +8,9 @@ public struct PermissionRule: Sendable {
     public let actions: [String]
     /// The subject types; CASL's `all` when the rule names none.
     public let subjects: [String]
-    /// The conditions as written (a MongoDB query), nil for an unconditional rule.
+    /// The conditions as written (a MongoDB query), nil for an unconditional rule. As in CASL v7,
+    /// empty conditions (`{}`) make a rule unconditional: it matches every subject and also decides
+    /// checks on the subject type (CASL v6 counted `{}` as conditions).
     public let conditions: JSONValue?
     /// The field patterns as written, nil when the rule covers every field.
     public let fields: [String]?
@@ -26,6 +28,7 @@ public struct PermissionRule: Sendable {
         }
         self.actions = actions
         self.subjects = subjects.isEmpty ? ["all"] : subjects
+        let conditions = conditions?.objectValue?.isEmpty == true ? nil : conditions
         self.conditions = conditions
         self.fields = fields
         self.inverted = inverted

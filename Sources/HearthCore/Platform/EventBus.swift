@@ -147,8 +147,8 @@ public final class EventBus: Service, ServiceHealth {
             isHealthy: snapshot.listening, lastChecked: Date(),
             errors: snapshot.listening ? [] : ["not listening on \(Self.channel)" + (snapshot.lastError.map { ": \($0)" } ?? "")],
             responseTime: .zero,
-            details: ["channel": Self.channel, "connections": "\(snapshot.connections)", "received": "\(snapshot.received)",
-                      "published": "\(snapshot.published)"])
+            details: ["channel": .text(Self.channel), "listening": .bool(snapshot.listening), "connections": .int(snapshot.connections),
+                      "received": .int(snapshot.received), "published": .int(snapshot.published)])
     }
 }
 

@@ -11,15 +11,28 @@ public struct ServiceHealthStatus: Sendable, Equatable {
     /// How long the check took.
     public var responseTime: Duration
     /// Service-specific figures (cache size and hit rate, loop state), by name.
-    public var details: [String: String]
+    public var details: [String: HealthDetail]
 
-    public init(isHealthy: Bool, lastChecked: Date, errors: [String] = [], responseTime: Duration, details: [String: String] = [:]) {
+    public init(isHealthy: Bool, lastChecked: Date, errors: [String] = [], responseTime: Duration, details: [String: HealthDetail] = [:]) {
         self.isHealthy = isHealthy
         self.lastChecked = lastChecked
         self.errors = errors
         self.responseTime = responseTime
         self.details = details
     }
+}
+
+/// One figure of a health report, typed: reports show counts as numbers, switches as booleans
+/// and times in one format (the server writes them as RFC 3339 with milliseconds, UTC).
+public enum HealthDetail: Sendable, Equatable {
+    case int(Int)
+    case number(Double)
+    case bool(Bool)
+    case text(String)
+    case time(Date)
+
+    /// A rate (0…1) rounded to three decimals, as reports show hit rates.
+    public static func rate(_ value: Double) -> HealthDetail { .number((value * 1000).rounded() / 1000) }
 }
 
 /// A service that can report whether it works; every HearthCore service conforms.

@@ -99,10 +99,13 @@ struct CatalogSync {
         var pageChanges: [DetectedChange] = []
         var variantRows: [(productID: UUID, id: UUID, variant: FeedVariant)] = []
         for (product, id, _, known) in changed {
+            // A product back in the feed after it was removed is new to the members again: one
+            // NEW_PRODUCT event, not the price or stock differences to how it was before it left.
+            let returning = known?.removed == true
             if recordsChanges {
-                if known == nil {
+                if known == nil || returning {
                     pageChanges.append(DetectedChange(type: .newProduct, productID: id))
-                } else if let known, !known.removed, known.imageSignature != product.imageSignature {
+                } else if let known, known.imageSignature != product.imageSignature {
                     pageChanges.append(DetectedChange(type: .imagesChanged, productID: id))
                 }
             }
@@ -114,7 +117,7 @@ struct CatalogSync {
                 variantRows.append((id, old.id, variant))
                 guard old.price != variant.price || old.compareAtPrice != variant.compareAtPrice || old.available != variant.available else { continue }
                 snapshots.append(old)
-                if recordsChanges {
+                if recordsChanges && !returning {
                     pageChanges += DetectedChange.variantChanges(productID: id, variantID: old.id, old: (old.price, old.available),
                                                                  new: (variant.price, variant.available))
                 }

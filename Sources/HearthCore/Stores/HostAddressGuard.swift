@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import NIOPosix
 
 /// The SSRF guard: a store's host must resolve only to public addresses, so a household cannot
 /// make Hearth fetch from loopback, the local network or cloud metadata endpoints.
@@ -11,51 +5,24 @@ import NIOPosix
 /// The check runs before every request. (A host that changes its DNS answer between the check
 /// and the connection — DNS rebinding — is not caught; the connection itself is not pinned.)
 public enum HostAddressGuard {
-    /// The addresses `host` resolves to, or ``StoreSyncError/Code/storeNotFound`` when it
-    /// resolves to none. Runs `getaddrinfo` on NIO's thread pool, not on the caller's thread.
-    public static func resolve(_ host: String) async throws -> [[UInt8]] {
-        try await NIOThreadPool.singleton.runIfActive {
-            var hints = addrinfo()
-            hints.ai_family = AF_UNSPEC
-            #if canImport(Glibc)
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            #else
-            hints.ai_socktype = SOCK_STREAM
-            #endif
-            var list: UnsafeMutablePointer<addrinfo>?
-            let status = getaddrinfo(host, nil, &hints, &list)
-            guard status == 0, let first = list else {
-                throw StoreSyncError(.storeNotFound, "No server is known by the name \(host).")
-            }
-            defer { freeaddrinfo(first) }
-            var addresses: [[UInt8]] = []
-            var entry: UnsafeMutablePointer<addrinfo>? = first
-            while let current = entry {
-                if let address = current.pointee.ai_addr {
-                    switch Int32(current.pointee.ai_family) {
-                    case AF_INET:
-                        address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-                            var raw = pointer.pointee.sin_addr
-                            addresses.append(withUnsafeBytes(of: &raw) { Array($0) })
-                        }
-                    case AF_INET6:
-                        address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-                            var raw = pointer.pointee.sin6_addr
-                            addresses.append(withUnsafeBytes(of: &raw) { Array($0) })
-                        }
-                    default: break
-                    }
-                }
-                entry = current.pointee.ai_next
-            }
-            guard !addresses.isEmpty else { throw StoreSyncError(.storeNotFound, "No server is known by the name \(host).") }
+    /// The addresses `host` resolves to. A definite "no such name" is ``StoreSyncError/Code/storeNotFound``
+    /// (check the spelling); a resolver that cannot answer is ``StoreSyncError/Code/networkUnavailable``
+    /// (an offline server is not a misspelled store, and the sync loop retries).
+    public static func resolve(_ host: String, using resolver: any HostResolver = SystemHostResolver()) async throws -> [[UInt8]] {
+        do {
+            let addresses = try await resolver.addresses(of: host)
+            guard !addresses.isEmpty else { throw HostResolutionError.noSuchName }
             return addresses
+        } catch HostResolutionError.noSuchName {
+            throw StoreSyncError(.storeNotFound, "No server is known by the name \(host).")
+        } catch HostResolutionError.resolverFailed(let reason) {
+            throw StoreSyncError(.networkUnavailable, "Hearth could not look up \(host): \(reason).")
         }
     }
 
     /// Throws unless every address `host` resolves to is public.
-    public static func check(_ host: String) async throws {
-        for address in try await resolve(host) where !isPublic(address) {
+    public static func check(_ host: String, using resolver: any HostResolver = SystemHostResolver()) async throws {
+        for address in try await resolve(host, using: resolver) where !isPublic(address) {
             throw StoreSyncError(.storeNotFound,
                                  "\(host) points to a private or local address (\(format(address))); Hearth fetches only from public hosts.")
         }

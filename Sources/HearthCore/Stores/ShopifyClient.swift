@@ -85,14 +85,35 @@ public final class ShopifyClient: Sendable {
         return summary
     }
 
+    /// The last fetch that failed, for the stores health entry: when, which host, and why.
+    public struct OutboundFailure: Sendable, Equatable {
+        public var at: Date
+        public var host: String
+        public var error: StoreSyncError
+    }
+
+    private let lastFailure = Mutex<OutboundFailure?>(nil)
+
+    /// The last failed fetch in this process, if any.
+    public var lastOutboundFailure: OutboundFailure? { lastFailure.withLock { $0 } }
+
     /// One page's products; nil when Shopify answers with its page-limit `errors`.
     func fetchPage(_ domain: StoreDomain, number: Int, logger: Logger) async throws -> [FeedProduct]? {
+        do {
+            return try await fetchPageOnce(domain, number: number, logger: logger)
+        } catch let error as StoreSyncError {
+            lastFailure.withLock { $0 = OutboundFailure(at: Date(), host: domain.host, error: error) }
+            throw error
+        }
+    }
+
+    private func fetchPageOnce(_ domain: StoreDomain, number: Int, logger: Logger) async throws -> [FeedProduct]? {
         let query = "/products.json?limit=\(configuration.pageSize)&page=\(number)"
         var url: String
         if let allowed = configuration.allowed(domain.host) {
             url = (allowed.origin ?? "https://\(domain.host)") + query
         } else {
-            try await HostAddressGuard.check(domain.host)
+            try await HostAddressGuard.check(domain.host, using: configuration.resolver)
             url = "https://\(domain.host)" + query
         }
         var upgraded = false

@@ -39,16 +39,19 @@ public struct ShopifyClientConfiguration: Sendable {
     public var maximumProducts: Int
     public var userAgent: String
     public var allowedHosts: [AllowedHost]
+    /// How store host names are resolved (the system's resolver unless a test gives its own).
+    public var resolver: any HostResolver
 
     public init(requestTimeout: Duration = .seconds(15), maximumPageBytes: Int = 20 << 20, pageSize: Int = 250,
                 maximumProducts: Int = 25_000, userAgent: String = "Hearth/1 (self-hosted household price watcher; +https://github.com/hearth)",
-                allowedHosts: [AllowedHost] = []) {
+                allowedHosts: [AllowedHost] = [], resolver: any HostResolver = SystemHostResolver()) {
         self.requestTimeout = requestTimeout
         self.maximumPageBytes = maximumPageBytes
         self.pageSize = pageSize
         self.maximumProducts = maximumProducts
         self.userAgent = userAgent
         self.allowedHosts = allowedHosts
+        self.resolver = resolver
     }
 
     func allowed(_ host: String) -> AllowedHost? {

@@ -201,9 +201,16 @@ public final class StoreService: ServiceHealth {
                 """, logger: logger)
             var figures = (0, 0, 0, 0)
             for try await row in rows.decode((Int, Int, Int, Int).self) { figures = row }
-            var details = ["storesInError": "\(figures.0)", "dueNotLeased": "\(figures.1)", "leased": "\(figures.2)", "stores": "\(figures.3)",
-                           "loopRunning": "\(loop.running)", "loopSyncs": "\(loop.syncs)", "loopFailures": "\(loop.failures)"]
-            if let last = loop.lastRunAt { details["loopLastRunAt"] = last.formatted(.iso8601) }
+            var details: [String: HealthDetail] = [
+                "storesInError": .int(figures.0), "dueNotLeased": .int(figures.1), "leased": .int(figures.2), "stores": .int(figures.3),
+                "loopRunning": .bool(loop.running), "loopSyncs": .int(loop.syncs), "loopFailures": .int(loop.failures),
+            ]
+            if let last = loop.lastRunAt { details["loopLastRunAt"] = .time(last) }
+            if let failure = client.lastOutboundFailure {
+                details["lastOutboundFailureAt"] = .time(failure.at)
+                details["lastOutboundFailureHost"] = .text(failure.host)
+                details["lastOutboundFailure"] = .text("\(failure.error.code.rawValue): \(failure.error.message)")
+            }
             return ServiceHealthStatus(isHealthy: true, lastChecked: now, responseTime: ContinuousClock.now - started, details: details)
         } catch {
             return ServiceHealthStatus(isHealthy: false, lastChecked: now, errors: ["stores unreadable: \(Database.describe(error))"],

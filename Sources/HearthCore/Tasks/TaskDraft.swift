@@ -19,6 +19,8 @@ public struct TaskDraft: Sendable, Equatable, Codable {
     public var labelIDs: [UUID]
     public var startsAt: Date?
     public var endsAt: Date?
+    /// An untimed event's local day (`YYYY-MM-DD`): it starts at 09:00 that day.
+    public var date: String?
     public var location: String?
     public var remindAt: Date?
     /// Subtask titles, in order.
@@ -27,7 +29,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
     public init(id: UUID? = nil, kind: TaskKind = .task, title: String, notes: String? = nil, priority: TaskPriority = .none,
                 deadline: Date? = nil, estimateMinutes: Int? = nil, assigneeID: UUID? = nil, labelNames: [String] = [],
                 labelIDs: [UUID] = [], startsAt: Date? = nil, endsAt: Date? = nil, location: String? = nil, remindAt: Date? = nil,
-                subtasks: [String] = []) {
+                subtasks: [String] = [], date: String? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
@@ -43,6 +45,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         self.location = location
         self.remindAt = remindAt
         self.subtasks = subtasks
+        self.date = date
     }
 
     /// Limits on what a client sends.
@@ -63,7 +66,12 @@ public struct TaskDraft: Sendable, Equatable, Codable {
             throw .invalidInput(field: "subtasks", message: "An item takes at most \(Self.maximumSubtasks) subtasks.")
         }
         draft.subtasks = try subtasks.map { title throws(HouseholdError) in try Self.title(title, field: "subtasks") }
-        if kind == .task { try Self.refuseEventFields(start: startsAt != nil, end: endsAt != nil, location: location != nil) }
+        if kind == .task {
+            try Self.refuseEventFields(start: startsAt != nil, end: endsAt != nil, location: location != nil, date: date != nil)
+        }
+        if date != nil, startsAt != nil {
+            throw .invalidInput(field: "date", message: "Give an event either a date (it starts at 09:00 that day) or startsAt, not both.")
+        }
         try EventSchedule.check(start: startsAt, end: endsAt)
         return draft
     }
@@ -96,11 +104,11 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         return try names.map { name throws(HouseholdError) in try labelName(name, field: "labels") }
     }
 
-    /// Tasks have no start, end or location; the first one given is named.
-    static func refuseEventFields(start: Bool, end: Bool, location: Bool) throws(HouseholdError) {
-        guard start || end || location else { return }
-        throw .invalidInput(field: start ? "startsAt" : end ? "endsAt" : "location",
-                            message: "Only events have a start, an end and a location.")
+    /// Tasks have no start, end, location or day; the first one given is named.
+    static func refuseEventFields(start: Bool, end: Bool, location: Bool, date: Bool = false) throws(HouseholdError) {
+        guard start || end || location || date else { return }
+        throw .invalidInput(field: start ? "startsAt" : end ? "endsAt" : location ? "location" : "date",
+                            message: "Only events have a start, an end, a location and a date.")
     }
 
     /// Trimmed, 1–200 characters, no control characters (the users service's text rule).

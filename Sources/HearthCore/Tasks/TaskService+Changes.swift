@@ -47,11 +47,11 @@ extension TaskService {
     }
 
     /// When a changed item's reminder fires: unchanged when its time did not move (a snoozed or
-    /// sent reminder stays so), else at the new time.
+    /// sent reminder stays so), else at the new time — none when that time has already passed.
     static func reminderTime(of item: TaskItem, now: Date, previous: TaskItem) -> Date? {
         let time = item.remindAt ?? item.occursAt
         let before = previous.remindAt ?? previous.occursAt
-        return time == before ? previous.reminderDueAt : time
+        return time == before ? previous.reminderDueAt : time.flatMap { $0 > now ? $0 : nil }
     }
 
     /// Marks an item done (by the caller, now); its pending reminder is cancelled.

@@ -8,7 +8,8 @@ extension TaskService {
 
     /// Delivers up to `limit` due reminders this instance claims (`FOR UPDATE SKIP LOCKED` plus
     /// a lease, so two instances never send one reminder twice): each leaves a notification per
-    /// recipient and is then no longer pending. Returns what it sent.
+    /// recipient whose notifications are on (the assignee, else every member) and is then no
+    /// longer pending. Returns what it sent.
     public func deliverDueReminders(limit: Int = 50) async throws -> [TaskReminder] {
         let now = clock.now
         let rows = try await database.client.query("""
@@ -43,14 +44,16 @@ extension TaskService {
             var mine = false
             for try await _ in released.decode(UUID.self) { mine = true }
             guard mine else { return nil }
+            // The assignee, else every member; people who switched notifications off get none.
+            let recipientRows = try await connection.query("""
+                SELECT u.id FROM users u
+                WHERE (u.id = \(item.assignee) OR (\(item.assignee)::uuid IS NULL AND u.id IN (
+                        SELECT user_id FROM household_members WHERE household_id = \(item.household))))
+                  AND u.preferences->'notifications'->'enabled' IS DISTINCT FROM 'false'::jsonb
+                ORDER BY u.id
+                """, logger: logger)
             var recipients: [UUID] = []
-            if let assignee = item.assignee {
-                recipients = [assignee]
-            } else {
-                let members = try await connection.query(
-                    "SELECT user_id FROM household_members WHERE household_id = \(item.household) ORDER BY joined_at, user_id", logger: logger)
-                for try await member in members.decode(UUID.self) { recipients.append(member) }
-            }
+            for try await recipient in recipientRows.decode(UUID.self) { recipients.append(recipient) }
             let body = "Due " + Self.localTime(item.due, in: zone)
             let priority: StoreNotification.Priority = item.priority == TaskPriority.high.rawValue ? .high : .normal
             let notifications = recipients.map {

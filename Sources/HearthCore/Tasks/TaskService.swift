@@ -53,11 +53,13 @@ public final class TaskService: ServiceHealth {
         var endsAt = draft.endsAt
         if draft.kind == .event {
             let zone = TimeZone(identifier: household.timeZone) ?? .gmt
-            (startsAt, endsAt) = try EventSchedule.resolve(start: draft.startsAt, end: draft.endsAt, timeZone: zone, now: now)
+            (startsAt, endsAt) = try EventSchedule.resolve(
+                start: draft.startsAt, end: draft.endsAt, date: draft.date, timeZone: zone, now: now)
         }
         let id = draft.id ?? UUID()
         let occursAt = startsAt ?? draft.deadline
-        let reminderDue = draft.remindAt ?? occursAt
+        // A reminder whose time has already passed is not armed (it would fire at once).
+        let reminderDue = (draft.remindAt ?? occursAt).flatMap { $0 > now ? $0 : nil }
         let logger = self.logger
         do {
             try await database.transaction(logger: logger) { connection async throws in
@@ -218,8 +220,8 @@ public final class TaskService: ServiceHealth {
             for try await count in rows.decode(Int.self) { pending = count }
             let cache = labelCache.statistics
             return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started,
-                                       details: ["pendingReminders": "\(pending)", "labelCacheSize": "\(cache.count)",
-                                                 "labelCacheHitRate": String(format: "%.3f", cache.hitRate)])
+                                       details: ["pendingReminders": .int(pending), "labelCacheSize": .int(cache.count),
+                                                 "labelCacheHitRate": .rate(cache.hitRate)])
         } catch {
             return ServiceHealthStatus(isHealthy: false, lastChecked: checkedAt, errors: ["tasks unreachable: \(Database.describe(error))"],
                                        responseTime: ContinuousClock.now - started)

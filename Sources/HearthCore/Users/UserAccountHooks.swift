@@ -12,4 +12,6 @@ public protocol UserAccountHooks: Sendable {
     func accountWillBeDeleted(userID: UUID, on connection: PostgresConnection) async throws
     /// After the deletion committed (caches drop the person).
     func accountDeleted(userID: UUID) async
+    /// Refuses (not found) a household the person may not read, so preferences never point at one.
+    func requireReadableHousehold(_ householdID: UUID, userID: UUID) async throws
 }

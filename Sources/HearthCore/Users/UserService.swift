@@ -208,8 +208,13 @@ public final class UserService: ServiceHealth {
     }
 
     /// Applies `patch` (validated as a whole before anything is written) and returns the result.
+    /// A `lastHouseholdId` must name a household the person may read (else `notFound`).
     public func updatePreferences(userID: UUID, _ patch: PreferencesPatch) async throws -> Preferences {
-        try await database.transaction(logger: logger) { connection in
+        if case .some(.some(let householdID)) = patch.lastHouseholdID {
+            guard let accountHooks else { throw UserError.notFound("Household") }
+            try await accountHooks.requireReadableHousehold(householdID, userID: userID)
+        }
+        return try await database.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 "SELECT preferences::text FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
             var current: Preferences?
@@ -281,8 +286,8 @@ public final class UserService: ServiceHealth {
         }
     }
 
-    private var cacheDetails: [String: String] {
+    private var cacheDetails: [String: HealthDetail] {
         let statistics = sessions.statistics
-        return ["sessionCacheSize": "\(statistics.count)", "sessionCacheHitRate": String(format: "%.3f", statistics.hitRate)]
+        return ["sessionCacheSize": .int(statistics.count), "sessionCacheHitRate": .rate(statistics.hitRate)]
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import GraphQLEngine
 import Foundation
 import HearthCore
 import Hummingbird
@@ -87,7 +88,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
             services: results.map { name, status in
                 .init(name: name, isHealthy: status.isHealthy, lastChecked: Self.timestamp(status.lastChecked),
                       errors: status.errors, responseTimeMs: status.responseTime.responseTimeMilliseconds,
-                      details: status.details.isEmpty ? nil : status.details)
+                      details: status.details.isEmpty ? nil : status.details.mapValues(HealthDetailJSON.init))
             })
     }
 
@@ -110,9 +111,9 @@ public struct HealthController<Context: RequestContext>: Sendable {
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
+    /// RFC 3339 with milliseconds, UTC: the one format of every time in the report (the GraphQL
+    /// `DateTime` format).
+    static func timestamp(_ date: Date) -> String { DateTimeScalar.string(from: date) }
 
     struct NotReady: Encodable {
         var status: String
@@ -132,8 +133,8 @@ struct AdminHealthReport: Codable, Sendable {
         var lastChecked: String
         var errors: [String]
         var responseTimeMs: Double
-        /// Service-specific figures such as cache size and hit rate.
-        var details: [String: String]?
+        /// Service-specific figures such as cache size and hit rate, as JSON numbers, booleans and strings.
+        var details: [String: HealthDetailJSON]?
     }
 
     var status: String
@@ -141,4 +142,46 @@ struct AdminHealthReport: Codable, Sendable {
     var installationId: String?
     var startedAt: String
     var services: [ServiceEntry]
+}
+
+/// A ``HealthDetail`` as JSON: a number, a boolean, a string, or a time in the report's format.
+struct HealthDetailJSON: Codable, Sendable, Equatable {
+    var detail: HealthDetail
+
+    init(_ detail: HealthDetail) { self.detail = detail }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch detail {
+        case .int(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .text(let value): try container.encode(value)
+        case .time(let date): try container.encode(DateTimeScalar.string(from: date))
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Bool.self) {
+            detail = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            detail = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            detail = .number(value)
+        } else {
+            detail = .text(try container.decode(String.self))
+        }
+    }
+
+    /// The same figure as a GraphQL value (`ServiceHealth.details` is JSON).
+    var graphQLValue: GraphQLValue {
+        switch detail {
+        case .int(let value): .int(value)
+        case .number(let value): .float(value)
+        case .bool(let value): .bool(value)
+        case .text(let value): .string(value)
+        case .time(let date): .string(DateTimeScalar.string(from: date))
+        }
+    }
 }

@@ -68,13 +68,27 @@ import Testing
         #expect(hidden.can("read", J.subject("Post", #"{"private": false}"#)))
     }
 
-    @Test func emptyConditionsMatchEverything() throws {
+    /// CASL v7 ("treats empty conditions as always matching"): `{}` is no condition at all, so such
+    /// a rule also decides checks on the subject type (v6 counted `{}` as conditions and skipped it).
+    @Test func emptyConditionsMatchEverythingAndApplyToTypes() throws {
         let ability = try J.ability(#"[{"action": "read", "subject": "Post", "conditions": {}}]"#)
         #expect(ability.can("read", J.subject("Post", #"{"anything": 1}"#)))
         #expect(ability.can("read", .type("Post")))
         let denied = try J.ability(#"[{"action": "read", "subject": "Post"}, {"action": "read", "subject": "Post", "conditions": {}, "inverted": true}]"#)
         #expect(!denied.can("read", J.subject("Post", "{}")))
-        #expect(denied.can("read", .type("Post")))  // conditional cannot, even `{}`, skips types
+        #expect(!denied.can("read", .type("Post")))
+        #expect(try denied.sqlCondition("read", subjectType: "Post", columns: SQLColumns([:])) == nil)
+
+        let noAdminFlag = try J.ability(#"""
+            [{"action": "manage", "subject": "User", "conditions": {}},
+             {"action": "update", "subject": "User", "fields": ["admin"], "conditions": {}, "inverted": true}]
+            """#)
+        #expect(!noAdminFlag.can("update", .type("User"), field: "admin"))
+        #expect(!noAdminFlag.can("update", J.subject("User", #"{"id": 1}"#), field: "admin"))
+        #expect(noAdminFlag.can("update", .type("User"), field: "name"))
+        #expect(noAdminFlag.can("read", .type("User")))
+        // Packed for clients without the empty conditions, so a CASL v6 client decides the same.
+        #expect(noAdminFlag.rules.allSatisfy { $0.conditions == nil })
     }
 
     @Test func aliasesExpandRecursively() throws {
@@ -167,9 +181,10 @@ import Testing
              {"action": "read", "subject": "User", "fields": ["id", "displayName"]},
              {"action": "update", "subject": "User", "conditions": {}}]
             """#)
+        // Empty conditions are none (CASL v7): packed without them, so every CASL version agrees.
         #expect(ability.packedRules.jsonText == #"""
             [["read","Post"],["create,update","Post,Comment",{"authorId":1}],["delete","Post",0,1,0,"never"],\#
-            ["read","User",0,0,"id,displayName"],["update","User",{}]]
+            ["read","User",0,0,"id,displayName"],["update","User"]]
             """#)
     }
 

@@ -19,8 +19,9 @@ import Testing
             let permissions = try await RolePermissions.load(from: database, logger: database.logger)
             let (user, home, other) = (UUID(), UUID(), UUID())
             let table: [(role: String, allowed: [(String, String)], denied: [(String, String)])] = [
-                ("VIEWER", [("read", "Member"), ("read", "Store"), ("read", "Product"), ("read", "Event"), ("read", "Task"), ("read", "Label"), ("read", "Activity")],
-                 [("create", "Task"), ("sync", "Store"), ("create", "Label"), ("markRead", "Event"), ("read", "Invitation")]),
+                ("VIEWER", [("read", "Member"), ("read", "Store"), ("read", "Product"), ("read", "Event"), ("read", "Task"), ("read", "Label"), ("read", "Activity"),
+                  ("markRead", "Event")],
+                 [("create", "Task"), ("sync", "Store"), ("create", "Label"), ("read", "Invitation")]),
                 ("MEMBER", [("create", "Task"), ("update", "Task"), ("complete", "Task"), ("create", "Label"), ("sync", "Store"), ("markRead", "Event")],
                  [("delete", "Task"), ("delete", "Label"), ("create", "Store"), ("create", "Invitation")]),
                 ("ADMIN", [("delete", "Task"), ("delete", "Label"), ("create", "Store"), ("delete", "Store"), ("update", "Label")],

@@ -86,6 +86,10 @@ import Testing
             #"[{"action": "manage", "subject": "all", "conditions": \#(c[20])}, {"action": "read", "subject": "Doc", "inverted": true, "conditions": \#(c[23])}]"#,
             #"[{"action": "read", "subject": "Doc", "fields": ["title"], "conditions": \#(c[14])}, {"action": "read", "subject": "Doc", "fields": ["title"], "inverted": true}]"#,
             #"[{"action": "read", "subject": "Other"}, {"action": "update", "subject": "Doc"}]"#,
+            // CASL v7: empty conditions are none, in SQL as in checks.
+            #"[{"action": "read", "subject": "Doc"}, {"action": "read", "subject": "Doc", "inverted": true, "conditions": {}}]"#,
+            #"[{"action": "manage", "subject": "Doc", "conditions": {}}, {"action": "read", "subject": "Doc", "fields": ["admin"], "conditions": {}, "inverted": true}]"#,
+            #"[{"action": "read", "subject": "Doc", "conditions": {}}, {"action": "read", "subject": "Doc", "inverted": true, "conditions": \#(c[5])}]"#,
         ]
         // Each condition alone, allowing and denying.
         for condition in c {
@@ -139,6 +143,23 @@ import Testing
             #expect(compared > 150)
             #expect(emptyWithoutQuery > 5)
         }
+    }
+
+    /// The two CASL v7 cases: an empty-conditions `cannot` denies everything (no query at all), and
+    /// an empty-conditions `manage` allows every row whatever a field-level `cannot` says of one field.
+    @Test func emptyConditionsAreNoConditionsInSQL() throws {
+        let denied = try AbilityJSON.ability(
+            #"[{"action": "read", "subject": "Doc"}, {"action": "read", "subject": "Doc", "inverted": true, "conditions": {}}]"#)
+        #expect(try denied.sqlCondition("read", subjectType: "Doc", columns: Self.columns) == nil)
+        let managed = try AbilityJSON.ability(
+            #"[{"action": "manage", "subject": "Doc", "conditions": {}}, {"action": "update", "subject": "Doc", "fields": ["admin"], "conditions": {}, "inverted": true}]"#)
+        let condition = try #require(try managed.sqlCondition("update", subjectType: "Doc", columns: Self.columns))
+        guard case .and(let parts) = condition else {
+            Issue.record("expected TRUE (an empty AND), got \(condition)")
+            return
+        }
+        #expect(parts.isEmpty)
+        #expect(!managed.can("update", .type("Doc"), field: "admin"))
     }
 
     @Test func fieldsSQLCannotExpressAreRefused() throws {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HearthCore
 import Testing
 
@@ -50,6 +53,28 @@ import Testing
         ]
         for address in blocked { #expect(!HostAddressGuard.isPublic(address), "\(address)") }
         for address in open { #expect(HostAddressGuard.isPublic(address), "\(address)") }
+    }
+
+    /// Only the DNS's definite "no such name" means a misspelled or closed store; a resolver that
+    /// cannot answer (no network, a timeout) says nothing of the store and is a network failure.
+    @Test func resolverStatusesAreClassified() async throws {
+        #expect(SystemHostResolver.error(status: EAI_NONAME) == .noSuchName)
+        #expect(SystemHostResolver.error(status: -5) == .noSuchName, "EAI_NODATA")
+        #expect(SystemHostResolver.error(status: EAI_AGAIN) == .resolverFailed("the DNS resolver could not be reached or did not answer in time"))
+        guard case .resolverFailed = SystemHostResolver.error(status: EAI_FAIL) else {
+            Issue.record("EAI_FAIL is a resolver failure")
+            return
+        }
+        struct Answering: HostResolver {
+            let error: HostResolutionError
+            func addresses(of host: String) async throws -> [[UInt8]] { throw error }
+        }
+        await #expect(throws: StoreSyncError(.storeNotFound, "No server is known by the name shop.example.")) {
+            try await HostAddressGuard.check("shop.example", using: Answering(error: .noSuchName))
+        }
+        await #expect(throws: StoreSyncError(.networkUnavailable, "Hearth could not look up shop.example: timed out.")) {
+            try await HostAddressGuard.check("shop.example", using: Answering(error: .resolverFailed("timed out")))
+        }
     }
 
     @Test func loopbackNamesAreRefused() async throws {

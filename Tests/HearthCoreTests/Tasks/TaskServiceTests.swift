@@ -46,8 +46,11 @@ import Testing
         }
     }
 
+    /// 00:30 UTC on the day clocks spring forward in Berlin: 01:30 local, before nine (and before the switch).
+    static let springForwardNight = Date(timeIntervalSince1970: 1_774_744_200)
+
     @Test func anEventWithoutTimesStartsAtNineLocalAndLastsAnHour() async throws {
-        try await Self.withFixture { f in
+        try await Self.withFixture(now: Self.springForwardNight) { f in
             let event = try await f.tasks.createItem(actor: f.owner, householdID: f.household,
                                                      draft: TaskDraft(kind: .event, title: "  Dentist  ", location: " Main St 1 "))
             #expect(event.title == "Dentist" && event.location == "Main St 1")
@@ -75,6 +78,12 @@ import Testing
                                              draft: TaskDraft(kind: .event, title: "Too early", endsAt: Date(timeIntervalSince1970: 1_774_764_000)))
             }
             #expect(try await f.count("SELECT count(*) FROM task_items") == 3, "refused creates write nothing")
+
+            // Made after nine (14:00 local), an untimed event starts at 09:00 the next day, never in the past.
+            f.clock.advance(by: Self.springForward.timeIntervalSince(Self.springForwardNight))
+            let afternoon = try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: TaskDraft(kind: .event, title: "Bins"))
+            #expect(afternoon.startsAt == Date(timeIntervalSince1970: 1_774_767_600 + 86_400))
+            #expect(afternoon.reminderDueAt == afternoon.startsAt)
         }
     }
 
@@ -186,7 +195,7 @@ import Testing
                 _ = try await f.tasks.createItem(actor: viewer, householdID: f.household, draft: TaskDraft(title: "Nope"))
                 Issue.record("a viewer created an item")
             } catch let error as HouseholdError {
-                guard case .forbidden = error else { Issue.record("\(error)"); return }
+                guard case .denied = error else { Issue.record("\(error)"); return }
             }
             await #expect(throws: HouseholdError.notFound("Task")) { try await f.tasks.item(actor: stranger, id: item.id) }
             await #expect(throws: HouseholdError.notFound("Household")) {
@@ -221,7 +230,7 @@ extension TaskServiceTests {
             let moved = try await f.tasks.updateItem(actor: member, id: item.id, patch: TaskPatch(deadline: .some(deadline.addingTimeInterval(86_400))))
             #expect(moved.reminderDueAt == deadline.addingTimeInterval(86_400), "a new deadline moves the reminder")
 
-            await #expect(throws: HouseholdError.invalidInput(field: "startsAt", message: "Only events have a start, an end and a location.")) {
+            await #expect(throws: HouseholdError.invalidInput(field: "startsAt", message: "Only events have a start, an end, a location and a date.")) {
                 try await f.tasks.updateItem(actor: member, id: item.id, patch: TaskPatch(startsAt: .some(deadline)))
             }
             await #expect(throws: HouseholdError.invalidInput(field: "assigneeId", message: "assigneeId must be a member of the household.")) {
@@ -272,7 +281,7 @@ extension TaskServiceTests {
                     _ = try await attempt()
                     Issue.record("allowed")
                 } catch let error as HouseholdError {
-                    guard case .forbidden = error else { Issue.record("\(error)"); continue }
+                    guard case .denied = error else { Issue.record("\(error)"); continue }
                 }
             }
             let label = try await f.tasks.createLabel(actor: member, householdID: f.household, name: "Trip", color: "blue")

@@ -266,8 +266,8 @@ import Testing
             _ = try await users.authenticate(token: ada.token)
             let health = await users.performHealthCheck()
             #expect(health.isHealthy)
-            #expect(health.details["sessionCacheSize"] == "1")
-            #expect(health.details["sessionCacheHitRate"] == "0.500")
+            #expect(health.details["sessionCacheSize"] == .int(1))
+            #expect(health.details["sessionCacheHitRate"] == .number(0.5))
         }
     }
 }

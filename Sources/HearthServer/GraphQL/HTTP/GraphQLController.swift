@@ -41,6 +41,17 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     public func addRoutes(to router: Router<Context>) {
         router.post("/graphql") { request, context in await post(request, context) }
         router.get("/graphql") { request, context in await get(request, context) }
+        // Other methods are not allowed (405 with `Allow`, not 404: the resource exists).
+        // OPTIONS stays with the CORS middleware, which answers preflights before routing.
+        for method in [HTTPRequest.Method.put, .delete, .patch] {
+            router.on("/graphql", method: method) { _, _ in
+                respond(
+                    GraphQLHTTPError(
+                        .methodNotAllowed, "/graphql accepts GET and POST only.", code: "METHOD_NOT_ALLOWED",
+                        headers: [.allow: "GET, POST"]),
+                    media: .json)
+            }
+        }
     }
 
     /// The GraphQL context of a request: its logger, id, client address and caller. A bearer
@@ -107,8 +118,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         let context: GraphQLRequestContext
         do {
             media = try GraphQLMediaType.negotiate(accept: request.headers[.accept])
-            let query = request.uri.queryParameters
-            parameters = try GraphQLHTTPRequest { name in query[name[...]].map(String.init) }
+            parameters = try GraphQLHTTPRequest(queryParameters: FormURLEncodedQuery(request.uri.query))
         } catch {
             return respond(error, media: .json)
         }
@@ -150,17 +160,16 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     }
 
     /// graphql-sse's distinct-connections mode: each result as a `next` event, then `complete`.
-    /// A request refused before execution is answered as a GraphQL response, not a stream.
+    /// A request the engine refuses before execution (syntax, validation, variables, operation
+    /// name) is one `next` event carrying the GraphQL response, then `complete`, with status 200:
+    /// the protocol requires it, and a browser's `EventSource` shows nothing of a 4xx.
     private func stream(_ request: GraphQLRequest, context: GraphQLRequestContext) async -> Response {
         let outcome = await executor.subscribe(request, context: context)
         let responses: SubscriptionStream?
         let single: GraphQLResponse?
         switch outcome {
         case .response(let response):
-            if response.refusal != nil {
-                metrics.record(response, operation: request.operationName)
-                return respond(response, media: .graphQLResponse)
-            }
+            if response.refusal != nil { metrics.record(response, operation: request.operationName) }
             (responses, single) = (nil, response)
         case .stream(let stream):
             (responses, single) = (stream, nil)
@@ -173,10 +182,11 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             body: ResponseBody { writer in
                 if let single {
                     try await writer.write(Self.event("next", single.json))
+                    if single.refusal == nil { metrics.record(operation: request.operationName, outcome: .ok) }
                 } else if let responses {
                     guard try await Self.forward(responses, logger: logger, to: &writer) else { return }
+                    metrics.record(operation: request.operationName, outcome: .ok)
                 }
-                metrics.record(operation: request.operationName, outcome: .ok)
                 try await writer.write(Self.event("complete", []))
                 try await writer.finish(nil)
             })

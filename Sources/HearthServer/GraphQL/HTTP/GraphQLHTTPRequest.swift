@@ -39,12 +39,12 @@ struct GraphQLHTTPRequest: Sendable {
         try requireQuery()
     }
 
-    /// From URL query parameters (GET): `variables` and `extensions` are JSON text.
-    init(queryParameters: (String) -> String?) throws(GraphQLHTTPError) {
-        query = queryParameters("query")
-        operationName = queryParameters("operationName").flatMap { $0.isEmpty ? nil : $0 }
-        variables = try Self.jsonObject(queryParameters("variables"), "variables")
-        extensions = try Self.jsonObject(queryParameters("extensions"), "extensions")
+    /// From a GET request's URL query (form-encoded): `variables` and `extensions` are JSON text.
+    init(queryParameters: FormURLEncodedQuery) throws(GraphQLHTTPError) {
+        query = try queryParameters.single("query")
+        operationName = try queryParameters.single("operationName").flatMap { $0.isEmpty ? nil : $0 }
+        variables = try Self.jsonObject(queryParameters.single("variables"), "variables")
+        extensions = try Self.jsonObject(queryParameters.single("extensions"), "extensions")
         persistedQuery = try Self.persistedQuery(in: extensions)
         try requireQuery()
     }

@@ -27,35 +27,55 @@ enum GraphQLMediaType: Sendable {
         }
     }
 
-    /// The media type for an `Accept` header: the GraphQL response type when it is acceptable
-    /// (also through `*/*` or `application/*`), else `application/json`; no header means a legacy
-    /// client (`application/json`). 406 when neither is acceptable.
-    /// With `eventStreams`, an `Accept` naming `text/event-stream` asks for a stream of events.
+    /// The media type for an `Accept` header (RFC 9110 §12.5.1): each type Hearth can send gets
+    /// the quality of the most specific range matching it (`q` defaults to 1, `q=0` refuses it),
+    /// and the highest quality wins. At equal quality a type named outright beats one reached
+    /// through `*/*` or `application/*`, then the GraphQL response type is preferred (as the
+    /// GraphQL-over-HTTP specification says). No header means a legacy client (`application/json`).
+    /// 406 when neither JSON type is acceptable. With `eventStreams`, `text/event-stream` named with
+    /// a quality above 0 asks for a stream of events (graphql-sse).
     static func negotiate(accept: String?, eventStreams: Bool = false) throws(GraphQLHTTPError) -> GraphQLMediaType {
         guard let accept, !accept.allSatisfy({ $0 == " " }) else { return .json }
-        var json = false
-        var wildcard = false
+        /// Per candidate: (specificity of the range that set it, its quality).
+        var graphQL: (specificity: Int, quality: Double)?
+        var json: (specificity: Int, quality: Double)?
+        var stream: Double?
+        func offer(_ current: inout (specificity: Int, quality: Double)?, _ specificity: Int, _ quality: Double) {
+            if let current, current.specificity >= specificity { return }
+            current = (specificity, quality)
+        }
         for range in accept.split(separator: ",") {
             let parts = range.split(separator: ";")
             let type = (parts.first ?? "").trimmingSpaces.lowercased()
-            let refused = parts.dropFirst().contains { parameter in
+            var quality = 1.0
+            for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces.lowercased() }
-                return pair.count == 2 && pair[0] == "q" && (Double(pair[1]) ?? 1) == 0
+                if pair.count == 2, pair[0] == "q" { quality = min(max(Double(pair[1]) ?? 1, 0), 1) }
             }
-            if refused { continue }
             switch type {
-            case "text/event-stream" where eventStreams: return .eventStream
-            case "application/graphql-response+json": return .graphQLResponse
-            case "application/json": json = true
-            case "*/*", "application/*": wildcard = true
+            case "application/graphql-response+json": offer(&graphQL, 2, quality)
+            case "application/json": offer(&json, 2, quality)
+            case "application/*":
+                offer(&graphQL, 1, quality)
+                offer(&json, 1, quality)
+            case "*/*":
+                offer(&graphQL, 0, quality)
+                offer(&json, 0, quality)
+            case "text/event-stream": stream = max(stream ?? 0, quality)
             default: break
             }
         }
-        if json { return .json }
-        if wildcard { return .graphQLResponse }
-        throw GraphQLHTTPError(
-            .notAcceptable, "The Accept header allows neither application/graphql-response+json nor application/json.",
-            code: "NOT_ACCEPTABLE")
+        if eventStreams, let stream, stream > 0 { return .eventStream }
+        let graphQLQuality = graphQL?.quality ?? 0
+        let jsonQuality = json?.quality ?? 0
+        guard graphQLQuality > 0 || jsonQuality > 0 else {
+            throw GraphQLHTTPError(
+                .notAcceptable, "The Accept header allows neither application/graphql-response+json nor application/json.",
+                code: "NOT_ACCEPTABLE")
+        }
+        if jsonQuality != graphQLQuality { return jsonQuality > graphQLQuality ? .json : .graphQLResponse }
+        // Equal quality: a type the client named outright, then the specification's preference.
+        return (json?.specificity ?? 0) > (graphQL?.specificity ?? 0) ? .json : .graphQLResponse
     }
 
     /// POST bodies must be JSON (`application/json` or `application/graphql-response+json`), in UTF-8.

@@ -13,7 +13,8 @@ enum HealthResolvers {
             }
             let results = await health.checkAll()
             return .value(.list(results.map { name, status in
-                let details = GraphQLObject(status.details.sorted { $0.key < $1.key }.map { (key: $0.key, value: .string($0.value)) })
+                let details = GraphQLObject(
+                    status.details.sorted { $0.key < $1.key }.map { (key: $0.key, value: HealthDetailJSON($0.value).graphQLValue) })
                 return [
                     "name": .string(name), "isHealthy": .bool(status.isHealthy),
                     "lastChecked": .string(DateTimeScalar.string(from: status.lastChecked)),

@@ -54,7 +54,7 @@ enum TaskResolvers {
             let household = try HouseholdValues.id(input, "householdId")
             // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
             guard try await serviceCall({ try await tasks.mayReadItems(actor: actor, householdID: household) }) else {
-                throw HouseholdError.forbidden("Cannot execute \"read\" on \"Task\"").fieldError
+                throw HouseholdError.forbidden("You can't see the tasks of this household.").fieldError
             }
             let events = tasks.changes.subscribe()
             return AsyncThrowingStream { continuation in

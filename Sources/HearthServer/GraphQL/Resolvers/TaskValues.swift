@@ -54,7 +54,7 @@ enum TaskValues {
             priority: priority, deadline: date(input["deadline"]), estimateMinutes: int(input["estimateMinutes"]),
             assigneeID: UserValues.uuid(input["assigneeId"]), labelNames: strings(input["labels"]) ?? [], labelIDs: ids(input["labelIds"]) ?? [],
             startsAt: date(input["startsAt"]), endsAt: date(input["endsAt"]), location: UserValues.string(input["location"]),
-            remindAt: date(input["remindAt"]), subtasks: strings(input["subtasks"]) ?? [])
+            remindAt: date(input["remindAt"]), subtasks: strings(input["subtasks"]) ?? [], date: UserValues.string(input["date"]))
     }
 
     static func int(_ value: GraphQLValue?) -> Int? {
