@@ -3,7 +3,8 @@ import HearthServer
 import Testing
 
 /// Python's `gql` client (PyPI), unconfigured for Hearth, against a running server with
-/// schema.graphql: a query and an introspection-based schema fetch over HTTP, a query and a
+/// schema.graphql: a query and an introspection-based schema fetch over HTTP, a form-encoded
+/// (`+` for spaces) GET through `requests`, a query and a
 /// `heartbeat` subscription over WebSocket (graphql-transport-ws). `make test` installs gql into
 /// `.build/python-gql` (its graphql-core 3.3 would replace the 3.2 the reference tests use).
 @Suite struct GQLClientTests {
@@ -28,6 +29,10 @@ import Testing
             let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(text.prefix(3000))")
             let http = try #require(report["http"] as? [String: Any])
             let websocket = try #require(report["websocket"] as? [String: Any])
+            // GET with form encoding (`+` for spaces) as `requests` sends it.
+            let get = try #require(report["get"] as? [String: Any], "\(text.prefix(3000))")
+            #expect(get["version"] as? String == HearthGraphQLSchemaTests.facts.version)
+            #expect((get["url"] as? String)?.contains("query=query+Info%28%24v%3A+Boolean%21%29+") == true, "\(get)")
             #expect(http["version"] as? String == HearthGraphQLSchemaTests.facts.version)
             #expect(http["startedAt"] as? String == DateTimeScalar.string(from: HearthGraphQLSchemaTests.facts.startedAt))
             #expect(http["refusedLocally"] as? String == "Cannot query field 'uptime' on type 'ServerInfo'.")

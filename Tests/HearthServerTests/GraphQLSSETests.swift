@@ -78,6 +78,7 @@ import Testing
             // Requests that never reach GraphQL keep their status.
             let badJSON = try await Self.post(client, "{nope")
             #expect(badJSON.status == .badRequest)
+            #expect(badJSON.headers[.contentType] == "application/graphql-response+json; charset=utf-8")
             let wrongType = try await client.execute(
                 uri: "/graphql", method: .post, headers: [.contentType: "text/plain", .accept: "text/event-stream"],
                 body: ByteBuffer(string: #"{"query":"{ hello }"}"#))

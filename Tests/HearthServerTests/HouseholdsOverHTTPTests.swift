@@ -37,6 +37,19 @@ import Testing
         #expect((data["addMember"] as? [String: Any])?["role"] as? String == role)
     }
 
+    /// A household (`name`, Europe/Berlin) of three: an owner, a member and a viewer, by these names.
+    static func householdOfThree(_ server: Server, _ names: (owner: String, member: String, viewer: String), name: String = "Home")
+        async throws -> (owner: Person, member: Person, viewer: Person, household: String)
+    {
+        let owner = try await person(server, names.owner)
+        let member = try await person(server, names.member)
+        let viewer = try await person(server, names.viewer)
+        let household = try await createHousehold(server, owner, name: name)
+        try await add(server, owner, household, member, "MEMBER")
+        try await add(server, owner, household, viewer, "VIEWER")
+        return (owner, member, viewer, household)
+    }
+
     static func roles(_ server: Server, _ household: String, as person: Person) async throws -> [String: String] {
         let data = try await server.data(
             "query($h: UUID!) { household(id: $h) { members(first: 100) { totalCount edges { node { role user { displayName } } } } } }",
@@ -476,12 +489,7 @@ import Testing
     /// A refusal is a sentence naming the role, the household and the way out; CASL's details stay in extensions.
     @Test func refusalsSpeakToPeople() async throws {
         try await UsersOverHTTPTests.withServer { server in
-            let owner = try await Self.person(server, "Olive")
-            let viewer = try await Self.person(server, "Vic")
-            let member = try await Self.person(server, "Mia")
-            let street = try await Self.createHousehold(server, owner, name: "Elm Street")
-            try await Self.add(server, owner, street, viewer, "VIEWER")
-            try await Self.add(server, owner, street, member, "MEMBER")
+            let (_, member, viewer, street) = try await Self.householdOfThree(server, ("Olive", "Mia", "Vic"), name: "Elm Street")
             let task = try await server.error(
                 #"mutation($h: UUID!) { createTask(householdId: $h, input: {title: "Bins"}) { id } }"#, ["h": street], token: viewer.token)
             #expect(task.code == "FORBIDDEN")

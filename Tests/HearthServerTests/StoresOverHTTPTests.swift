@@ -277,12 +277,7 @@ import Testing
     @Test func readStateAndNotificationsArePerMember() async throws {
         try await Self.withShops { server, shop in
             shop.addShop("alpha", products: 30)
-            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
-            let member = try await HouseholdsOverHTTPTests.person(server, "Mia")
-            let viewer = try await HouseholdsOverHTTPTests.person(server, "Vic")
-            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
-            try await HouseholdsOverHTTPTests.add(server, owner, home, member, "MEMBER")
-            try await HouseholdsOverHTTPTests.add(server, owner, home, viewer, "VIEWER")
+            let (owner, member, viewer, home) = try await HouseholdsOverHTTPTests.householdOfThree(server, ("Olive", "Mia", "Vic"))
             // Mia: drops of at least 25 % only, no stock news. Vic: notifications off.
             _ = try await server.data(
                 "mutation { updatePreferences(input: {priceDropThreshold: AT_LEAST_25_PERCENT, notifications: {backInStock: false, outOfStock: false, priceIncreased: false}}) { theme } }",

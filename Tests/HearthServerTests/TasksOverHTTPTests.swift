@@ -244,12 +244,7 @@ import Testing
     /// Reminders follow each person's master switch: someone with notifications off gets none.
     @Test func remindersSkipPeopleWhoSwitchedNotificationsOff() async throws {
         try await UsersOverHTTPTests.withServer { server in
-            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
-            let member = try await HouseholdsOverHTTPTests.person(server, "Mia")
-            let quiet = try await HouseholdsOverHTTPTests.person(server, "Quinn")
-            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
-            try await HouseholdsOverHTTPTests.add(server, owner, home, member, "MEMBER")
-            try await HouseholdsOverHTTPTests.add(server, owner, home, quiet, "VIEWER")
+            let (owner, member, quiet, home) = try await HouseholdsOverHTTPTests.householdOfThree(server, ("Olive", "Mia", "Quinn"))
             _ = try await server.data("mutation { updatePreferences(input: {notifications: {enabled: false}}) { theme } }", token: quiet.token)
             let createTask = "mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }"
             let due = DateTimeScalar.string(from: server.clock.now.addingTimeInterval(60))

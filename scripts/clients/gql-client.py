@@ -5,7 +5,9 @@
 
 Over HTTP (RequestsHTTPTransport) it fetches the schema by introspection
 (fetch_schema_from_transport=True), runs `serverInfo`, and checks that gql refuses an unknown field
-with the fetched schema. Over WebSocket (WebsocketsTransport, subprotocol graphql-transport-ws) it
+with the fetched schema. Over GET it sends a query with variables through `requests.get`, which
+form-encodes URL parameters (a space is `+`), checking that the URL really carries `+`. (gql's own
+`method="GET"` puts a JSON body on the GET, which is not GraphQL over HTTP.) Over WebSocket (WebsocketsTransport, subprotocol graphql-transport-ws) it
 runs a query and takes two events of the `heartbeat` subscription. Prints one JSON line with what
 it saw and exits 0, or prints the failure and exits 1.
 """
@@ -14,6 +16,7 @@ import json
 import sys
 from datetime import datetime
 
+import requests
 from gql import Client, gql
 from gql.transport.requests import RequestsHTTPTransport
 from gql.transport.websockets import WebsocketsTransport
@@ -49,6 +52,15 @@ def over_http(url):
             "refusedLocally": refused}
 
 
+def over_get(url):
+    query = "query Info($v: Boolean!) { serverInfo @include(if: $v) { version } }"
+    response = requests.get(url, params={"query": query, "variables": json.dumps({"v": True}), "operationName": "Info"},
+                            headers={"Accept": "application/graphql-response+json"}, timeout=30)
+    check("query=query+Info" in response.request.url, f"requests did not form-encode the query: {response.request.url}")
+    check(response.status_code == 200, f"GET answered {response.status_code}: {response.text[:300]}")
+    return {"version": response.json()["data"]["serverInfo"]["version"], "url": response.request.url}
+
+
 async def over_websocket(url):
     transport = WebsocketsTransport(
         url=url.replace("http://", "ws://", 1), subprotocols=[WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL],
@@ -73,11 +85,12 @@ def main():
     url = sys.argv[1]
     try:
         http = over_http(url)
+        get = over_get(url)
         websocket = asyncio.run(asyncio.wait_for(over_websocket(url), timeout=60))
     except Exception as error:  # noqa: BLE001 - every failure is reported the same way
         print(f"failed: {type(error).__name__}: {error}")
         sys.exit(1)
-    print(json.dumps({"http": http, "websocket": websocket}))
+    print(json.dumps({"http": http, "get": get, "websocket": websocket}))
 
 
 if __name__ == "__main__":

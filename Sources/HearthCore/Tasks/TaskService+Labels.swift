@@ -11,11 +11,15 @@ extension TaskService {
         let name = try TaskDraft.labelName(rawName, field: "name")
         let color = try LabelColor.parse(rawColor)
         let label = TaskLabel(id: UUID(), householdID: householdID, name: name, color: color, createdAt: clock.now)
+        let logger = self.logger
         do {
-            try await database.client.query("""
-                INSERT INTO labels (id, household_id, name, color, created_at)
-                VALUES (\(label.id), \(householdID), \(name), \(color), \(label.createdAt))
-                """, logger: logger)
+            try await database.transaction(logger: logger) { connection in
+                try await Self.requireRoomForLabels(1, householdID: householdID, on: connection, logger: logger)
+                try await connection.query("""
+                    INSERT INTO labels (id, household_id, name, color, created_at)
+                    VALUES (\(label.id), \(householdID), \(name), \(color), \(label.createdAt))
+                    """, logger: logger)
+            }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             throw HouseholdError.conflict("The household has a label named \"\(name)\" already (names are compared case aside).")
         }
@@ -68,6 +72,7 @@ extension TaskService {
         let missing = wanted.filter { labels[$0.lowercased()] == nil }
         if !missing.isEmpty {
             try HouseholdService.authorize(caller, "create", .ofHousehold("Label", householdID))
+            try await requireRoomForLabels(missing.count, householdID: householdID, on: connection, logger: logger)
             let gray = LabelColor.named.first { $0.name == "gray" }?.hex ?? "#8E8E93"
             // ON CONFLICT: another create made the same label meanwhile; it is read back below.
             try await connection.query("""
@@ -81,6 +86,22 @@ extension TaskService {
             if let label = labels[name.lowercased()], !found.contains(where: { $0.id == label.id }) { found.append(label) }
         }
         return found
+    }
+
+    /// A household has at most this many labels, so its label list stays a plain, bounded list.
+    public static let maximumLabelsPerHousehold = 500
+
+    /// Refuses (`CONFLICT`) `adding` more labels past ``maximumLabelsPerHousehold``. Takes the
+    /// household's row lock first, so two creates cannot both take the last places.
+    static func requireRoomForLabels(_ adding: Int, householdID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT 1 FROM households WHERE id = \(householdID) FOR UPDATE", logger: logger)
+        let rows = try await connection.query("SELECT count(*) FROM labels WHERE household_id = \(householdID)", logger: logger)
+        var count = 0
+        for try await value in rows.decode(Int.self) { count = value }
+        guard count + adding <= maximumLabelsPerHousehold else {
+            throw HouseholdError.conflict(
+                "A household has at most \(maximumLabelsPerHousehold) labels and this one has \(count); delete labels it no longer uses first.")
+        }
     }
 
     /// The columns ``decodeLabels(_:)`` reads.

@@ -442,4 +442,33 @@ extension TaskServiceTests {
             await #expect(throws: HouseholdError.self) { try await f.tasks.snoozeReminder(actor: f.owner, taskID: item.id) }
         }
     }
+
+    /// A household's labels are capped, so `labels` stays a bounded plain list: creates by name
+    /// and createLabel are refused past the cap, naming it, and nothing is written.
+    @Test func labelsStopAtTheHouseholdCap() async throws {
+        try await Self.withFixture { f in
+            let cap = TaskService.maximumLabelsPerHousehold
+            try await f.database.client.query(
+                """
+                INSERT INTO labels (id, household_id, name, color, created_at)
+                SELECT gen_random_uuid(), \(f.household), 'L' || n, '#8E8E93', now() FROM generate_series(1, \(cap - 2)) AS n
+                """, logger: f.database.logger)
+            _ = try await f.tasks.createLabel(actor: f.owner, householdID: f.household, name: "One more", color: "blue")
+            do {
+                _ = try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: TaskDraft(title: "Two new", labelNames: ["X", "Y"]))
+                Issue.record("two labels past the cap were made")
+            } catch let error as HouseholdError {
+                guard case .conflict(let message) = error else { Issue.record("\(error)"); return }
+                #expect(message.contains("at most \(cap) labels"), "\(message)")
+            }
+            #expect(try await f.count("SELECT count(*) FROM task_items") == 0, "the refused create wrote nothing")
+            // The last place, and existing labels by name, still work.
+            let item = try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: TaskDraft(title: "Fits", labelNames: ["X", "one MORE"]))
+            #expect(item.labels.map(\.name).sorted() == ["One more", "X"])
+            await #expect(throws: HouseholdError.self) {
+                try await f.tasks.createLabel(actor: f.owner, householdID: f.household, name: "Too many", color: "red")
+            }
+            #expect(try await f.count("SELECT count(*) FROM labels WHERE household_id = \(f.household)") == cap)
+        }
+    }
 }

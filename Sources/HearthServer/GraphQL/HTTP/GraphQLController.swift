@@ -83,10 +83,12 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         } catch {
             return respond(error, media: .json)
         }
+        // A refusal before GraphQL is a JSON answer with its HTTP status, even to a stream request.
+        let refusalMedia = media == .eventStream ? GraphQLMediaType.graphQLResponse : media
         do {
             context = try await graphQLContext(request, requestContext)
         } catch {
-            return respond(error, media: media == .eventStream ? .graphQLResponse : media)
+            return respond(error, media: refusalMedia)
         }
         let body: ByteBuffer
         do {
@@ -96,7 +98,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                 GraphQLHTTPError(
                     .contentTooLarge, "The request body is larger than the limit of \(configuration.maxBodyBytes) bytes.",
                     code: "PAYLOAD_TOO_LARGE"),
-                media: media)
+                media: refusalMedia)
         }
         do {
             let parameters = try GraphQLHTTPRequest(body: Array(buffer: body))
@@ -108,7 +110,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             let prepared = executor.prepare(query)
             return await run(prepared, parameters, context: context, media: media)
         } catch {
-            return respond(error, media: media)
+            return respond(error, media: refusalMedia)
         }
     }
 
