@@ -9,7 +9,9 @@ enum ArgumentCoercion {
         var coerced = GraphQLObject()
         func report(_ message: String, at position: Int) throws(GraphQLError) {
             if errors.count >= maxErrors {
-                throw GraphQLError("Too many errors processing variables, error limit reached. Execution aborted.")
+                throw GraphQLError(
+                    "Too many errors processing variables, error limit reached. Execution aborted.",
+                    extensions: [("code", .string("BAD_USER_INPUT"))])
             }
             errors.append(GraphQLError(message, source: source, positions: [position], extensions: [("code", .string("BAD_USER_INPUT"))]))
         }

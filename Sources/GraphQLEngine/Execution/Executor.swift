@@ -2,7 +2,7 @@
 public struct ExecutorConfiguration: Sendable {
     /// Whether `__schema` and `__type` may be queried; when off they are refused at validation.
     public var introspection: Bool
-    /// Depth, field and alias limits, checked before execution.
+    /// Depth, field and alias limits, checked on every operation of a document before validation.
     public var limits: OperationLimits
     /// How many prepared documents to keep (0 turns the cache off).
     public var documentCacheCapacity: Int
@@ -42,7 +42,7 @@ public struct InternalErrorReport: Sendable {
     }
 }
 
-/// Executes requests against an executable schema: parse, validate (cached), check limits,
+/// Executes requests against an executable schema: parse, check limits, validate (cached),
 /// coerce variables, execute, serialize.
 public final class Executor: Sendable {
     public let schema: ExecutableSchema
@@ -70,6 +70,16 @@ public final class Executor: Sendable {
             document = try Parser.parse(Source(query), options: configuration.parseOptions)
         } catch {
             return PreparedDocument(document: nil, errors: [error], refusal: .syntax)
+        }
+        // The cheap shape limits (depth, fields, aliases) come before the rules whose cost grows
+        // faster than the document (overlapping fields): a document over them is refused unvalidated.
+        if configuration.limits != .unlimited {
+            var fragments: [String: FragmentDefinition] = [:]
+            for case .fragment(let fragment) in document.definitions { fragments[fragment.name.value] = fragment }
+            for case .operation(let operation) in document.definitions {
+                let errors = configuration.limits.check(operation, fragments: fragments, source: document.source)
+                if !errors.isEmpty { return PreparedDocument(document: document, errors: errors, refusal: .tooComplex) }
+            }
         }
         let errors = Validator.validate(document, against: schema.schema, rules: rules, maxErrors: configuration.maxValidationErrors)
         return PreparedDocument(document: document, errors: errors, refusal: errors.isEmpty ? nil : .validation)
@@ -110,8 +120,6 @@ public final class Executor: Sendable {
         case .success(let found): operation = found
         case .failure(let error): return .refused(.refused([error], .badRequest))
         }
-        let limitErrors = configuration.limits.check(operation, fragments: prepared.fragments, source: document.source)
-        if !limitErrors.isEmpty { return .refused(.refused(limitErrors, .tooComplex)) }
         let coerced = ArgumentCoercion.variables(of: operation, inputs: variables, schema: schema.schema, source: document.source)
         if !coerced.errors.isEmpty { return .refused(.refused(coerced.errors, .badRequest)) }
         guard let rootID = schema.schema.rootType(for: operation.operation) else {

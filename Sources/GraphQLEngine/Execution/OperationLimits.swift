@@ -1,5 +1,6 @@
-/// Limits on the shape of an operation, checked after validation and before execution, so a
-/// valid but hostile document cannot make the server do unbounded work.
+/// Limits on the shape of an operation, checked right after parsing (before validation, whose
+/// overlapping-fields rule costs more than linear time), so a hostile document cannot make the
+/// server do unbounded work.
 public struct OperationLimits: Sendable, Hashable {
     /// The deepest nesting of fields (`{ a { b } }` is 2), fragments expanded.
     public var maxDepth: Int

@@ -49,6 +49,9 @@ final class ValidationContext {
         documentDirectives = directives
     }
 
+    /// How many more errors may be reported before the walk stops (the next one past them aborts).
+    var remainingErrors: Int { max(0, maxErrors - errors.count) }
+
     func report(_ message: String, _ ranges: [SourceRange]) {
         guard !aborted else { return }
         if errors.count >= maxErrors {

@@ -6,6 +6,10 @@
 /// compared once per pair of shapes rather than once per pair of copies, so 250 repeats of a
 /// field cost 250 steps instead of 31 125 comparisons. A pair of shapes that does conflict is
 /// still compared copy by copy, so errors and their locations are exactly graphql-js's.
+///
+/// Conflicts past the validation's error limit are never reported, so the search stops once it
+/// has found one more than the limit allows (the one that aborts the validation): thousands of
+/// conflicting aliases cost as much as the limit, not millions of conflicts.
 final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     override class var events: ValidationEvents { [.selectionSetToCompare] }
 
@@ -52,6 +56,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     /// Shape ("twin") class of each field, by the field's source position.
     private var shapeOfField: [Int: Int] = [:]
     private var shapeIDs: [ShapeKey: Int] = [:]
+    /// Conflicts worth finding in one list: the errors the validation may still report, plus one.
+    private var budget = Int.max
 
     struct ShapeKey: Hashable {
         let parentType: TypeID?
@@ -59,6 +65,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     }
 
     override func enterSelectionSet(_ node: SelectionSet) {
+        budget = context.remainingErrors + 1
         for conflict in findConflictsWithin(typeInfo.parentType, node) {
             context.report(
                 "Fields \"\(conflict.responseName)\" conflict because \(conflict.reason.text). Use different aliases on the fields to fetch both if this was intentional.",
@@ -188,6 +195,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     /// Every pair of same-named fields in one map.
     private func collectConflictsWithin(_ conflicts: inout [Conflict], _ fieldMap: FieldMap) {
         for key in fieldMap.keys {
+            guard conflicts.count < budget else { return }
             guard let fields = fieldMap.entries[key], fields.count > 1 else { continue }
             if fields.count <= 4 {
                 for i in fields.indices {
@@ -206,6 +214,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ fieldMap1: FieldMap, _ fieldMap2: FieldMap
     ) {
         for key in fieldMap1.keys {
+            guard conflicts.count < budget else { return }
             guard let fields1 = fieldMap1.entries[key], let fields2 = fieldMap2.entries[key] else { continue }
             if fields1.count * fields2.count <= 16 {
                 for field1 in fields1 {
@@ -267,6 +276,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         }
         for i in fields1.indices {
             for j in (within ? i + 1 : 0)..<fields2.count where dirty.contains(Self.pairKey(shapes1[i], shapes2[j])) {
+                guard conflicts.count < budget else { return }
                 if let conflict = found[Int64(i) << 32 | Int64(j)] {
                     conflicts.append(conflict)
                 } else if let conflict = findConflict(mutuallyExclusive, key, fields1[i], fields2[j]) {
