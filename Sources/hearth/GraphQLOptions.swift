@@ -7,7 +7,7 @@ struct GraphQLOptions: ParsableArguments {
     @Option(name: .customLong("graphql-max-body"), help: "Largest /graphql request body in bytes (env HEARTH_GRAPHQL_MAX_BODY; default 1048576).")
     var maxBody: Int?
 
-    @Option(name: .customLong("graphql-timeout"), help: "Seconds a request may execute before it is stopped (env HEARTH_GRAPHQL_TIMEOUT; default 30).")
+    @Option(name: .customLong("graphql-timeout"), help: "Seconds one execution may run before it is stopped, over HTTP, SSE and WebSocket alike, each subscription event included (env HEARTH_GRAPHQL_TIMEOUT; default 30).")
     var timeout: Int?
 
     @Option(name: .customLong("graphql-max-tokens"), help: "Most tokens in a GraphQL document (env HEARTH_GRAPHQL_MAX_TOKENS; default 10000).")
@@ -33,8 +33,8 @@ struct GraphQLOptions: ParsableArguments {
 
     func resolve(_ env: EnvironmentValue) throws -> Resolved {
         let http = GraphQLHTTPConfiguration(
-            maxBodyBytes: try env.integer(maxBody, "HEARTH_GRAPHQL_MAX_BODY", range: 1_024...(1 << 30)) ?? (1 << 20),
-            executionTimeout: .seconds(try env.integer(timeout, "HEARTH_GRAPHQL_TIMEOUT", range: 1...3_600) ?? 30))
+            maxBodyBytes: try env.integer(maxBody, "HEARTH_GRAPHQL_MAX_BODY", range: 1_024...(1 << 30)) ?? (1 << 20))
+        let executionTimeout = Duration.seconds(try env.integer(timeout, "HEARTH_GRAPHQL_TIMEOUT", range: 1...3_600) ?? 30)
         var webSocket = GraphQLWebSocketConfiguration(maxMessageBytes: http.maxBodyBytes)
         webSocket.maxSubscriptions = try env.integer(maxSubscriptions, "HEARTH_WS_MAX_SUBSCRIPTIONS", range: 1...10_000) ?? 100
         let limits = OperationLimits(
@@ -42,6 +42,8 @@ struct GraphQLOptions: ParsableArguments {
             maxFields: try env.integer(maxFields, "HEARTH_GRAPHQL_MAX_FIELDS", range: 1...1_000_000) ?? 2_000,
             maxAliases: try env.integer(maxAliases, "HEARTH_GRAPHQL_MAX_ALIASES", range: 0...1_000_000) ?? 100)
         let parseOptions = ParseOptions(maxTokens: try env.integer(maxTokens, "HEARTH_GRAPHQL_MAX_TOKENS", range: 100...10_000_000) ?? 10_000)
-        return Resolved(http: http, webSocket: webSocket, executor: ExecutorConfiguration(limits: limits, parseOptions: parseOptions))
+        return Resolved(
+            http: http, webSocket: webSocket,
+            executor: ExecutorConfiguration(limits: limits, parseOptions: parseOptions, executionTimeout: executionTimeout))
     }
 }

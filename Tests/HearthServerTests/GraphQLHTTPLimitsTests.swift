@@ -47,11 +47,12 @@ import Testing
         resolvers.field("Query.broken") { _ throws -> Resolved in throw Secret() }
         resolvers.field("Query.fine") { _ in .int(1) }
         let schema = try SchemaBuilder.build(sdl: "type Query { slow: Int, broken: Int, fine: Int }")
+        var configuration = configuration
+        configuration.executionTimeout = timeout
         let executor = HearthGraphQLSchema.executor(
             try ExecutableSchema(schema, resolvers: resolvers), logger: log.logger, configuration: configuration)
         let router = Router()
-        GraphQLController(executor: executor, configuration: GraphQLHTTPConfiguration(executionTimeout: timeout))
-            .addRoutes(to: router)
+        GraphQLController(executor: executor).addRoutes(to: router)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: log.logger)
         try await app.test(.live) { client in try await body(client) }
     }

@@ -9,8 +9,10 @@ import Testing
 /// Subscriptions (and single results) over server-sent events: graphql-sse's distinct
 /// connections mode, over real HTTP on 127.0.0.1.
 @Suite struct GraphQLSSETests {
-    static func withServer(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let executor = try TestSubscriptionSchema.executor()
+    static func withServer(
+        executionTimeout: Duration? = nil, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let executor = try TestSubscriptionSchema.executor(timeout: executionTimeout)
         let router = Router()
         GraphQLController(executor: executor).addRoutes(to: router)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"))

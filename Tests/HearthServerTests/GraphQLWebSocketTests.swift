@@ -17,7 +17,7 @@ import Testing
     /// Runs `body` with the server's port.
     static func withServer(
         initTimeout: Duration = .seconds(10), maxSubscriptions: Int = 100, maxMessageBytes: Int = 1 << 20,
-        authenticator: Authenticator = .noAccounts,
+        authenticator: Authenticator = .noAccounts, executionTimeout: Duration? = nil,
         _ body: @escaping @Sendable (Int) async throws -> Void
     ) async throws {
         try await withTestDatabase { database, _ throws in
@@ -30,7 +30,7 @@ import Testing
                         initTimeout: initTimeout, maxMessageBytes: maxMessageBytes, maxSubscriptions: maxSubscriptions)),
                 dependencies: HearthDependencies(
                     database: database, migrator: migrator, health: HealthRegistry([database]), metrics: TestMetrics.registry,
-                    graphQL: try TestSubscriptionSchema.executor(), authenticator: authenticator),
+                    graphQL: try TestSubscriptionSchema.executor(timeout: executionTimeout), authenticator: authenticator),
                 logger: TestPostgres.logger)
             try await app.test(.live) { client in try await body(try #require(client.port)) }
         }

@@ -4,19 +4,44 @@ import Synchronization
 
 /// A small schema with subscriptions for the SSE and WebSocket tests (schema.graphql has none
 /// yet): `hello`, `requestContext` (what the transport put in the context: caller, client address,
-/// whether a request id was set), `count(to:)` (1…to, then the end; a negative `to` fails after 1), and the
-/// endless `ticks`.
+/// whether a request id was set), `count(to:)` (1…to, then the end; a negative `to` fails after 1), the
+/// endless `ticks`, and for deadlines: `slow` (20 s, stops when cancelled), `stuck` (20 s, ignores
+/// cancellation) and `slowTicks` (events whose `value` takes 20 s to resolve).
 enum TestSubscriptionSchema {
     struct SourceFailure: Error {}
 
-    static let sdl = "type Query { hello: String requestContext: String } type Subscription { count(to: Int!): Int! ticks: Int! }"
+    static let sdl = """
+        type Query { hello: String requestContext: String slow: Int stuck: Int }
+        type Subscription { count(to: Int!): Int! ticks: Int! slowTicks: Slow! }
+        type Slow { value: Int }
+        """
 
     /// How many `ticks` sources have ended (their consumer went away).
     static let ticksEnded = Mutex(0)
 
-    static func executor() throws -> Executor {
+    static func executor(timeout: Duration? = nil) throws -> Executor {
         var resolvers = Resolvers()
         resolvers.field("Query.hello") { _ in .string("world") }
+        resolvers.field("Query.slow") { _ in
+            try await Task.sleep(for: .seconds(20))
+            return .int(1)
+        }
+        resolvers.field("Query.stuck") { _ in
+            // A detached wait does not see the request's cancellation: only the deadline ends it.
+            await Task.detached { try? await Task.sleep(for: .seconds(20)) }.value
+            return .int(1)
+        }
+        resolvers.field("Slow.value") { _ in
+            try await Task.sleep(for: .seconds(20))
+            return .int(1)
+        }
+        resolvers.subscription("Subscription.slowTicks") { _ in
+            AsyncThrowingStream { continuation in
+                continuation.yield(.object(GraphQLObject()))
+                continuation.yield(.object(GraphQLObject()))
+                continuation.finish()
+            }
+        }
         resolvers.field("Query.requestContext") { input in
             let context = try input.context(GraphQLRequestContext.self)
             return .string("\(context.caller) from \(context.clientAddress ?? "nowhere"), id \(context.requestID == "-" ? "missing" : "set")")
@@ -44,6 +69,8 @@ enum TestSubscriptionSchema {
                 }
             }
         }
-        return Executor(try ExecutableSchema(try SchemaBuilder.build(sdl: sdl), resolvers: resolvers))
+        return Executor(
+            try ExecutableSchema(try SchemaBuilder.build(sdl: sdl), resolvers: resolvers),
+            configuration: ExecutorConfiguration(executionTimeout: timeout))
     }
 }

@@ -17,8 +17,7 @@ extension Executor {
             return .response(.refused([], .badRequest))
         }
         guard operation.operation == .subscription else {
-            await execution.run(operation.selectionSet, on: root, rootValue: rootValue, serially: operation.operation == .mutation)
-            return .response(.executed(execution.errors, slots: execution.slots))
+            return .response(await run(execution, operation, on: root, rootValue: rootValue))
         }
         let plan = execution.collector.plan([operation.selectionSet], on: root)
         guard let field = plan.fields.first else { return .response(.executed([], slots: [])) }
@@ -91,7 +90,6 @@ public struct SubscriptionStream: AsyncSequence, Sendable {
     func response(to event: Resolved) async -> GraphQLResponse {
         guard let document = prepared.document else { return .refused(prepared.errors, .syntax) }
         let execution = executor.makeExecution(document, prepared, variables: variables, context: context)
-        await execution.run(operation.selectionSet, on: root, rootValue: event, serially: false)
-        return .executed(execution.errors, slots: execution.slots)
+        return await executor.run(execution, operation, on: root, rootValue: event)
     }
 }

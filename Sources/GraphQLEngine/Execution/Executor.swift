@@ -9,15 +9,19 @@ public struct ExecutorConfiguration: Sendable {
     public var parseOptions: ParseOptions
     /// Most validation errors reported for one document.
     public var maxValidationErrors: Int
+    /// How long one execution may run (a query or mutation, or one subscription event's): past it
+    /// the answer is a `TIMEOUT` error and the execution is cancelled. Nil: no limit.
+    public var executionTimeout: Duration?
     /// Called with each error a resolver threw that is not client-facing (the client sees only
     /// "Internal server error"), so the host can log it with its request's details.
     public var onInternalError: (@Sendable (InternalErrorReport) -> Void)?
 
     public init(
         introspection: Bool = true, limits: OperationLimits = OperationLimits(), documentCacheCapacity: Int = 1_000,
-        parseOptions: ParseOptions = .request, maxValidationErrors: Int = 100,
+        parseOptions: ParseOptions = .request, maxValidationErrors: Int = 100, executionTimeout: Duration? = nil,
         onInternalError: (@Sendable (InternalErrorReport) -> Void)? = nil
     ) {
+        self.executionTimeout = executionTimeout
         self.introspection = introspection
         self.limits = limits
         self.documentCacheCapacity = documentCacheCapacity
@@ -101,9 +105,18 @@ public final class Executor: Sendable {
         case .refused(let response):
             return response
         case .ready(let execution, let operation, let root):
-            await execution.run(operation.selectionSet, on: root, rootValue: rootValue, serially: operation.operation == .mutation)
-            return .executed(execution.errors, slots: execution.slots)
+            return await run(execution, operation, on: root, rootValue: rootValue)
         }
+    }
+
+    /// Runs an operation within the execution timeout: its response, or `TIMEOUT` at the deadline.
+    func run(_ execution: sending Execution, _ operation: OperationDefinition, on root: GraphQLNamedType, rootValue: Resolved) async -> GraphQLResponse {
+        let timeout = configuration.executionTimeout
+        let response = await withDeadline(timeout) {
+            await execution.run(operation.selectionSet, on: root, rootValue: rootValue, serially: operation.operation == .mutation)
+            return GraphQLResponse.executed(execution.errors, slots: execution.slots)
+        }
+        return response ?? .timedOut(after: timeout ?? .zero)
     }
 
     enum Start {

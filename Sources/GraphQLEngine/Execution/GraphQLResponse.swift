@@ -24,6 +24,8 @@ public struct GraphQLResponse: Sendable {
         case tooComplex
         /// The operation could not be chosen, or its variables were invalid.
         case badRequest
+        /// Execution ran past the executor's timeout and was stopped.
+        case timeout
     }
 
     public let errors: [GraphQLError]
@@ -59,6 +61,13 @@ public struct GraphQLResponse: Sendable {
         writer.write(errors: errors)
         writer.writer.append(125)
         return GraphQLResponse(errors: errors, json: writer.writer.bytes, refusal: refusal)
+    }
+
+    /// The answer to an execution stopped at the deadline: one `TIMEOUT` error, no data.
+    static func timedOut(after timeout: Duration) -> GraphQLResponse {
+        .refused(
+            [GraphQLError("The request took longer than \(timeout) and was stopped.", extensions: [("code", .string("TIMEOUT"))])],
+            .timeout)
     }
 
     /// A response with data (slot 0 of `slots`, or `null`).

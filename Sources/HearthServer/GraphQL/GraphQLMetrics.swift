@@ -39,7 +39,8 @@ final class GraphQLMetrics: Sendable {
     }
 
     func record(_ response: GraphQLResponse, operation name: String?) {
-        let outcome: Outcome = response.refusal != nil ? .refused : response.errors.isEmpty ? .ok : .errors
+        let outcome: Outcome =
+            response.refusal == .timeout ? .timeout : response.refusal != nil ? .refused : response.errors.isEmpty ? .ok : .errors
         record(operation: name, outcome: outcome)
     }
 

@@ -147,18 +147,21 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         return await run(prepared, parameters, context: context, media: media)
     }
 
-    /// Executes within the timeout, counts the outcome, and answers.
+    /// Executes (within the executor's timeout), counts the outcome, and answers.
     private func run(
         _ prepared: PreparedDocument, _ parameters: GraphQLHTTPRequest, context: GraphQLRequestContext, media: GraphQLMediaType
     ) async -> Response {
-        let executor = executor
-        let response = await withinTimeout {
-            await executor.execute(prepared, operationName: parameters.operationName, variables: parameters.variables, context: context)
-        }
+        let response = await executor.execute(
+            prepared, operationName: parameters.operationName, variables: parameters.variables, context: context)
         let name = prepared.chosenOperation(named: parameters.operationName)?.name?.value ?? parameters.operationName
-        if let response { metrics.record(response, operation: name) } else { metrics.record(operation: name, outcome: .timeout) }
+        metrics.record(response, operation: name)
         metrics.record(cache: executor.documentCache)
-        return respond(response, media: media, logger: context.logger)
+        if response.refusal == .timeout { Self.logTimeout(context.logger, executor) }
+        return respond(response, media: media)
+    }
+
+    static func logTimeout(_ logger: Logger, _ executor: Executor) {
+        logger.warning("GraphQL request timed out", metadata: ["timeout": "\(executor.configuration.executionTimeout ?? .zero)"])
     }
 
     /// graphql-sse's distinct-connections mode: each result as a `next` event, then `complete`.
@@ -172,6 +175,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         switch outcome {
         case .response(let response):
             if response.refusal != nil { metrics.record(response, operation: request.operationName) }
+            if response.refusal == .timeout { Self.logTimeout(context.logger, executor) }
             (responses, single) = (nil, response)
         case .stream(let stream):
             (responses, single) = (stream, nil)
@@ -220,35 +224,6 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         }
         buffer.writeString("\n\n")
         return buffer
-    }
-
-    /// The response of `work`, or nil when it ran past the execution timeout (it is then
-    /// cancelled: suspended resolvers stop at their next suspension point).
-    private func withinTimeout(_ work: @escaping @Sendable () async -> GraphQLResponse) async -> GraphQLResponse? {
-        let timeout = configuration.executionTimeout
-        return await withTaskGroup(of: GraphQLResponse?.self) { group in
-            group.addTask { await work() }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-    }
-
-    private func respond(_ response: GraphQLResponse?, media: GraphQLMediaType, logger: Logger) -> Response {
-        guard let response else {
-            logger.warning("GraphQL request timed out", metadata: ["timeout": "\(configuration.executionTimeout)"])
-            var error = GraphQLHTTPError(
-                .serviceUnavailable, "The request took longer than \(configuration.executionTimeout) and was stopped.",
-                code: "TIMEOUT")
-            // Legacy clients get 200 for every GraphQL response.
-            if media == .json { error.status = .ok }
-            return respond(error, media: media)
-        }
-        return respond(response, media: media)
     }
 
     /// The document to run: the request's own text (registered under its hash when it names
@@ -300,15 +275,13 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     }
 }
 
-/// Limits of the GraphQL HTTP endpoint.
+/// Limits of the GraphQL HTTP endpoint. (How long an execution may run is the executor's
+/// ``ExecutorConfiguration/executionTimeout``: the same on every transport.)
 public struct GraphQLHTTPConfiguration: Sendable {
     /// The largest request body accepted (413 above it); default 1 MiB.
     public var maxBodyBytes: Int
-    /// How long one request may execute before it is stopped with a `TIMEOUT` error; default 30 s.
-    public var executionTimeout: Duration
 
-    public init(maxBodyBytes: Int = 1 << 20, executionTimeout: Duration = .seconds(30)) {
+    public init(maxBodyBytes: Int = 1 << 20) {
         self.maxBodyBytes = maxBodyBytes
-        self.executionTimeout = executionTimeout
     }
 }

@@ -24,6 +24,7 @@ enum GraphQLMediaType: Sendable {
         switch refusal {
         case .syntax, .badRequest: return .badRequest
         case .validation, .tooComplex: return .unprocessableContent
+        case .timeout: return .serviceUnavailable
         }
     }
 
