@@ -114,6 +114,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),  // streaming SSE reads
+                .product(name: "NIOPosix", package: "swift-nio"),  // raw connections for malformed HTTP
             ]
         ),
     ],

@@ -2,7 +2,9 @@ import Foundation
 import GraphQLEngine
 import HearthCore
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
+import NIOCore
 import Logging
 import Prometheus
 
@@ -63,53 +65,72 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> Application<RouterResponder<HearthRequestContext>> {
-    Application(
+    let limits = configuration.connections
+    let counter = ConnectionCounter()
+    let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+        http1: .init(
+            idleTimeout: TimeAmount(limits.idleTimeout),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
+                maxHeaderFieldCount: limits.maxHeaderCount)),
+        ws: .init(maxFrameSize: configuration.webSocket.maxMessageBytes))
+    let shouldUpgrade = webSocketUpgrade(configuration: configuration, dependencies: dependencies)
+    return Application(
         router: buildRouter(configuration: configuration, dependencies: dependencies),
-        server: .http1WebSocketUpgrade(
-            configuration: .init(ws: .init(maxFrameSize: configuration.webSocket.maxMessageBytes))
-        ) { request, channel, _ in
-            // WebSockets on /graphql only (`graphql-transport-ws`); a client that does not offer the
-            // subprotocol is closed with 4406, as graphql-ws servers do.
-            guard let executor = dependencies.graphQL, let path = request.path, path == "/graphql" || path.hasPrefix("/graphql?")
-            else { return .dontUpgrade }
-            let offered = (request.headerFields[.secWebSocketProtocol] ?? "").split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-            guard offered.contains(GraphQLWebSocketSession.subprotocol) else {
-                return .upgrade([:]) { inbound, outbound, _ in
-                    // Answer the client's first message (or its silence until the init timeout).
-                    let timeout = configuration.webSocket.initTimeout
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            do { for try await _ in inbound.messages(maxSize: 1 << 16) { break } } catch {}
-                        }
-                        group.addTask { try? await Task.sleep(for: timeout) }
-                        await group.next()
-                        group.cancelAll()
-                    }
-                    try await outbound.close(.unknown(4406), reason: "Subprotocol not acceptable")
-                }
-            }
-            // The token may come with the upgrade; it is checked when the client sends connection_init.
-            let authorization = request.headerFields[.authorization]
-            let userAgent = request.headerFields[.userAgent]
-            let peer = channel.remoteAddress
-            return .upgrade([.secWebSocketProtocol: GraphQLWebSocketSession.subprotocol]) { inbound, outbound, context in
-                let opened = ContinuousClock.now
-                context.logger.info("GraphQL WebSocket opened", metadata: ["client": "\(peer?.hostDescription ?? "-")"])
-                defer {
-                    context.logger.info("GraphQL WebSocket closed", metadata: ["duration": "\(ContinuousClock.now - opened)"])
-                }
-                let session = GraphQLWebSocketSession(
-                    executor: executor, configuration: configuration.webSocket, outbound: outbound, logger: context.logger,
-                    authentication: .init(
-                        authenticator: dependencies.authenticator, authorizationHeader: authorization, peer: peer,
-                        userAgent: userAgent))
-                try await session.run(inbound)
-            }
+        server: HTTPServerBuilder { responder in
+            GuardedHTTPChannel(
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration, shouldUpgrade: shouldUpgrade),
+                limits: limits, counter: counter)
         },
         configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                              serverName: "Hearth/\(configuration.version)"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
+}
+
+/// Which requests become WebSockets: `/graphql` with the `graphql-transport-ws` subprotocol.
+func webSocketUpgrade(
+    configuration: HearthServerConfiguration, dependencies: HearthDependencies
+) -> @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+    { request, channel, _ in
+        // WebSockets on /graphql only (`graphql-transport-ws`); a client that does not offer the
+        // subprotocol is closed with 4406, as graphql-ws servers do.
+        guard let executor = dependencies.graphQL, let path = request.path, path == "/graphql" || path.hasPrefix("/graphql?")
+        else { return .dontUpgrade }
+        let offered = (request.headerFields[.secWebSocketProtocol] ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard offered.contains(GraphQLWebSocketSession.subprotocol) else {
+            return .upgrade([:]) { inbound, outbound, _ in
+                // Answer the client's first message (or its silence until the init timeout).
+                let timeout = configuration.webSocket.initTimeout
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        do { for try await _ in inbound.messages(maxSize: 1 << 16) { break } } catch {}
+                    }
+                    group.addTask { try? await Task.sleep(for: timeout) }
+                    await group.next()
+                    group.cancelAll()
+                }
+                try await outbound.close(.unknown(4406), reason: "Subprotocol not acceptable")
+            }
+        }
+        // The token may come with the upgrade; it is checked when the client sends connection_init.
+        let authorization = request.headerFields[.authorization]
+        let userAgent = request.headerFields[.userAgent]
+        let peer = channel.remoteAddress
+        return .upgrade([.secWebSocketProtocol: GraphQLWebSocketSession.subprotocol]) { inbound, outbound, context in
+            let opened = ContinuousClock.now
+            context.logger.info("GraphQL WebSocket opened", metadata: ["client": "\(peer?.hostDescription ?? "-")"])
+            defer {
+                context.logger.info("GraphQL WebSocket closed", metadata: ["duration": "\(ContinuousClock.now - opened)"])
+            }
+            let session = GraphQLWebSocketSession(
+                executor: executor, configuration: configuration.webSocket, outbound: outbound, logger: context.logger,
+                authentication: .init(
+                    authenticator: dependencies.authenticator, authorizationHeader: authorization, peer: peer,
+                    userAgent: userAgent))
+            try await session.run(inbound)
+        }
+    }
 }

@@ -14,12 +14,16 @@ public struct HearthServerConfiguration: Sendable {
     public var corsOrigins: [String]
     /// Limits of GraphQL over WebSocket.
     public var webSocket: GraphQLWebSocketConfiguration
+    /// Bounds on HTTP connections: timeouts, header sizes, how many at once.
+    public var connections: HTTPConnectionLimits
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil, version: String = HearthVersion.current,
         graphQL: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(), corsOrigins: [String] = [],
-        webSocket: GraphQLWebSocketConfiguration = GraphQLWebSocketConfiguration()
+        webSocket: GraphQLWebSocketConfiguration = GraphQLWebSocketConfiguration(),
+        connections: HTTPConnectionLimits = HTTPConnectionLimits()
     ) {
+        self.connections = connections
         self.host = host
         self.port = port
         self.adminToken = adminToken

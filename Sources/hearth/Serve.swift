@@ -31,6 +31,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var graphQLLimits: GraphQLOptions
 
+    @OptionGroup var http: HTTPOptions
+
     @OptionGroup var users: UsersOptions
 
     @OptionGroup var households: HouseholdsOptions
@@ -51,7 +53,8 @@ struct Serve: AsyncParsableCommand {
             graphQL: limits.http,
             corsOrigins: (env.string(corsOrigins, "HEARTH_CORS_ORIGINS") ?? "").split(separator: ",")
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
-            webSocket: limits.webSocket)
+            webSocket: limits.webSocket,
+            connections: try http.resolve(env))
         guard let schemaPath = env.string(schema, "HEARTH_SCHEMA") ?? ProjectFiles.locate("schema.graphql", directory: false) else {
             throw ValidationError("cannot find schema.graphql beside hearth; set --schema or HEARTH_SCHEMA")
         }

@@ -15,17 +15,18 @@ import Testing
 
     /// Runs `body` against a server with schema.graphql on a fresh database.
     static func withServer(
-        maxBodyBytes: Int = 1 << 20, corsOrigins: [String] = [],
+        maxBodyBytes: Int = 1 << 20, corsOrigins: [String] = [], connections: HTTPConnectionLimits = HTTPConnectionLimits(),
         _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         try await withTestDatabase { database, _ throws in
-            try await withServer(database: database, maxBodyBytes: maxBodyBytes, corsOrigins: corsOrigins, body)
+            try await withServer(database: database, maxBodyBytes: maxBodyBytes, corsOrigins: corsOrigins, connections: connections, body)
         }
     }
 
     /// Runs `body` against a server with schema.graphql on `database`.
     static func withServer(
         database: Database, maxBodyBytes: Int = 1 << 20, corsOrigins: [String] = [],
+        connections: HTTPConnectionLimits = HTTPConnectionLimits(),
         _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         do {
@@ -36,7 +37,8 @@ import Testing
                 migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: TestPostgres.logger)
             let app = buildApplication(
                 configuration: .init(
-                    host: "127.0.0.1", port: 0, graphQL: GraphQLHTTPConfiguration(maxBodyBytes: maxBodyBytes), corsOrigins: corsOrigins),
+                    host: "127.0.0.1", port: 0, graphQL: GraphQLHTTPConfiguration(maxBodyBytes: maxBodyBytes), corsOrigins: corsOrigins,
+                    connections: connections),
                 dependencies: HearthDependencies(
                     database: database, migrator: migrator, health: services.health, metrics: TestMetrics.registry,
                     graphQL: Executor(schema.executable), authenticator: .sessions(services.users)),

@@ -1,0 +1,106 @@
+import Foundation
+import HearthServer
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOPosix
+import Testing
+
+/// Malformed, slow and too many HTTP connections over raw sockets against the real server: each
+/// is answered (400, 408, 414, 431, 503) and closed, or closed when idle, within the limits; the
+/// server answers normally afterwards and `/metrics` counts what it refused.
+@Suite struct MalformedHTTPTests {
+    static let limits = HTTPConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(1), maxConnections: 4)
+    /// Longer than any limit above: a connection still open after it was left hanging.
+    static let wait = Duration.seconds(4)
+
+    static let tlsClientHello: [UInt8] = [
+        0x16, 0x03, 0x01, 0x00, 0x2f, 0x01, 0x00, 0x00, 0x2b, 0x03, 0x03, 0x5a, 0x5b, 0x5c, 0x5d, 0x5e, 0x5f, 0x60, 0x61,
+        0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x6d, 0x6e, 0x6f, 0x70, 0x71, 0x72, 0x73, 0x74,
+        0x75, 0x76, 0x77, 0x78, 0x79, 0x00, 0x00, 0x02, 0x13, 0x01, 0x01, 0x00, 0x00, 0x00,
+    ]
+
+    static func expectServes(_ port: Int) async throws {
+        let fine = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait: wait)
+        #expect(fine.status == 200 && fine.closedByServer, "the server still serves: \(fine.text.prefix(60))")
+    }
+
+    @Test func malformedRequestsAreAnsweredAndClosed() async throws {
+        try await GraphQLHTTPTests.withServer(connections: Self.limits) { client in
+            let port = try #require(client.port)
+            let post = "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            let cases: [(name: String, bytes: [UInt8], status: Int, code: String)] = [
+                ("garbage", Array("GARBAGE\r\n\r\n".utf8), 400, "BAD_REQUEST"),
+                ("negative length", Array((post + "Content-Length: -1\r\n\r\n").utf8), 400, "BAD_REQUEST"),
+                ("letters for a length", Array((post + "Content-Length: abc\r\n\r\n").utf8), 400, "BAD_REQUEST"),
+                ("two lengths", Array((post + "Content-Length: 5\r\nContent-Length: 6\r\n\r\nhello").utf8), 400, "BAD_REQUEST"),
+                ("a length of 10^23", Array((post + "Content-Length: 100000000000000000000000\r\n\r\n").utf8), 400, "BAD_REQUEST"),
+                ("length and chunked", Array((post + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n").utf8), 400, "BAD_REQUEST"),
+                ("a NUL in a header", Array((post + "X-A: a\u{0}b\r\n\r\n").utf8), 400, "BAD_REQUEST"),
+                ("a 200 KB header", Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n".utf8),
+                 431, "REQUEST_HEADER_FIELDS_TOO_LARGE"),
+                ("20 000 headers", Array(("GET /healthz HTTP/1.1\r\n" + String(repeating: "X-A: b\r\n", count: 20_000) + "\r\n").utf8),
+                 431, "REQUEST_HEADER_FIELDS_TOO_LARGE"),
+                ("a 100 KB URL", Array("GET /healthz?\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 414, "URI_TOO_LONG"),
+                ("a TLS ClientHello", Self.tlsClientHello, 400, "BAD_REQUEST"),
+            ]
+            for item in cases {
+                let outcome = try await RawConnection.exchange(port: port, [item.bytes], wait: Self.wait)
+                #expect(outcome.status == item.status, "\(item.name): \(outcome.text.prefix(80).debugDescription)")
+                #expect(outcome.text.contains(#""code":"\#(item.code)""#), "\(item.name): \(outcome.text.prefix(300))")
+                #expect(outcome.closedByServer, "\(item.name) left open")
+            }
+            try await Self.expectServes(port)
+            // (A fresh connection: the test client's own one may have been closed as idle meanwhile.)
+            let metrics = try await RawConnection.exchange(
+                port: port, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait: Self.wait).text
+            #expect(metrics.contains(#"hearth_http_connections_refused_total{reason="malformed"}"#), "\(metrics.prefix(2000))")
+            #expect(metrics.contains(#"hearth_http_connections_refused_total{reason="uri_too_long"}"#))
+            #expect(metrics.contains(#"hearth_http_connections_refused_total{reason="headers_too_large"}"#))
+            #expect(metrics.contains("hearth_http_connections_open "))
+        }
+    }
+
+    /// A head sent a byte at a time, a body that never comes, a silent connection: all closed.
+    @Test func slowAndStalledConnectionsAreClosed() async throws {
+        try await GraphQLHTTPTests.withServer(connections: Self.limits) { client in
+            let port = try #require(client.port)
+            let head = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n".utf8)
+            let slow = try await RawConnection.exchange(port: port, head.map { [$0] }, pause: .milliseconds(100), wait: Self.wait)
+            #expect(slow.status == 408 && slow.closedByServer, "\(slow.text.prefix(80).debugDescription)")
+            #expect(slow.text.contains(#""code":"REQUEST_TIMEOUT""#))
+            let silent = try await RawConnection.exchange(port: port, [], wait: Self.wait)
+            #expect(silent.status == 408 && silent.closedByServer)
+            let shortBody = try await RawConnection.exchange(
+                port: port, "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{}", wait: Self.wait)
+            #expect(shortBody.closedByServer, "a body shorter than its Content-Length is closed when idle")
+            try await Self.expectServes(port)
+        }
+    }
+
+    /// Past the connection cap a new connection gets 503 and is closed; once others close, it is served.
+    @Test func connectionsPastTheCapGet503() async throws {
+        let limits = HTTPConnectionLimits(headerTimeout: .seconds(30), idleTimeout: .seconds(30), maxConnections: 2)
+        try await GraphQLHTTPTests.withServer(connections: limits) { client in
+            let port = try #require(client.port)
+            var held: [any Channel] = []
+            for _ in 0..<2 {
+                held.append(try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get())
+            }
+            // The held connections are counted once the server has taken them: wait for that, not for a time.
+            var refused = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", wait: Self.wait)
+            for _ in 0..<50 where refused.status != 503 {
+                refused = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", wait: Self.wait)
+            }
+            #expect(refused.status == 503 && refused.closedByServer, "\(refused.text.prefix(80).debugDescription)")
+            #expect(refused.text.contains(#""code":"TOO_MANY_CONNECTIONS""#))
+            // (A held connection may itself have been the one past the cap, and closed already.)
+            for channel in held { try? await channel.close().get() }
+            var served = false
+            for _ in 0..<50 where !served {
+                served = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait: Self.wait).status == 200
+            }
+            #expect(served, "served again once the held connections closed")
+        }
+    }
+}
