@@ -8,8 +8,10 @@ public enum UserError: Error, Sendable, Equatable {
     case emailTaken
     /// Sign-in failed; one message whether the email exists or not (`UNAUTHENTICATED`).
     case invalidCredentials
-    /// Too many failed sign-ins (`RATE_LIMITED`); try again after this many seconds.
+    /// Too many password attempts (`RATE_LIMITED`); try again after this many seconds.
     case rateLimited(retryAfter: Int)
+    /// Every password-hashing slot is taken and the queue is full (`RATE_LIMITED`).
+    case busy(retryAfter: Int)
     /// The configuration does not let people sign up (`FORBIDDEN`).
     case signUpClosed(SignUpMode)
     /// A password given to confirm a change is wrong (`BAD_USER_INPUT` on the named field).
@@ -23,7 +25,8 @@ public enum UserError: Error, Sendable, Equatable {
         case .invalidInput(_, let message): message
         case .emailTaken: "An account with this email already exists."
         case .invalidCredentials: "Invalid email or password"
-        case .rateLimited(let seconds): "Too many failed sign-ins. Try again in \(seconds) seconds."
+        case .rateLimited(let seconds): "Too many password attempts. Try again in \(seconds) seconds."
+        case .busy(let seconds): "The server is busy checking passwords. Try again in \(seconds) seconds."
         case .signUpClosed(.inviteOnly): "Sign-up on this server needs an invitation: give its code as invitationCode."
         case .signUpClosed: "Sign-up is closed on this server; ask its administrator for an account."
         case .wrongPassword(let field): "\(field) is not your current password."

@@ -4,15 +4,12 @@ import PostgresNIO
 
 extension UserService {
     /// Signs in with email and password. A wrong email and a wrong password answer the same
-    /// error after the same bcrypt work; failures are limited per email and per client address.
+    /// error after the same bcrypt work; attempts are limited per email and per client address,
+    /// counted before any hashing.
     public func signIn(email rawEmail: String, password: String, deviceName: String?, clientAddress: String?) async throws -> AuthPayload {
         // A malformed email cannot have an account: the generic answer, after the same work.
         let email = (try? UserInput.email(rawEmail)) ?? rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let keys = signInKeys(email: email, clientAddress: clientAddress)
-        if let retryAfter = try await signInRetryAfter(keys) {
-            logger.notice("sign-in refused: too many failures", metadata: ["retryAfter": "\(retryAfter)"])
-            throw UserError.rateLimited(retryAfter: retryAfter)
-        }
+        let attempt = try await beginPasswordAttempt(email: email, clientAddress: clientAddress, action: "sign-in")
         let rows = try await database.client.query(
             """
             SELECT \(unescaped: Self.userColumns), password_hash FROM users WHERE email = \(email)
@@ -23,16 +20,16 @@ extension UserService {
         }
         guard let (user, hash) = found else {
             try await hasher.spendVerificationTime(password)
-            try await recordSignInFailure(keys)
             throw UserError.invalidCredentials
         }
         guard try await hasher.verify(password, against: hash) else {
-            try await recordSignInFailure(keys)
             logger.info("sign-in failed: wrong password", metadata: ["user": "\(user.id)"])
             throw UserError.invalidCredentials
         }
+        // Success clears the email's failures (the address keeps its others: it may be trying other emails).
         try await database.client.query(
             "DELETE FROM sign_in_failures WHERE scope = 'email' AND key = \(email)", logger: logger)
+        try await passwordAttemptSucceeded(attempt)
         return try await openSession(for: user, deviceName: deviceName)
     }
 
@@ -143,39 +140,46 @@ extension UserService {
         logger.info("session revoked", metadata: ["user": "\(userID)", "session": "\(id)"])
     }
 
-    // MARK: Failed sign-ins
+    // MARK: Password attempts
 
-    private func signInKeys(email: String, clientAddress: String?) -> [(scope: String, key: String)] {
+    /// One password check in progress: the rows recorded for it, to clear when it succeeds.
+    struct PasswordAttempt {
+        var keys: [(scope: String, key: String)]
+        var at: Date
+    }
+
+    /// Records a password check for the account's email and the client's address before any
+    /// hashing, or refuses it (`rateLimited`) when either already has `signInAttempts` in the
+    /// window. One transaction takes each key's advisory lock (in a fixed order), counts and
+    /// inserts, so concurrent attempts cannot slip past the limit. Attempts stay counted as
+    /// failures unless the check succeeds.
+    func beginPasswordAttempt(email: String, clientAddress: String?, action: String) async throws -> PasswordAttempt {
         var keys = [(scope: "email", key: email)]
         if let clientAddress { keys.append((scope: "address", key: clientAddress)) }
-        return keys
-    }
-
-    /// Seconds until the oldest failure of a limited key leaves the window; nil when not limited.
-    private func signInRetryAfter(_ keys: [(scope: String, key: String)]) async throws -> Int? {
-        let windowStart = clock.now.addingTimeInterval(-configuration.signInWindow)
-        var retryAfter: Int?
-        for (scope, key) in keys {
-            let rows = try await database.client.query(
-                """
-                SELECT failed_at FROM sign_in_failures
-                WHERE scope = \(scope) AND key = \(key) AND failed_at > \(windowStart)
-                ORDER BY failed_at DESC LIMIT \(configuration.signInAttempts)
-                """, logger: logger)
-            var times: [Date] = []
-            for try await time in rows.decode(Date.self) { times.append(time) }
-            // Limited while the attempts-th most recent failure is still in the window.
-            guard times.count >= configuration.signInAttempts, let oldest = times.last else { continue }
-            let seconds = Int(oldest.addingTimeInterval(configuration.signInWindow).timeIntervalSince(clock.now).rounded(.up))
-            retryAfter = max(retryAfter ?? 0, max(1, seconds))
-        }
-        return retryAfter
-    }
-
-    private func recordSignInFailure(_ keys: [(scope: String, key: String)]) async throws {
+        keys.sort { ($0.scope, $0.key) < ($1.scope, $1.key) }
         let now = clock.now
-        let windowStart = now.addingTimeInterval(-configuration.signInWindow)
-        try await database.transaction(logger: logger) { connection in
+        let window = configuration.signInWindow
+        let windowStart = now.addingTimeInterval(-window)
+        let attempts = configuration.signInAttempts
+        let logger = self.logger
+        let retryAfter = try await database.transaction(logger: logger) { connection -> Int? in
+            var retryAfter: Int?
+            for (scope, key) in keys {
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(scope + ":" + key)))", logger: logger)
+                let rows = try await connection.query(
+                    """
+                    SELECT failed_at FROM sign_in_failures
+                    WHERE scope = \(scope) AND key = \(key) AND failed_at > \(windowStart)
+                    ORDER BY failed_at DESC LIMIT \(attempts)
+                    """, logger: logger)
+                var times: [Date] = []
+                for try await time in rows.decode(Date.self) { times.append(time) }
+                // Limited while the attempts-th most recent one is still in the window.
+                guard times.count >= attempts, let oldest = times.last else { continue }
+                let seconds = Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up))
+                retryAfter = max(retryAfter ?? 0, max(1, seconds))
+            }
+            if retryAfter != nil { return retryAfter }
             for (scope, key) in keys {
                 try await connection.query(
                     "INSERT INTO sign_in_failures (scope, key, failed_at) VALUES (\(scope), \(key), \(now))", logger: logger)
@@ -183,6 +187,23 @@ extension UserService {
                     "DELETE FROM sign_in_failures WHERE scope = \(scope) AND key = \(key) AND failed_at <= \(windowStart)",
                     logger: logger)
             }
+            return nil
+        }
+        if let retryAfter {
+            logger.notice("password check refused: too many attempts", metadata: ["action": "\(action)", "retryAfter": "\(retryAfter)"])
+            throw UserError.rateLimited(retryAfter: retryAfter)
+        }
+        return PasswordAttempt(keys: keys, at: now)
+    }
+
+    /// A check that succeeded is not a failure: the rows it recorded go (one per key).
+    func passwordAttemptSucceeded(_ attempt: PasswordAttempt) async throws {
+        for (scope, key) in attempt.keys {
+            try await database.client.query(
+                """
+                DELETE FROM sign_in_failures WHERE ctid IN (
+                    SELECT ctid FROM sign_in_failures WHERE scope = \(scope) AND key = \(key) AND failed_at = \(attempt.at) LIMIT 1)
+                """, logger: logger)
         }
     }
 }

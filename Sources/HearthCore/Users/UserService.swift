@@ -117,10 +117,15 @@ public final class UserService: ServiceHealth {
     }
 
     /// Changes the password after checking the current one; every other session is signed out.
-    public func changePassword(userID: UUID, keepingSession sessionID: UUID, current: String, new: String) async throws {
+    /// Checks count toward the account's and the client address's password-attempt limits.
+    public func changePassword(
+        userID: UUID, keepingSession sessionID: UUID, current: String, new: String, clientAddress: String? = nil
+    ) async throws {
         let new = try UserInput.password(new, field: "newPassword")
-        guard let stored = try await passwordHash(userID: userID) else { throw UserError.notFound("User") }
+        guard let (email, stored) = try await passwordHash(userID: userID) else { throw UserError.notFound("User") }
+        let attempt = try await beginPasswordAttempt(email: email, clientAddress: clientAddress, action: "change-password")
         guard try await hasher.verify(current, against: stored) else { throw UserError.wrongPassword(field: "currentPassword") }
+        try await passwordAttemptSucceeded(attempt)
         let hash = try await hasher.hash(new)
         let now = clock.now
         try await database.transaction(logger: logger) { connection in
@@ -165,9 +170,11 @@ public final class UserService: ServiceHealth {
     /// Deletes the account after checking the password; its sessions and memberships end with
     /// it (refused while the person is the last owner of a household), and the households'
     /// history keeps them as a deleted user.
-    public func deleteAccount(userID: UUID, password: String) async throws {
-        guard let stored = try await passwordHash(userID: userID) else { throw UserError.notFound("User") }
+    public func deleteAccount(userID: UUID, password: String, clientAddress: String? = nil) async throws {
+        guard let (email, stored) = try await passwordHash(userID: userID) else { throw UserError.notFound("User") }
+        let attempt = try await beginPasswordAttempt(email: email, clientAddress: clientAddress, action: "delete-account")
         guard try await hasher.verify(password, against: stored) else { throw UserError.wrongPassword(field: "password") }
+        try await passwordAttemptSucceeded(attempt)
         let hooks = accountHooks
         try await database.transaction(logger: logger) { connection in
             try await hooks?.accountWillBeDeleted(userID: userID, on: connection)
@@ -253,9 +260,10 @@ public final class UserService: ServiceHealth {
         return users
     }
 
-    func passwordHash(userID: UUID) async throws -> String? {
-        let rows = try await database.client.query("SELECT password_hash FROM users WHERE id = \(userID)", logger: logger)
-        for try await hash in rows.decode(String.self) { return hash }
+    /// The account's email and password hash.
+    func passwordHash(userID: UUID) async throws -> (email: String, hash: String)? {
+        let rows = try await database.client.query("SELECT email, password_hash FROM users WHERE id = \(userID)", logger: logger)
+        for try await row in rows.decode((String, String).self) { return row }
         return nil
     }
 

@@ -90,17 +90,20 @@ enum UserResolvers {
         }
         resolvers.field("Mutation.changePassword") { input in
             let signedIn = try input.signedIn()
+            let clientAddress = try input.context(GraphQLRequestContext.self).clientAddress
             guard case .string(let current)? = input[argument: "currentPassword"], case .string(let new)? = input[argument: "newPassword"]
             else { return .null }
             try await serviceCall {
-                try await users.changePassword(userID: signedIn.user.id, keepingSession: signedIn.session.id, current: current, new: new)
+                try await users.changePassword(
+                    userID: signedIn.user.id, keepingSession: signedIn.session.id, current: current, new: new, clientAddress: clientAddress)
             }
             return .bool(true)
         }
         resolvers.field("Mutation.deleteAccount") { input in
             let signedIn = try input.signedIn()
             guard case .string(let password)? = input[argument: "password"] else { return .null }
-            try await serviceCall { try await users.deleteAccount(userID: signedIn.user.id, password: password) }
+            let clientAddress = try input.context(GraphQLRequestContext.self).clientAddress
+            try await serviceCall { try await users.deleteAccount(userID: signedIn.user.id, password: password, clientAddress: clientAddress) }
             return .bool(true)
         }
         resolvers.field("Mutation.updatePreferences") { input in
