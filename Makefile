@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 HEARTH_ARGS ?=
 
-.PHONY: run test build bench bench-http postgres-server graphql-reference clean-data
+.PHONY: run test build bench bench-http fuzz postgres-server graphql-reference clean-data
 
 run: postgres-server
 	$(SWIFT) build -c release --product hearth
@@ -25,6 +25,11 @@ bench: graphql-reference
 	scripts/bench/stores.sh
 	scripts/bench/agenda.sh
 
+# Schema-driven fuzzing (Schemathesis) of a Hearth started for it, anonymous and signed in, with
+# many more examples than `make test` runs (HEARTH_FUZZ_EXAMPLES, default 300 per operation).
+fuzz: postgres-server graphql-reference
+	scripts/fuzz/long-run.sh
+
 # HTTP load with wrk: /healthz, POST /graphql and a persisted query over GET, in one run.
 bench-http: postgres-server
 	scripts/bench/http.sh
@@ -45,6 +50,9 @@ graphql-reference:
 	@.build/python-gql/bin/python -c 'import gql, requests, websockets' >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-gql && .build/python-gql/bin/pip install --quiet "gql[requests,websockets]>=4,<5"; } >/dev/null 2>&1 || \
 	echo "gql not installed in .build/python-gql: the gql client test will be skipped (python3 -m venv; pip install gql)." >&2
+	@.build/python-schemathesis/bin/schemathesis --version >/dev/null 2>&1 || \
+	{ python3 -m venv .build/python-schemathesis && .build/python-schemathesis/bin/pip install --quiet "schemathesis>=4.3,<5"; } >/dev/null 2>&1 || \
+	echo "Schemathesis not installed in .build/python-schemathesis: the fuzz test will be skipped (python3 -m venv; pip install schemathesis)." >&2
 
 # The embedded cluster needs PostgreSQL's server programs (initdb, postgres); `make run` with
 # DATABASE_URL set does not.

@@ -67,4 +67,24 @@ import Testing
             try await Self.stillServes(client)
         }
     }
+
+    /// Found by the fuzz run: a NUL character reached PostgreSQL (which cannot store it) and came
+    /// back as INTERNAL_SERVER_ERROR. String and JSON values holding one are refused at the API.
+    @Test func theNULCharacterIsRefusedAtTheAPI() async throws {
+        try await GraphQLHTTPTests.withServer { client in
+            let variable = #"{"query":"mutation($e: String!) { signIn(email: $e, password: \"x\") { token } }","variables":{"e":"a\u0000b@example.org"}}"#
+            let (byVariable, variableJSON) = try await Self.post(client, variable)
+            #expect(byVariable.status == .badRequest)
+            #expect(Self.codes(variableJSON) == ["BAD_USER_INPUT"])
+            #expect(String(buffer: byVariable.body).contains("String cannot represent text containing the NUL character (U+0000)."))
+            let literal = #"{"query":"mutation { signIn(email: \"a\\u0000b\", password: \"x\") { token } }"}"#
+            let (byLiteral, literalJSON) = try await Self.post(client, literal)
+            #expect(byLiteral.status == .unprocessableContent, "\(String(buffer: byLiteral.body))")
+            #expect(Self.codes(literalJSON) == ["GRAPHQL_VALIDATION_FAILED"])
+            let json = #"{"query":"mutation($p: JSON!) { importPreferences(preferences: $p) { theme } }","variables":{"p":{"the\u0000me":"DARK"}}}"#
+            let (byJSON, jsonJSON) = try await Self.post(client, json)
+            #expect(byJSON.status == .badRequest && Self.codes(jsonJSON) == ["BAD_USER_INPUT"], "\(String(buffer: byJSON.body))")
+            try await Self.stillServes(client)
+        }
+    }
 }

@@ -63,6 +63,8 @@ public struct FloatCoercion: ScalarCoercing {
 
 /// `String`.
 public struct StringCoercion: ScalarCoercing {
+    public init() {}
+
     public func literalError(_ literal: Value) -> String? {
         if case .string = literal { return nil }
         return "String cannot represent a non string value: \(Printer.print(literal))"

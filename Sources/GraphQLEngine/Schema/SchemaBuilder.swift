@@ -1,6 +1,8 @@
 /// Options for building a schema from SDL.
 public struct SchemaBuildOptions: Sendable {
     /// Coercion hooks for custom scalars, by scalar name; scalars without one accept any literal.
+    /// A hook named after a specified scalar (`String`, `Int`, …) replaces its coercion: for a
+    /// host that must refine one (it should keep the specified behaviour and add to it).
     public var scalars: [String: any ScalarCoercing]
     /// Run schema validation (graphql-js `validateSchema`) after building; on by default.
     public var validate: Bool
@@ -250,7 +252,7 @@ struct SchemaAssembly {
         switch definition {
         case .scalar(let node):
             specifiedByURL = Self.stringArgument("url", of: "specifiedBy", in: node.directives)
-            if builtIn {
+            if builtIn, options.scalars[name] == nil {
                 switch name {
                 case "Int": coercion = IntCoercion()
                 case "Float": coercion = FloatCoercion()
