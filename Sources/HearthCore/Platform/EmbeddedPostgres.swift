@@ -65,11 +65,8 @@ public actor EmbeddedPostgres {
             }
             let port = configuration.tcpPort ?? 5432
             let socketDirectory = try prepareSocketDirectory(for: dataDirectory, port: port, owner: owner)
-            try await recoverPidFile(in: dataDirectory)
-            let child = try launch(binaries: binaries, dataDirectory: dataDirectory,
-                                   socketDirectory: socketDirectory, port: port, owner: owner)
-            self.child = child
-            try await waitUntilReady(child, dataDirectory: dataDirectory)
+            let child = try await launchRecovering(
+                binaries: binaries, dataDirectory: dataDirectory, socketDirectory: socketDirectory, port: port, owner: owner)
             let endpoint = EmbeddedPostgresEndpoint(
                 socketDirectory: socketDirectory, port: port,
                 username: configuration.superuser, database: configuration.database)
@@ -238,6 +235,54 @@ public actor EmbeddedPostgres {
         return directory
     }
 
+    /// Clears what an earlier run left (see ``recoverPidFile(in:)`` and ``removeStaleSocketLock``),
+    /// launches the server and waits until it is ready. A server that was just killed can still
+    /// hold its lock files or shared memory for a moment (a zombie waiting to be reaped, backends
+    /// still exiting): a start that fails for that reason is retried for up to ~15 seconds.
+    private func launchRecovering(
+        binaries: PostgresBinaries, dataDirectory: String, socketDirectory: String, port: Int, owner: ClusterOwner?
+    ) async throws -> ChildProcess {
+        let deadline = ContinuousClock.now + .seconds(15)
+        var attempt = 0
+        while true {
+            attempt += 1
+            try await recoverPidFile(in: dataDirectory)
+            removeStaleSocketLock(socketDirectory: socketDirectory, port: port, dataDirectory: dataDirectory)
+            let child = try launch(binaries: binaries, dataDirectory: dataDirectory,
+                                   socketDirectory: socketDirectory, port: port, owner: owner)
+            self.child = child
+            do {
+                try await waitUntilReady(child, dataDirectory: dataDirectory)
+                return child
+            } catch EmbeddedPostgresError.startFailed(let path, let output)
+                where Self.isLeftoverOfAKilledServer(output) && ContinuousClock.now < deadline
+            {
+                self.child = nil
+                logger.warning("PostgreSQL did not start: what a killed server left is still in the way; retrying",
+                               metadata: ["attempt": "\(attempt)", "data_dir": "\(path)"])
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    /// What PostgreSQL says when a killed predecessor's lock files or shared memory are still there.
+    static func isLeftoverOfAKilledServer(_ output: String) -> Bool {
+        ["lock file", "shared memory block is still in use", "Is another postmaster", "could not bind"].contains { output.contains($0) }
+    }
+
+    /// Removes the socket's lock file (and the socket) when the process it names is not a live
+    /// PostgreSQL of this cluster: PostgreSQL itself refuses to start while a zombie of the killed
+    /// server still holds the pid the lock names.
+    private func removeStaleSocketLock(socketDirectory: String, port: Int, dataDirectory: String) {
+        let lockFile = "\(socketDirectory)/.s.PGSQL.\(port).lock"
+        guard let text = try? String(contentsOfFile: lockFile, encoding: .utf8) else { return }
+        let pid = text.split(separator: "\n").first.flatMap { Int32($0.trimmingCharacters(in: .whitespaces)) }
+        if let pid, pid > 0, Self.isPostgres(pid: pid, dataDirectory: dataDirectory) { return }
+        logger.warning("removing the stale socket lock of a PostgreSQL that is gone", metadata: ["lock": "\(lockFile)", "pid": "\(pid.map(String.init) ?? "-")"])
+        try? FileManager.default.removeItem(atPath: lockFile)
+        try? FileManager.default.removeItem(atPath: "\(socketDirectory)/.s.PGSQL.\(port)")
+    }
+
     /// Handles a `postmaster.pid` left by an earlier run. Holding the lock proves no live hearth
     /// owns the cluster, so a server still running there is an orphan and is stopped; a file
     /// naming a dead process, or a process that is not a postgres, is removed.
@@ -360,8 +405,15 @@ public actor EmbeddedPostgres {
     }
 
     /// Whether `pid` is alive and is a postgres server for `dataDirectory` (by its command line).
+    /// Whether `pid` is a running PostgreSQL of this cluster (a zombie, an exited process or
+    /// another program with the pid is not).
     static func isPostgres(pid: Int32, dataDirectory: String) -> Bool {
         if kill(pid, 0) != 0 && errno == ESRCH { return false }
+        if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+        {
+            return false
+        }
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
         let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         guard let first = arguments.first, first.hasSuffix("postgres") else { return false }
