@@ -87,4 +87,60 @@ import Testing
             try await Self.stillServes(client)
         }
     }
+
+    /// A few dozen hostile bodies: each gets a 4xx whose errors all carry a code, and the server
+    /// answers normally after each.
+    @Test func hostileDocumentsGetA4xxWithACode() async throws {
+        func query(_ text: String) -> String {
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return #"{"query":"\#(escaped)"}"#
+        }
+        let fragments = (0..<30).map { "fragment F\($0) on Query { ...F\($0 + 1) ...F\($0 + 1) }" }.joined(separator: " ")
+            + " fragment F30 on Query { serverInfo { version } }"
+        let cases: [(name: String, body: String)] = [
+            ("nesting 1 000 deep", query(String(repeating: "{ a ", count: 1_000) + String(repeating: "}", count: 1_000))),
+            ("fragments doubling 30 times", query("{ ...F0 } " + fragments)),
+            ("5 000 directives", query("{ serverInfo " + String(repeating: "@skip(if: false) ", count: 5_000) + "{ version } }")),
+            ("a list literal of 100 000 items", query("{ serverInfo(x: [" + String(repeating: "1,", count: 100_000) + "]) { version } }")),
+            ("a list literal nested 10 000 deep", query("{ serverInfo(x: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + ") { version } }")),
+            ("an object literal nested 10 000 deep", query("{ serverInfo(x: " + String(repeating: "{a: ", count: 10_000) + "1" + String(repeating: "}", count: 10_000) + ") { version } }")),
+            ("a 900 KB string literal", query("{ serverInfo(x: \"" + String(repeating: "a", count: 900_000) + "\") { version } }")),
+            ("introspection 20 levels deep", query("{ __schema { types { " + String(repeating: "fields { type { ", count: 10) + "name" + String(repeating: " } }", count: 10) + " } } }")),
+            ("variables nested 100 000 deep", #"{"query":"query($v: JSON) { serverInfo { version } }","variables":{"v":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}}"),
+            ("a batch", #"[{"query":"{ serverInfo { version } }"},{"query":"{ serverInfo { version } }"}]"#),
+            ("an empty body", ""),
+            ("a JSON string", #""{ serverInfo { version } }""#),
+            ("a query that is a number", #"{"query":42}"#),
+            ("variables that are a list", #"{"query":"{ serverInfo { version } }","variables":[1]}"#),
+            ("an empty query", #"{"query":""}"#),
+            ("only a comment", ##"{"query":"# nothing"}"##),
+            ("an unknown operation name", #"{"query":"query A { serverInfo { version } }","operationName":"B"}"#),
+            ("two anonymous operations", query("{ serverInfo { version } } { serverInfo { version } }")),
+            ("a subscription over POST without a stream", query("subscription { heartbeat { sequence } }")),
+            ("an unterminated string", query("{ serverInfo(x: \"abc) { version } }")),
+            ("a NUL in the document", #"{"query":"{ server\u0000Info { version } }"}"#),
+        ]
+        try await GraphQLHTTPTests.withServer { client in
+            for item in cases {
+                let (response, json) = try await Self.post(client, item.body)
+                let codes = Self.codes(json)
+                #expect((400..<500).contains(Int(response.status.code)), "\(item.name): \(response.status) \(String(buffer: response.body).prefix(300))")
+                #expect(!codes.isEmpty && codes.allSatisfy { $0 != nil && $0 != "INTERNAL_SERVER_ERROR" }, "\(item.name): \(codes)")
+            }
+            // Invalid UTF-8, and bodies that are not JSON at all.
+            for (name, bytes, contentType) in [
+                ("invalid UTF-8", [UInt8](#"{"query":"{ a"#.utf8) + [0xC3, 0x28, 0xFF] + [UInt8](#" }"}"#.utf8), "application/json"),
+                ("plain text", [UInt8]("{ serverInfo { version } }".utf8), "text/plain"),
+                ("a form", [UInt8]("query=%7B+serverInfo+%7B+version+%7D+%7D".utf8), "application/x-www-form-urlencoded"),
+                ("multipart", [UInt8]("--x\r\n\r\n{}\r\n--x--".utf8), "multipart/form-data; boundary=x"),
+            ] as [(String, [UInt8], String)] {
+                let response = try await client.execute(
+                    uri: "/graphql", method: .post, headers: [.contentType: contentType, .accept: "application/graphql-response+json"],
+                    body: ByteBuffer(bytes: bytes))
+                #expect((400..<500).contains(Int(response.status.code)), "\(name): \(response.status)")
+                #expect(String(buffer: response.body).contains(#""code":""#), "\(name): \(String(buffer: response.body).prefix(200))")
+            }
+            try await Self.stillServes(client)
+        }
+    }
 }

@@ -100,7 +100,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                     code: "PAYLOAD_TOO_LARGE"),
                 media: refusalMedia)
         }
-        do {
+        do throws(GraphQLHTTPError) {
             let parameters = try GraphQLHTTPRequest(body: Array(buffer: body))
             let query = try await documentText(of: parameters)
             if media == .eventStream {
@@ -108,6 +108,13 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                                     context: context)
             }
             let prepared = executor.prepare(query)
+            // A subscription is a stream: it needs text/event-stream (graphql-sse) or a WebSocket.
+            if prepared.chosenOperation(named: parameters.operationName)?.operation == .subscription {
+                throw GraphQLHTTPError(
+                    .badRequest,
+                    "A subscription needs a stream: send it with Accept: text/event-stream, or over a WebSocket (graphql-transport-ws).",
+                    code: "SUBSCRIPTION_NEEDS_STREAM")
+            }
             return await run(prepared, parameters, context: context, media: media)
         } catch {
             return respond(error, media: refusalMedia)
