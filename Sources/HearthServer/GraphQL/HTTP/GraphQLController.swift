@@ -39,8 +39,8 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     }
 
     public func addRoutes(to router: Router<Context>) {
-        router.post("/graphql") { request, context in await post(request, context) }
-        router.get("/graphql") { request, context in await get(request, context) }
+        router.post("/graphql") { request, context in await bounded { await post(request, context) } }
+        router.get("/graphql") { request, context in await bounded { await get(request, context) } }
         // Other methods are not allowed (405 with `Allow`, not 404: the resource exists).
         // OPTIONS stays with the CORS middleware, which answers preflights before routing.
         for method in [HTTPRequest.Method.put, .delete, .patch] {
@@ -51,6 +51,26 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                         headers: [.allow: "GET, POST"]),
                     media: .json)
             }
+        }
+    }
+
+    /// How long one request may take as a whole: the execution deadline, plus room for reading the
+    /// body, checking the sign-in and looking up a persisted query.
+    var requestDeadline: Duration { (executor.configuration.executionTimeout ?? .seconds(30)) + .seconds(5) }
+
+    /// Answers `work`'s response, or `TIMEOUT` (503) once ``requestDeadline`` has passed, whatever
+    /// the work waits on (a pool lease during a database outage ignores cancellation): every
+    /// request ends by its deadline. A stream's events are not bounded here, only its start.
+    private func bounded(_ work: @escaping @Sendable () async -> Response) async -> Response {
+        let deadline = requestDeadline
+        do {
+            return try await withTimeout(deadline) { await work() }
+        } catch {
+            logger.warning("GraphQL request stopped at its deadline before an answer", metadata: ["deadline": "\(deadline)"])
+            metrics.record(operation: nil, outcome: .timeout)
+            return respond(
+                GraphQLHTTPError(.serviceUnavailable, "The request took longer than \(deadline) and was stopped.", code: "TIMEOUT"),
+                media: .graphQLResponse)
         }
     }
 

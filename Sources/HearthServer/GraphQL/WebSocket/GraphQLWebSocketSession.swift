@@ -1,4 +1,5 @@
 import GraphQLEngine
+import HearthCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -157,7 +158,9 @@ final class GraphQLWebSocketSession: Sendable {
             throw Closing(code: 4403, reason: "Forbidden")
         }
         do {
-            return try await authentication.authenticator.caller(for: token)
+            // Bounded like everything else a client waits on (a database outage must not hold it).
+            let authenticator = authentication.authenticator
+            return try await withTimeout(configuration.initTimeout) { try await authenticator.caller(for: token) }
         } catch let error as AuthenticationError {
             logger.info("GraphQL WebSocket refused", metadata: ["reason": "\(error.reason)"])
             throw Closing(code: 4403, reason: "Forbidden")

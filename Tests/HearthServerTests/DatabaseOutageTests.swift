@@ -1,0 +1,134 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+import HearthServer
+import HearthTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// PostgreSQL stopped (fast and immediate shutdown) and started again while several clients write
+/// tasks with client ids over real HTTP: every request is answered (by its deadline at worst),
+/// `/readyz` says 503 while the database is down and 200 after, and every acknowledged write is
+/// in the database afterwards. The cluster is the test's own (the shared test cluster stays up).
+@Suite struct DatabaseOutageTests {
+    struct Tally: Sendable {
+        var acknowledged: Set<UUID> = []
+        var refused = 0
+        var unanswered = 0
+    }
+
+    /// What the writers saw, shared between them.
+    final class Shared: Sendable {
+        let tally = Mutex(Tally())
+    }
+
+    static func post(_ port: Int, _ query: String, _ variables: [String: Any] = [:], token: String? = nil) async throws -> [String: Any] {
+        let body = try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])
+        return try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            var headers: HTTPFields = [.contentType: "application/json"]
+            if let token { headers[.authorization] = "Bearer \(token)" }
+            let response = try await client.execute(TestClient.Request("/graphql", method: .post, headers: headers, body: ByteBuffer(bytes: body)))
+            return (try? JSONSerialization.jsonObject(with: Data(buffer: response.body ?? ByteBuffer()))) as? [String: Any] ?? [:]
+        }
+    }
+
+    static func readiness(_ port: Int) async -> HTTPResponse.Status? {
+        try? await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            try await client.execute(TestClient.Request("/readyz", method: .get)).status
+        }
+    }
+
+    /// Polls `/readyz` (each answer is an event; no sleep stands in for one) until it says `status`.
+    static func waitForReadiness(_ port: Int, _ status: HTTPResponse.Status) async throws -> Bool {
+        for _ in 0..<600 {
+            if await readiness(port) == status { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    @Test(arguments: [false, true])
+    func writesSurviveAStoppedDatabase(immediate: Bool) async throws {
+        try await withTemporaryDirectory { dir throws in
+            let cluster = EmbeddedPostgres(
+                configuration: .init(dataDirectory: dir + "/pg", stopTimeout: .seconds(10)), logger: TestPostgres.logger)
+            let endpoint = try await cluster.start()
+            let database = Database(configuration: .embedded(endpoint, poolSize: 4), logger: TestPostgres.logger, healthCheckTimeout: .seconds(1))
+            try await database.whileRunning { database in
+                let migrator = Migrator(migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: TestPostgres.logger)
+                _ = try await migrator.migrate(database.client)
+                let services = HearthGraphQLSchemaTests.services(database)
+                let schema = try HearthGraphQLSchema.load(
+                    from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts, services: services)
+                let app = buildApplication(
+                    configuration: .init(host: "127.0.0.1", port: 0),
+                    dependencies: HearthDependencies(
+                        database: database, migrator: migrator, health: services.health, metrics: TestMetrics.registry,
+                        graphQL: schema.makeExecutor(logger: TestPostgres.logger, configuration: ExecutorConfiguration(executionTimeout: .seconds(3))),
+                        authenticator: .sessions(services.users)),
+                    logger: TestPostgres.logger)
+                try await app.test(.live) { client in
+                    let port = try #require(client.port)
+                    let signUp = try await Self.post(
+                        port, #"mutation { signUp(input: {email: "ada@example.org", password: "correct horse", displayName: "Ada"}) { token } }"#)
+                    let token = try #require(((signUp["data"] as? [String: Any])?["signUp"] as? [String: Any])?["token"] as? String)
+                    let created = try await Self.post(port, #"mutation { createHousehold(input: {name: "Home"}) { id } }"#, token: token)
+                    let household = try #require(((created["data"] as? [String: Any])?["createHousehold"] as? [String: Any])?["id"] as? String)
+                    let shared = Shared()
+
+                    // Three writers, 40 creates each, with client ids; every request must come back.
+                    let writers = Task {
+                        await withTaskGroup(of: Void.self) { group in
+                            for writer in 0..<3 {
+                                group.addTask {
+                                    for index in 0..<40 {
+                                        let id = UUID()
+                                        do {
+                                            let written = try await withTimeout(.seconds(20)) { () async throws -> String? in
+                                                let answer = try await Self.post(
+                                                    port, "mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }",
+                                                    ["h": household, "i": ["id": id.uuidString.lowercased(), "title": "Chore \(writer)-\(index)"]],
+                                                    token: token)
+                                                return ((answer["data"] as? [String: Any])?["createTask"] as? [String: Any])?["id"] as? String
+                                            }
+                                            shared.tally.withLock { written == id.uuidString.lowercased() ? _ = $0.acknowledged.insert(id) : ($0.refused += 1) }
+                                        } catch is TimeoutError {
+                                            shared.tally.withLock { $0.unanswered += 1 }
+                                        } catch {
+                                            shared.tally.withLock { $0.refused += 1 }  // the connection itself failed: not acknowledged
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    // The outage begins once writes are flowing.
+                    for _ in 0..<600 where shared.tally.withLock({ $0.acknowledged.count }) < 10 { try await Task.sleep(for: .milliseconds(20)) }
+                    if immediate, let pid = await cluster.serverPID { kill(pid, SIGQUIT) }
+                    await cluster.stop()
+                    #expect(try await Self.waitForReadiness(port, .serviceUnavailable), "readiness says 503 while the database is down")
+                    _ = try await cluster.start()
+                    #expect(try await Self.waitForReadiness(port, .ok), "readiness says 200 again")
+                    await writers.value
+
+                    let final = shared.tally.withLock { $0 }
+                    #expect(final.unanswered == 0, "requests never answered: \(final.unanswered)")
+                    #expect(final.acknowledged.count + final.refused == 120)
+                    #expect(final.acknowledged.count >= 10)
+                    #expect(final.refused > 0, "the outage met some writes (refused, not lost)")
+                    let rows = try await database.client.query(
+                        "SELECT count(*) FROM task_items WHERE id = ANY(\(Array(final.acknowledged)))", logger: TestPostgres.logger)
+                    var present = 0
+                    for try await count in rows.decode(Int.self) { present = count }
+                    #expect(present == final.acknowledged.count, "acknowledged writes lost: \(final.acknowledged.count - present)")
+                }
+            }
+            await cluster.stop()
+        }
+    }
+}
