@@ -11,15 +11,10 @@ import Glibc
 /// `kill -9` of Hearth alone, and of Hearth with its embedded PostgreSQL at once: the next start on
 /// the same data directory comes up right away, and every write that was acknowledged is there.
 @Suite struct CrashRecoveryTests {
+    /// The `data` of a GraphQL request to a server on `port` (its own connection).
     static func graphQL(_ port: Int, _ query: String, _ variables: [String: Any] = [:], token: String? = nil) async throws -> [String: Any] {
-        let body = try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])
-        return try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-            var headers: HTTPFields = [.contentType: "application/json"]
-            if let token { headers[.authorization] = "Bearer \(token)" }
-            let response = try await client.execute(TestClient.Request("/graphql", method: .post, headers: headers, body: ByteBuffer(bytes: body)))
-            let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body ?? ByteBuffer())) as? [String: Any]
-            return try #require(json?["data"] as? [String: Any], "\(json ?? [:])")
-        }
+        let json = try await DatabaseOutageTests.post(port, query, variables, token: token)
+        return try #require(json["data"] as? [String: Any], "\(json)")
     }
 
     @Test(arguments: [false, true])

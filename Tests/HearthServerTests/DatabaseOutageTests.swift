@@ -27,6 +27,7 @@ import Glibc
         let tally = Mutex(Tally())
     }
 
+    /// A GraphQL request to a server on `port` over a connection of its own: the response's JSON.
     static func post(_ port: Int, _ query: String, _ variables: [String: Any] = [:], token: String? = nil) async throws -> [String: Any] {
         let body = try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])
         return try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
