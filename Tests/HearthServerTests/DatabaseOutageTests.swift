@@ -22,9 +22,18 @@ import Glibc
         var unanswered = 0
     }
 
-    /// What the writers saw, shared between them.
+    /// What the writers saw, shared between them, and the moment ten writes were acknowledged.
     final class Shared: Sendable {
         let tally = Mutex(Tally())
+        let (tenAcknowledged, signal) = AsyncStream<Void>.makeStream()
+
+        func acknowledged(_ id: UUID) {
+            let count = tally.withLock { tally in
+                tally.acknowledged.insert(id)
+                return tally.acknowledged.count
+            }
+            if count == 10 { signal.yield() }
+        }
     }
 
     /// A GraphQL request to a server on `port` over a connection of its own: the response's JSON.
@@ -42,15 +51,6 @@ import Glibc
         try? await TestClient.withClient(host: "127.0.0.1", port: port) { client in
             try await client.execute(TestClient.Request("/readyz", method: .get)).status
         }
-    }
-
-    /// Polls `/readyz` (each answer is an event; no sleep stands in for one) until it says `status`.
-    static func waitForReadiness(_ port: Int, _ status: HTTPResponse.Status) async throws -> Bool {
-        for _ in 0..<600 {
-            if await readiness(port) == status { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
     }
 
     @Test(arguments: [false, true])
@@ -97,7 +97,11 @@ import Glibc
                                                     token: token)
                                                 return ((answer["data"] as? [String: Any])?["createTask"] as? [String: Any])?["id"] as? String
                                             }
-                                            shared.tally.withLock { written == id.uuidString.lowercased() ? _ = $0.acknowledged.insert(id) : ($0.refused += 1) }
+                                            if written == id.uuidString.lowercased() {
+                                                shared.acknowledged(id)
+                                            } else {
+                                                shared.tally.withLock { $0.refused += 1 }
+                                            }
                                         } catch is TimeoutError {
                                             shared.tally.withLock { $0.unanswered += 1 }
                                         } catch {
@@ -107,15 +111,18 @@ import Glibc
                                 }
                             }
                         }
+                        shared.signal.finish()  // (also ends the wait below if fewer than ten got through)
                     }
-                    // The outage begins once writes are flowing.
-                    for _ in 0..<600 where shared.tally.withLock({ $0.acknowledged.count }) < 10 { try await Task.sleep(for: .milliseconds(20)) }
+                    // The outage begins once ten writes were acknowledged.
+                    for await _ in shared.tenAcknowledged { break }
                     let answeredBeforeTheOutage = shared.tally.withLock { $0.acknowledged.count + $0.refused + $0.unanswered }
                     if immediate, let pid = await cluster.serverPID { kill(pid, SIGQUIT) }
                     await cluster.stop()
-                    #expect(try await Self.waitForReadiness(port, .serviceUnavailable), "readiness says 503 while the database is down")
+                    #expect(await Self.readiness(port) == .serviceUnavailable, "readiness says 503 while the database is down")
                     _ = try await cluster.start()
-                    #expect(try await Self.waitForReadiness(port, .ok), "readiness says 200 again")
+                    // The pool serving a query again is the event readiness waits for.
+                    try await database.client.query("SELECT 1", logger: TestPostgres.logger)
+                    #expect(await Self.readiness(port) == .ok, "readiness says 200 again")
                     await writers.value
 
                     let final = shared.tally.withLock { $0 }

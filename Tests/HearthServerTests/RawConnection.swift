@@ -1,3 +1,4 @@
+import HearthCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -32,8 +33,9 @@ enum RawConnection {
         }
     }
 
-    /// Sends `chunks` (with `pause` between them; a write the server refuses ends the sending),
-    /// then waits until the server closes or `wait` has passed.
+    /// Sends `chunks` (with `pause` between them: the pacing of a slow client, not a wait for an
+    /// event; a write the server refuses ends the sending), then waits until the server closes,
+    /// at most `wait`.
     static func exchange(port: Int, _ chunks: [[UInt8]], pause: Duration = .zero, wait: Duration) async throws -> Outcome {
         let collector = Collector()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -44,12 +46,9 @@ enum RawConnection {
             if collector.closed.withLockedValue({ $0 }) { break }
             do { try await channel.writeAndFlush(ByteBuffer(bytes: chunk)).get() } catch { break }
         }
-        let deadline = ContinuousClock.now + wait
-        // Polling the connection's state (not a sleep standing in for an event): stops as soon as it closes.
-        while !collector.closed.withLockedValue({ $0 }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let closed = collector.closed.withLockedValue { $0 }
+        // The server closing the connection is the event; `wait` only bounds how long it may take.
+        let closeFuture = channel.closeFuture
+        let closed = (try? await withTimeout(wait) { try await closeFuture.get() }) != nil
         if !closed { try? await channel.close().get() }
         let bytes = collector.received.withLockedValue { $0 }
         return Outcome(text: String(decoding: bytes, as: UTF8.self), closedByServer: closed)
