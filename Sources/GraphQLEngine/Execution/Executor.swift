@@ -77,16 +77,15 @@ public final class Executor: Sendable {
         }
         // The cheap shape limits (depth, fields, aliases) come before the rules whose cost grows
         // faster than the document (overlapping fields): a document over them is refused unvalidated.
+        let fragments = PreparedDocument.fragments(of: document)
         if configuration.limits != .unlimited {
-            var fragments: [String: FragmentDefinition] = [:]
-            for case .fragment(let fragment) in document.definitions { fragments[fragment.name.value] = fragment }
             for case .operation(let operation) in document.definitions {
                 let errors = configuration.limits.check(operation, fragments: fragments, source: document.source)
-                if !errors.isEmpty { return PreparedDocument(document: document, errors: errors, refusal: .tooComplex) }
+                if !errors.isEmpty { return PreparedDocument(document: document, fragments: fragments, errors: errors, refusal: .tooComplex) }
             }
         }
         let errors = Validator.validate(document, against: schema.schema, rules: rules, maxErrors: configuration.maxValidationErrors)
-        return PreparedDocument(document: document, errors: errors, refusal: errors.isEmpty ? nil : .validation)
+        return PreparedDocument(document: document, fragments: fragments, errors: errors, refusal: errors.isEmpty ? nil : .validation)
     }
 
     /// Executes a request (query, mutation, or a subscription's single first event is not

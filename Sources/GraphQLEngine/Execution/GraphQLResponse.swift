@@ -93,13 +93,19 @@ public final class PreparedDocument: Sendable {
     let refusal: GraphQLResponse.Refusal?
     let fragments: [String: FragmentDefinition]
 
-    init(document: Document?, errors: [GraphQLError], refusal: GraphQLResponse.Refusal?) {
+    /// `fragments` defaults to the document's fragment definitions by name (pass them when known already).
+    init(document: Document?, fragments: [String: FragmentDefinition]? = nil, errors: [GraphQLError], refusal: GraphQLResponse.Refusal?) {
         self.document = document
         self.errors = errors
         self.refusal = refusal
+        self.fragments = fragments ?? Self.fragments(of: document)
+    }
+
+    /// The fragment definitions of `document` by name (the last of a name wins).
+    static func fragments(of document: Document?) -> [String: FragmentDefinition] {
         var fragments: [String: FragmentDefinition] = [:]
         for case .fragment(let fragment) in document?.definitions ?? [] { fragments[fragment.name.value] = fragment }
-        self.fragments = fragments
+        return fragments
     }
 
     /// The operation a request naming `name` would run; nil when none can be chosen (executing

@@ -46,12 +46,18 @@ extension TaskService {
         return item
     }
 
+    /// When a reminder set for `time` fires: then, unless that time has already passed (an item
+    /// created, moved or reopened after its reminder time gets none: it would alert at once).
+    static func armedReminder(at time: Date?, now: Date) -> Date? {
+        time.flatMap { $0 > now ? $0 : nil }
+    }
+
     /// When a changed item's reminder fires: unchanged when its time did not move (a snoozed or
     /// sent reminder stays so), else at the new time — none when that time has already passed.
     static func reminderTime(of item: TaskItem, now: Date, previous: TaskItem) -> Date? {
         let time = item.remindAt ?? item.occursAt
         let before = previous.remindAt ?? previous.occursAt
-        return time == before ? previous.reminderDueAt : time.flatMap { $0 > now ? $0 : nil }
+        return time == before ? previous.reminderDueAt : armedReminder(at: time, now: now)
     }
 
     /// Marks an item done (by the caller, now); its pending reminder is cancelled.
@@ -74,7 +80,7 @@ extension TaskService {
         let item = try await readableItem(caller, id)
         try HouseholdService.authorize(caller, "complete", item.subject)
         let now = clock.now
-        let due = (item.remindAt ?? item.occursAt).flatMap { $0 > now ? $0 : nil }
+        let due = Self.armedReminder(at: item.remindAt ?? item.occursAt, now: now)
         try await database.client.query("""
             UPDATE task_items SET completed_at = NULL, completed_by = NULL, reminder_due_at = \(item.isCompleted ? due : item.reminderDueAt),
                 updated_by = \(actor), updated_at = \(now)

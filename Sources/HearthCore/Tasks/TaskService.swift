@@ -58,8 +58,7 @@ public final class TaskService: ServiceHealth {
         }
         let id = draft.id ?? UUID()
         let occursAt = startsAt ?? draft.deadline
-        // A reminder whose time has already passed is not armed (it would fire at once).
-        let reminderDue = (draft.remindAt ?? occursAt).flatMap { $0 > now ? $0 : nil }
+        let reminderDue = Self.armedReminder(at: draft.remindAt ?? occursAt, now: now)
         let logger = self.logger
         do {
             try await database.transaction(logger: logger) { connection async throws in
