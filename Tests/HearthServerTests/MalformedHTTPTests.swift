@@ -78,6 +78,42 @@ import Testing
         }
     }
 
+    /// A kept-alive connection's second head, sent a byte at a time, is timed like the first (408);
+    /// a pause between requests is not (the idle timeout's business), nor are WebSocket frames.
+    @Test func laterRequestHeadsAreTimedAndNothingElseIs() async throws {
+        let limits = HTTPConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(10), maxConnections: 8)
+        try await GraphQLHTTPTests.withServer(connections: limits) { client in
+            let port = try #require(client.port)
+            let first = Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            let second = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n".utf8)
+            let slow = try await RawConnection.exchange(port: port, [first] + second.map { [$0] }, pause: .milliseconds(100), wait: Self.wait)
+            #expect(slow.text.hasPrefix("HTTP/1.1 200"), "\(slow.text.prefix(80).debugDescription)")
+            #expect(slow.text.contains("HTTP/1.1 408") && slow.text.contains(#""code":"REQUEST_TIMEOUT""#), "\(slow.text.debugDescription)")
+            #expect(slow.closedByServer)
+
+            // 1.5 s between two whole requests, longer than the header timeout: both are served.
+            let last = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+            let paused = try await RawConnection.exchange(port: port, [first, last], pause: .milliseconds(1_500), wait: Self.wait)
+            #expect(paused.text.components(separatedBy: "HTTP/1.1 200").count == 3, "\(paused.text.debugDescription)")
+            #expect(!paused.text.contains("408"))
+
+            // A WebSocket: a ping 1.5 s after the upgrade and a close 1.5 s later are both answered.
+            let upgrade = Array((
+                "GET /graphql HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n").utf8)
+            let ping: [UInt8] = [0x89, 0x80, 1, 2, 3, 4]
+            let close: [UInt8] = [0x88, 0x82, 1, 2, 3, 4, 0x03 ^ 1, 0xE8 ^ 2]
+            let socket = try await RawConnection.exchange(port: port, [upgrade, ping, close], pause: .milliseconds(1_500), wait: Self.wait)
+            #expect(socket.text.hasPrefix("HTTP/1.1 101"), "\(socket.text.prefix(80).debugDescription)")
+            let blankLine = try #require(socket.bytes.indices.first { socket.bytes[$0...].starts(with: [13, 10, 13, 10]) })
+            let frames = Array(socket.bytes[(blankLine + 4)...])
+            #expect(frames.starts(with: [0x8A, 0x00]), "a pong, then the close: \(frames)")
+            #expect(frames.dropFirst(2).starts(with: [0x88]), "\(frames)")
+            #expect(socket.closedByServer)
+        }
+    }
+
     /// Past the connection cap a new connection gets 503 and is closed; once others close, it is served.
     @Test func connectionsPastTheCapGet503() async throws {
         let limits = HTTPConnectionLimits(headerTimeout: .seconds(30), idleTimeout: .seconds(30), maxConnections: 2)

@@ -7,9 +7,11 @@ import NIOPosix
 /// at a time, a TLS handshake on the plain port. It writes what it is given and reports what the
 /// server answered and whether the server closed the connection within the wait.
 enum RawConnection {
-    struct Outcome: Sendable {
-        var text: String
+    struct Outcome: Sendable, CustomStringConvertible {
+        var bytes: [UInt8]
         var closedByServer: Bool
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+        var description: String { "\(closedByServer ? "closed" : "open"), \(bytes.count) bytes: \(text.prefix(200).debugDescription)" }
         /// The status code of the first response, if one came.
         var status: Int? {
             guard text.hasPrefix("HTTP/1.1 "), text.count >= 12 else { return nil }
@@ -51,7 +53,7 @@ enum RawConnection {
         let closed = (try? await withTimeout(wait) { try await closeFuture.get() }) != nil
         if !closed { try? await channel.close().get() }
         let bytes = collector.received.withLockedValue { $0 }
-        return Outcome(text: String(decoding: bytes, as: UTF8.self), closedByServer: closed)
+        return Outcome(bytes: bytes, closedByServer: closed)
     }
 
     static func exchange(port: Int, _ text: String, wait: Duration) async throws -> Outcome {

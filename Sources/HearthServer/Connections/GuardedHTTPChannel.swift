@@ -13,8 +13,9 @@ import Synchronization
 /// never answered nor closed. This wrapper adds, around the unchanged channel:
 /// - a pass-through handler after the HTTP decoder that answers its errors (400, 431 for headers
 ///   past the limits, 414 for a request line past them) and closes;
-/// - a byte-level handler at the front that closes a connection whose first request head is not
-///   complete within ``HTTPConnectionLimits/headerTimeout``;
+/// - a byte-level handler at the front that closes a connection when a request's head is not
+///   complete within ``HTTPConnectionLimits/headerTimeout`` (of the opening for the first request,
+///   of its first byte for later ones);
 /// - a count of open connections: past ``HTTPConnectionLimits/maxConnections`` a new one gets 503.
 struct GuardedHTTPChannel: ServerChildChannel {
     typealias Value = HTTP1WebSocketUpgradeChannel.Value
@@ -27,11 +28,10 @@ struct GuardedHTTPChannel: ServerChildChannel {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(HTTPParseErrorResponder(logger: logger), position: .after(decoder))
-            try pipeline.addHandler(
-                FirstHeadDeadline(
-                    timeout: limits.headerTimeout, maxRequestLine: min(limits.maxRequestLineBytes, limits.maxHeaderBytes / 2), logger: logger),
-                position: .first)
+            let deadline = RequestHeadDeadline(
+                timeout: limits.headerTimeout, maxRequestLine: min(limits.maxRequestLineBytes, limits.maxHeaderBytes / 2), logger: logger)
+            try pipeline.addHandler(HTTPParseErrorResponder(logger: logger, deadline: deadline), position: .after(decoder))
+            try pipeline.addHandler(deadline, position: .first)
             return value
         }
     }
@@ -75,15 +75,38 @@ final class ConnectionCounter: Sendable {
 }
 
 /// Sits after the HTTP decoder and passes everything through; when the decoder fails it answers
-/// with the status that fits and closes, so a malformed request is never left hanging.
-final class HTTPParseErrorResponder: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+/// with the status that fits and closes, so a malformed request is never left hanging. It tells
+/// ``RequestHeadDeadline`` where each request begins and ends, and stands aside once a `101`
+/// (a WebSocket upgrade) goes out: from then on frames, not HTTP parts, pass it.
+final class HTTPParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     let logger: Logger
+    let deadline: RequestHeadDeadline
+    private var upgraded = false
 
-    init(logger: Logger) { self.logger = logger }
+    init(logger: Logger, deadline: RequestHeadDeadline) {
+        self.logger = logger
+        self.deadline = deadline
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !upgraded {
+            switch Self.unwrapInboundIn(data) {
+            case .head: deadline.requestStarted()
+            case .end: deadline.requestEnded()
+            case .body: break
+            }
+        }
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if !upgraded, case .head(let head) = Self.unwrapOutboundIn(data), head.status == .switchingProtocols {
+            upgraded = true
+            deadline.stop()
+        }
+        context.write(data, promise: promise)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -129,20 +152,30 @@ final class HTTPParseErrorResponder: ChannelInboundHandler, RemovableChannelHand
     }
 }
 
-/// At the front of the pipeline, on raw bytes: closes the connection unless its first request head
-/// (everything up to the blank line) is complete within `timeout` (408), and answers 414 for a
-/// request line longer than `maxRequestLine`; once the head is complete it removes itself.
-final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
+/// At the front of the pipeline, on raw bytes: every request's head (line and headers) must be
+/// complete within `timeout` of its first byte — of the connection's opening, for the first — else
+/// 408 and close (a client sending headers a byte at a time, on a fresh or a kept-alive connection).
+/// It also answers 414 for a request line longer than `maxRequestLine`. Between requests nothing is
+/// timed here: the idle timeout closes a silent keep-alive connection.
+final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
+
+    private enum State {
+        /// Waiting for a request's head; `line` counts its request line's bytes until the line ends.
+        case awaitingHead(line: Int?)
+        /// A head arrived; body bytes are not timed here.
+        case inRequest
+        /// Upgraded to WebSocket: bytes pass untimed.
+        case stopped
+        /// Answered 414: what else arrives is dropped until the connection closes.
+        case refused
+    }
+
     let timeout: Duration
     let maxRequestLine: Int
     let logger: Logger
+    private var state = State.awaitingHead(line: 0)
     private var timer: Scheduled<Void>?
-    /// The last bytes seen, to find `\r\n\r\n` across reads.
-    private var tail: [UInt8] = []
-    /// Bytes of the request line so far; nil once it ended.
-    private var requestLine: Int? = 0
-    private var refused = false
 
     init(timeout: Duration, maxRequestLine: Int, logger: Logger) {
         self.timeout = timeout
@@ -151,47 +184,69 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let channel = context.channel
+        arm(context.channel)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stop()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .awaitingHead(var line) = state else {
+            if case .refused = state { return }
+            return context.fireChannelRead(data)
+        }
+        if timer == nil { arm(context.channel) }
+        if let length = line {
+            let bytes = Self.unwrapInboundIn(data).readableBytesView
+            if let newline = bytes.firstIndex(of: 10) {
+                line = nil
+                if length + (newline - bytes.startIndex) > maxRequestLine { return refuseLongLine(context: context) }
+            } else {
+                line = length + bytes.count
+                if let length = line, length > maxRequestLine { return refuseLongLine(context: context) }
+            }
+            state = .awaitingHead(line: line)
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// The decoder has a request's whole head: its time is met.
+    func requestStarted() {
+        guard case .awaitingHead = state else { return }
+        timer?.cancel()
+        timer = nil
+        state = .inRequest
+    }
+
+    /// A request ended: the next one's head is timed from its first byte.
+    func requestEnded() {
+        guard case .inRequest = state else { return }
+        state = .awaitingHead(line: 0)
+    }
+
+    /// Nothing more to time (an upgrade, removal).
+    func stop() {
+        timer?.cancel()
+        timer = nil
+        state = .stopped
+    }
+
+    private func arm(_ channel: any Channel) {
         let logger = logger
         let timeout = timeout
-        timer = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+        timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             ConnectionCounter.refused("header_timeout")
             logger.info("connection closed: no complete request head in time", metadata: ["timeout": "\(timeout)"])
             HTTPParseErrorResponder.answer(.requestTimeout, code: "REQUEST_TIMEOUT", message: "The request's headers did not arrive in time.", on: channel)
         }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refused else { return }
-        let buffer = Self.unwrapInboundIn(data)
-        var found = false
-        for byte in buffer.readableBytesView {
-            if let length = requestLine {
-                if byte == 10 { requestLine = nil } else { requestLine = length + 1 }
-            }
-            tail.append(byte)
-            if tail.count > 4 { tail.removeFirst() }
-            if tail == [13, 10, 13, 10] {
-                found = true
-                break
-            }
-        }
-        if let length = requestLine, length > maxRequestLine {
-            refused = true
-            timer?.cancel()
-            ConnectionCounter.refused("uri_too_long")
-            logger.info("malformed HTTP request refused", metadata: ["error": "request line over \(maxRequestLine) bytes", "status": "414"])
-            HTTPParseErrorResponder.answer(.uriTooLong, code: "URI_TOO_LONG", message: "The request's URL is too long.", on: context.channel)
-            return
-        }
-        context.fireChannelRead(data)
-        if found {
-            timer?.cancel()
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-        }
+    private func refuseLongLine(context: ChannelHandlerContext) {
+        stop()
+        state = .refused
+        ConnectionCounter.refused("uri_too_long")
+        logger.info("malformed HTTP request refused", metadata: ["error": "request line over \(maxRequestLine) bytes", "status": "414"])
+        HTTPParseErrorResponder.answer(.uriTooLong, code: "URI_TOO_LONG", message: "The request's URL is too long.", on: context.channel)
     }
 }

@@ -2,8 +2,9 @@
 /// what arrives must parse (else 400, 431 or 414, then close), a request's head must arrive in time,
 /// idle connections close, and past the connection cap new ones get 503.
 public struct HTTPConnectionLimits: Sendable, Hashable {
-    /// Time from connecting until the first request's head (line and headers) is complete; then
-    /// the connection is closed (a client sending headers a byte at a time).
+    /// Time a request's head (line and headers) may take — from connecting for the first request,
+    /// from its first byte for later ones — before the connection is closed (a client sending
+    /// headers a byte at a time).
     public var headerTimeout: Duration
     /// A connection with nothing read or written for this long is closed (keep-alive, stalled bodies).
     public var idleTimeout: Duration
