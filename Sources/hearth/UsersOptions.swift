@@ -18,6 +18,9 @@ struct UsersOptions: ParsableArguments {
     @Option(name: .customLong("sign-in-window"), help: "Minutes failed sign-ins are counted over (env HEARTH_SIGN_IN_WINDOW; default 15).")
     var signInWindow: Int?
 
+    @Option(name: .customLong("sign-ups-per-address"), help: "Accounts one client address may create in the sign-in window (env HEARTH_SIGN_UPS_PER_ADDRESS; default 20).")
+    var signUpsPerAddress: Int?
+
     @Option(name: .customLong("user-cache-ttl"), help: "Seconds a session lookup stays cached (env HEARTH_USER_CACHE_TTL; default 300).")
     var cacheTTL: Int?
 
@@ -32,6 +35,7 @@ struct UsersOptions: ParsableArguments {
             cacheTTL: Double(try env.integer(cacheTTL, "HEARTH_USER_CACHE_TTL", range: 0...86_400) ?? 300),
             signUpMode: mode,
             signInAttempts: try env.integer(signInAttempts, "HEARTH_SIGN_IN_ATTEMPTS", range: 1...1_000) ?? 10,
-            signInWindow: Double(try env.integer(signInWindow, "HEARTH_SIGN_IN_WINDOW", range: 1...1_440) ?? 15) * 60)
+            signInWindow: Double(try env.integer(signInWindow, "HEARTH_SIGN_IN_WINDOW", range: 1...1_440) ?? 15) * 60,
+            signUpsPerAddress: try env.integer(signUpsPerAddress, "HEARTH_SIGN_UPS_PER_ADDRESS", range: 1...100_000) ?? 20)
     }
 }

@@ -31,10 +31,12 @@ import Testing
     /// settings (its allow-list names the fixture shop); call `stores.shutdown()` when done.
     static func services(_ database: Database, clock: any HearthClock = SystemClock(), signUpMode: SignUpMode = .open,
                          shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
-                         stores storesConfiguration: StoresConfiguration = StoresConfiguration()) -> HearthServices {
+                         stores storesConfiguration: StoresConfiguration = StoresConfiguration(),
+                         signUpsPerAddress: Int = UsersConfiguration().signUpsPerAddress) -> HearthServices {
         let households = HouseholdService(database: database, clock: clock)
         let users = UserService(
-            database: database, configuration: UsersConfiguration(bcryptCost: 4, signUpMode: signUpMode), clock: clock,
+            database: database, configuration: UsersConfiguration(bcryptCost: 4, signUpMode: signUpMode, signUpsPerAddress: signUpsPerAddress),
+            clock: clock,
             accountHooks: households)
         let stores = StoreService(database: database, households: households, client: ShopifyClient(configuration: shopify),
                                   configuration: storesConfiguration, clock: clock)

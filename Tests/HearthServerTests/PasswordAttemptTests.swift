@@ -48,6 +48,34 @@ import Testing
         }
     }
 
+    /// 24 sign-ups at once from one address: 20 accounts are made (the default per window), the
+    /// other 4 refused before hashing, and no account is made for them.
+    @Test func signUpsPerAddressCannotPassTheLimit() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let codes = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        let json = try await server.graphQL(
+                            "mutation($i: SignUpInput!) { signUp(input: $i) { token } }",
+                            ["i": ["email": "person\(index)@example.org", "password": "correct horse", "displayName": "P\(index)"]]).json
+                        return (json["data"] as? [String: Any])?["signUp"] is [String: Any] ? "made" : Self.code(json)
+                    }
+                }
+                var all: [String] = []
+                for try await code in group { all.append(code) }
+                return all
+            }
+            #expect(codes.filter { $0 == "made" }.count == 20, "\(codes)")
+            #expect(codes.filter { $0 == "RATE_LIMITED" }.count == 4, "\(codes)")
+            #expect(try await server.services.users.allUsers().count == 20)
+            let refused = try await server.error(
+                "mutation($i: SignUpInput!) { signUp(input: $i) { token } }",
+                ["i": ["email": "late@example.org", "password": "correct horse", "displayName": "Late"]])
+            #expect(refused.message == "Too many accounts were created from your address. Try again in 900 seconds.")
+            #expect(refused.extensions["retryAfter"] as? Int == 900)
+        }
+    }
+
     /// The server-wide gate: with one hashing slot and two waiting places, ten checks at once run
     /// one at a time (never two together), three in all, and the rest are refused as busy.
     @Test func hashingIsBoundedServerWide() async throws {

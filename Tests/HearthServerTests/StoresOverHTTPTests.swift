@@ -23,7 +23,10 @@ import Testing
             let closedPort = try #require(Self.unusedLoopbackPort())
             let allowed = shopNames.map { ShopifyClientConfiguration.AllowedHost(host: "\($0).test", origin: FixtureShop.origin(port: port, shop: $0)) }
                 + [ShopifyClientConfiguration.AllowedHost(host: "closed.test", origin: "http://127.0.0.1:\(closedPort)/shops/closed")]
-            try await UsersOverHTTPTests.withServer(shopify: ShopifyClientConfiguration(requestTimeout: .seconds(2), allowedHosts: allowed)) { server in
+            // Every person in these tests signs up from 127.0.0.1: one test has 21 of them.
+            try await UsersOverHTTPTests.withServer(
+                shopify: ShopifyClientConfiguration(requestTimeout: .seconds(2), allowedHosts: allowed), signUpsPerAddress: 50
+            ) { server in
                 try await body(server, shop)
             }
         }

@@ -62,9 +62,12 @@ import Testing
 
     static func withServer(
         signUpMode: SignUpMode = .open, adminToken: String? = nil, shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
-        stores: StoresConfiguration = StoresConfiguration(), _ body: @escaping @Sendable (Server) async throws -> Void
+        stores: StoresConfiguration = StoresConfiguration(), signUpsPerAddress: Int = UsersConfiguration().signUpsPerAddress,
+        _ body: @escaping @Sendable (Server) async throws -> Void
     ) async throws {
-        try await withServers(count: 1, signUpMode: signUpMode, adminToken: adminToken, shopify: shopify, stores: stores) { servers in
+        try await withServers(
+            count: 1, signUpMode: signUpMode, adminToken: adminToken, shopify: shopify, stores: stores, signUpsPerAddress: signUpsPerAddress
+        ) { servers in
             try await body(servers[0])
         }
     }
@@ -74,7 +77,8 @@ import Testing
     /// listening. They share the manual clock and the captured log.
     static func withServers(
         count: Int, signUpMode: SignUpMode = .open, adminToken: String? = nil, shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
-        stores: StoresConfiguration = StoresConfiguration(), _ body: @escaping @Sendable ([Server]) async throws -> Void
+        stores: StoresConfiguration = StoresConfiguration(), signUpsPerAddress: Int = UsersConfiguration().signUpsPerAddress,
+        _ body: @escaping @Sendable ([Server]) async throws -> Void
     ) async throws {
         let log = GraphQLHTTPLimitsTests.CapturedLog()
         let endpoint = try await TestPostgres.shared.createDatabase()
@@ -83,7 +87,8 @@ import Testing
             guard started.count < count else { return try await body(started) }
             let database = Database(configuration: .embedded(endpoint, poolSize: 4), logger: log.logger)
             try await database.whileRunning { database in
-                let services = HearthGraphQLSchemaTests.services(database, clock: clock, signUpMode: signUpMode, shopify: shopify, stores: stores)
+                let services = HearthGraphQLSchemaTests.services(
+                    database, clock: clock, signUpMode: signUpMode, shopify: shopify, stores: stores, signUpsPerAddress: signUpsPerAddress)
                 let schema = try HearthGraphQLSchema.load(
                     from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts, services: services)
                 let migrator = Migrator(migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: log.logger)

@@ -10,6 +10,8 @@ public enum UserError: Error, Sendable, Equatable {
     case invalidCredentials
     /// Too many password attempts (`RATE_LIMITED`); try again after this many seconds.
     case rateLimited(retryAfter: Int)
+    /// Too many accounts created from one client address (`RATE_LIMITED`); try again after this many seconds.
+    case tooManySignUps(retryAfter: Int)
     /// Every password-hashing slot is taken and the queue is full (`RATE_LIMITED`).
     case busy(retryAfter: Int)
     /// The configuration does not let people sign up (`FORBIDDEN`).
@@ -26,6 +28,7 @@ public enum UserError: Error, Sendable, Equatable {
         case .emailTaken: "An account with this email already exists."
         case .invalidCredentials: "Invalid email or password"
         case .rateLimited(let seconds): "Too many password attempts. Try again in \(seconds) seconds."
+        case .tooManySignUps(let seconds): "Too many accounts were created from your address. Try again in \(seconds) seconds."
         case .busy(let seconds): "The server is busy checking passwords. Try again in \(seconds) seconds."
         case .signUpClosed(.inviteOnly): "Sign-up on this server needs an invitation: give its code as invitationCode."
         case .signUpClosed: "Sign-up is closed on this server; ask its administrator for an account."

@@ -156,11 +156,27 @@ extension UserService {
     func beginPasswordAttempt(email: String, clientAddress: String?, action: String) async throws -> PasswordAttempt {
         var keys = [(scope: "email", key: email)]
         if let clientAddress { keys.append((scope: "address", key: clientAddress)) }
-        keys.sort { ($0.scope, $0.key) < ($1.scope, $1.key) }
+        return try await recordAttempt(keys: keys, limit: configuration.signInAttempts, action: action)
+    }
+
+    /// Records one sign-up for the client's address before its password is hashed, or refuses it
+    /// (`rateLimited`) past `signUpsPerAddress` in the window; sign-ups stay counted, made or not.
+    func beginSignUp(clientAddress: String?) async throws {
+        guard let clientAddress else { return }
+        do {
+            _ = try await recordAttempt(keys: [(scope: "sign-up", key: clientAddress)], limit: configuration.signUpsPerAddress, action: "sign-up")
+        } catch UserError.rateLimited(let retryAfter) {
+            throw UserError.tooManySignUps(retryAfter: retryAfter)
+        }
+    }
+
+    /// Counts and records one attempt under each key in one transaction, or refuses it when a key
+    /// already has `limit` attempts within the window.
+    private func recordAttempt(keys: [(scope: String, key: String)], limit attempts: Int, action: String) async throws -> PasswordAttempt {
+        let keys = keys.sorted { ($0.scope, $0.key) < ($1.scope, $1.key) }
         let now = clock.now
         let window = configuration.signInWindow
         let windowStart = now.addingTimeInterval(-window)
-        let attempts = configuration.signInAttempts
         let logger = self.logger
         let retryAfter = try await database.transaction(logger: logger) { connection -> Int? in
             var retryAfter: Int?
@@ -176,7 +192,8 @@ extension UserService {
                 for try await time in rows.decode(Date.self) { times.append(time) }
                 // Limited while the attempts-th most recent one is still in the window.
                 guard times.count >= attempts, let oldest = times.last else { continue }
-                let seconds = Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up))
+                // (PostgreSQL keeps microseconds: a stored time can read back a fraction of one later.)
+                let seconds = Int((oldest.addingTimeInterval(window).timeIntervalSince(now) - 0.000_001).rounded(.up))
                 retryAfter = max(retryAfter ?? 0, max(1, seconds))
             }
             if retryAfter != nil { return retryAfter }
@@ -190,7 +207,7 @@ extension UserService {
             return nil
         }
         if let retryAfter {
-            logger.notice("password check refused: too many attempts", metadata: ["action": "\(action)", "retryAfter": "\(retryAfter)"])
+            logger.notice("\(action) refused: too many attempts", metadata: ["retryAfter": "\(retryAfter)"])
             throw UserError.rateLimited(retryAfter: retryAfter)
         }
         return PasswordAttempt(keys: keys, at: now)

@@ -41,8 +41,10 @@ public final class UserService: ServiceHealth {
     /// Creates an account and signs it in, when the sign-up mode allows. With an invitation code
     /// (required when sign-up is invite-only) the account joins that household in the same
     /// transaction: an unusable code creates no account.
+    /// Sign-ups are limited per client address (``UsersConfiguration/signUpsPerAddress``), counted
+    /// before any hashing.
     public func signUp(email: String, password: String, displayName: String, deviceName: String?,
-                       invitationCode: String? = nil) async throws -> AuthPayload {
+                       invitationCode: String? = nil, clientAddress: String? = nil) async throws -> AuthPayload {
         let code = invitationCode.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         switch configuration.signUpMode {
         case .open: break
@@ -50,6 +52,7 @@ public final class UserService: ServiceHealth {
         case .inviteOnly:
             guard code != nil, accountHooks != nil else { throw UserError.signUpClosed(.inviteOnly) }
         }
+        try await beginSignUp(clientAddress: clientAddress)
         let user = try await createUser(email: email, password: password, displayName: displayName, isAdmin: false, invitationCode: code)
         logger.info("user signed up", metadata: ["user": "\(user.id)"])
         return try await openSession(for: user, deviceName: deviceName)

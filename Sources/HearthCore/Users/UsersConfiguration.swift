@@ -22,10 +22,12 @@ public struct UsersConfiguration: Sendable {
     /// Failed sign-ins allowed per email and per client address within `signInWindow`.
     public var signInAttempts: Int
     public var signInWindow: TimeInterval
+    /// Accounts one client address may create within `signInWindow` (each costs a bcrypt hash).
+    public var signUpsPerAddress: Int
 
     public init(
         bcryptCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, cacheTTL: TimeInterval = 300,
-        signUpMode: SignUpMode = .open, signInAttempts: Int = 10, signInWindow: TimeInterval = 15 * 60
+        signUpMode: SignUpMode = .open, signInAttempts: Int = 10, signInWindow: TimeInterval = 15 * 60, signUpsPerAddress: Int = 20
     ) {
         self.bcryptCost = bcryptCost
         self.sessionLifetime = sessionLifetime
@@ -33,5 +35,6 @@ public struct UsersConfiguration: Sendable {
         self.signUpMode = signUpMode
         self.signInAttempts = signInAttempts
         self.signInWindow = signInWindow
+        self.signUpsPerAddress = signUpsPerAddress
     }
 }

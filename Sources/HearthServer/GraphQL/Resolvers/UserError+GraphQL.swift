@@ -13,7 +13,7 @@ extension UserError {
             FieldError(message, code: "BAD_USER_INPUT", extensions: [("field", .string(field))])
         case .invalidCredentials:
             FieldError(message, code: "UNAUTHENTICATED")
-        case .rateLimited(let seconds), .busy(let seconds):
+        case .rateLimited(let seconds), .tooManySignUps(let seconds), .busy(let seconds):
             FieldError(message, code: "RATE_LIMITED", extensions: [("retryAfter", .int(seconds))])
         case .signUpClosed:
             FieldError(message, code: "FORBIDDEN")

@@ -41,7 +41,7 @@ enum UserResolvers {
             let device = UserValues.string(fields["deviceName"]) ?? context.userAgent
             let payload = try await serviceCall {
                 try await users.signUp(email: email, password: password, displayName: name, deviceName: device,
-                                       invitationCode: UserValues.string(fields["invitationCode"]))
+                                       invitationCode: UserValues.string(fields["invitationCode"]), clientAddress: context.clientAddress)
             }
             return .value(UserValues.payload(payload))
         }
