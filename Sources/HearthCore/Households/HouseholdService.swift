@@ -63,6 +63,7 @@ public final class HouseholdService: ServiceHealth {
     /// What `userID` may do: their households' role rules plus everyone's, cached.
     public func ability(for userID: UUID) async throws -> CallerAbility {
         if let cached = abilities.value(for: userID) { return cached }
+        let ticket = abilities.beginRead()
         let rows = try await database.client.query(
             """
             SELECT m.household_id, m.role, h.name FROM household_members m JOIN households h ON h.id = m.household_id
@@ -79,7 +80,7 @@ public final class HouseholdService: ServiceHealth {
         let permissions = try await permissions()
         let ability = Ability(rules: try permissions.rules(userID: userID, households: memberships))
         let caller = CallerAbility(userID: userID, ability: ability, roles: roles, householdNames: names, permissions: permissions)
-        abilities.store(caller, for: userID)
+        abilities.store(caller, for: userID, readSince: ticket)
         return caller
     }
 
@@ -207,10 +208,11 @@ public final class HouseholdService: ServiceHealth {
     /// A household by id through the cache, unchecked: callers check the caller's ability.
     private func household(_ id: UUID) async throws -> Household? {
         if let cached = households.value(for: id) { return cached }
+        let ticket = households.beginRead()
         let rows = try await database.client.query(
             "SELECT \(unescaped: Self.householdSelect) FROM households h WHERE h.id = \(id)", logger: logger)
         guard let household = try await Self.decodeHouseholds(rows).first?.household else { return nil }
-        households.store(household, for: id)
+        households.store(household, for: id, readSince: ticket)
         return household
     }
 

@@ -3,6 +3,10 @@ import Synchronization
 
 /// A bounded in-memory cache whose entries expire `ttl` after they were stored, by the service's
 /// clock. Services use it in front of PostgreSQL and drop entries on every write.
+///
+/// A read that misses takes a ``ReadTicket`` before it queries; its ``store(_:for:readSince:)`` is
+/// dropped when any invalidation came in between, so a value read before a write can never be
+/// cached after the write's invalidation (which would resurrect it for a whole TTL).
 public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     public let ttl: TimeInterval
     public let capacity: Int
@@ -11,6 +15,8 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
 
     struct State {
         var entries: [Key: (value: Value, expires: Date)] = [:]
+        /// Counts invalidations; a ticket remembers the count when its read began.
+        var generation: UInt64 = 0
         var hits = 0
         var misses = 0
     }
@@ -49,11 +55,24 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         }
     }
 
-    /// Stores `value` for `key` until the TTL passes. When full, expired entries go first, then
-    /// (if still full) everything: a cache refills cheaply, and a bound is what matters.
-    public func store(_ value: Value, for key: Key) {
+    /// When a read began, relative to invalidations.
+    public struct ReadTicket: Sendable {
+        fileprivate let generation: UInt64
+    }
+
+    /// Take before reading what will be stored.
+    public func beginRead() -> ReadTicket {
+        ReadTicket(generation: state.withLock { $0.generation })
+    }
+
+    /// Stores `value` for `key` until the TTL passes, unless an invalidation came since `ticket`
+    /// was taken (then the value may predate a write: it is used once, not kept). When full,
+    /// expired entries go first, then (if still full) everything: a cache refills cheaply, and a
+    /// bound is what matters.
+    public func store(_ value: Value, for key: Key, readSince ticket: ReadTicket) {
         let now = clock.now
         state.withLock { state in
+            guard state.generation == ticket.generation else { return }
             if state.entries[key] == nil, state.entries.count >= capacity {
                 state.entries = state.entries.filter { $0.value.expires > now }
                 if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
@@ -64,17 +83,26 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
 
     /// Drops the entry for `key`.
     public func remove(_ key: Key) {
-        _ = state.withLock { $0.entries.removeValue(forKey: key) }
+        state.withLock { state in
+            state.generation &+= 1
+            state.entries.removeValue(forKey: key)
+        }
     }
 
     /// Drops every entry whose value matches `predicate` (all sessions of one user, say).
     public func removeAll(where predicate: (Value) -> Bool) {
-        state.withLock { state in state.entries = state.entries.filter { !predicate($0.value.value) } }
+        state.withLock { state in
+            state.generation &+= 1
+            state.entries = state.entries.filter { !predicate($0.value.value) }
+        }
     }
 
     /// Drops everything.
     public func removeAll() {
-        state.withLock { $0.entries.removeAll() }
+        state.withLock { state in
+            state.generation &+= 1
+            state.entries.removeAll()
+        }
     }
 
     public var statistics: Statistics {

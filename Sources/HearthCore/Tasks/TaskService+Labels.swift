@@ -33,9 +33,10 @@ extension TaskService {
         _ = try await households.readableHousehold(caller, householdID)
         guard caller.ability.can("read", .ofHousehold("Label", householdID)) else { return [] }
         if let cached = labelCache.value(for: householdID) { return cached }
+        let ticket = labelCache.beginRead()
         let labels = try await Self.decodeLabels(try await database.client.query(
             "SELECT \(unescaped: Self.labelColumns) FROM labels WHERE household_id = \(householdID) ORDER BY lower(name), id", logger: logger))
-        labelCache.store(labels, for: householdID)
+        labelCache.store(labels, for: householdID, readSince: ticket)
         return labels
     }
 

@@ -54,6 +54,7 @@ extension UserService {
     public func authenticate(token: String) async throws -> SignedIn? {
         let key = Data(SessionToken.hash(token))
         let now = clock.now
+        let ticket = sessions.beginRead()
         var signedIn = sessions.value(for: key)
         if signedIn == nil {
             let rows = try await database.client.query(
@@ -92,7 +93,7 @@ extension UserService {
                 return nil
             }
         }
-        sessions.store(found, for: key)
+        sessions.store(found, for: key, readSince: ticket)
         return found
     }
 
