@@ -86,6 +86,9 @@ struct Serve: AsyncParsableCommand {
         users usersConfiguration: UsersConfiguration, households householdsConfiguration: HouseholdsConfiguration,
         stores storesConfiguration: (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool), registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
+        // No statement outlives the request it serves: PostgreSQL cancels it at the GraphQL timeout.
+        var configuration = configuration
+        configuration.statementTimeout = graphQL.executor.executionTimeout
         let database = Database(configuration: configuration, logger: logger)
         let migrator = Migrator(migrations: migrations, logger: logger)
         let households = HouseholdService(database: database, configuration: householdsConfiguration, logger: logger)

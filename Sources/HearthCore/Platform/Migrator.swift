@@ -33,13 +33,18 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(_ client: PostgresClient) async throws -> [Int] {
         try await client.withConnection { connection in
-            try await connection.query("SELECT pg_advisory_lock(\(Self.advisoryLockKey))", logger: logger)
+            // Waiting for another instance's migration and building indexes may take longer than
+            // the pool's statement timeout: lifted on this connection until it goes back.
+            try await connection.query("SET statement_timeout = 0", logger: logger)
             do {
+                try await connection.query("SELECT pg_advisory_lock(\(Self.advisoryLockKey))", logger: logger)
                 let applied = try await apply(on: connection)
                 try await connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))", logger: logger)
+                try await connection.query("RESET statement_timeout", logger: logger)
                 return applied
             } catch {
                 _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))", logger: logger)
+                _ = try? await connection.query("RESET statement_timeout", logger: logger)
                 throw error
             }
         }
