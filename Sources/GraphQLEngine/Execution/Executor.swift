@@ -6,6 +6,11 @@ public struct ExecutorConfiguration: Sendable {
     public var limits: OperationLimits
     /// How many prepared documents to keep (0 turns the cache off).
     public var documentCacheCapacity: Int
+    /// Most bytes of document text the cache holds in all; a larger document is never cached.
+    public var documentCacheBytes: Int
+    /// The cache key of a document's text; the host passes a digest such as SHA-256 (hex) so keys
+    /// stay small. Nil: the text itself.
+    public var documentKey: (@Sendable (String) -> String)?
     public var parseOptions: ParseOptions
     /// Most validation errors reported for one document.
     public var maxValidationErrors: Int
@@ -18,9 +23,12 @@ public struct ExecutorConfiguration: Sendable {
 
     public init(
         introspection: Bool = true, limits: OperationLimits = OperationLimits(), documentCacheCapacity: Int = 1_000,
+        documentCacheBytes: Int = 4 << 20, documentKey: (@Sendable (String) -> String)? = nil,
         parseOptions: ParseOptions = .request, maxValidationErrors: Int = 100, executionTimeout: Duration? = nil,
         onInternalError: (@Sendable (InternalErrorReport) -> Void)? = nil
     ) {
+        self.documentCacheBytes = documentCacheBytes
+        self.documentKey = documentKey
         self.executionTimeout = executionTimeout
         self.introspection = introspection
         self.limits = limits
@@ -58,7 +66,8 @@ public final class Executor: Sendable {
     public init(_ schema: ExecutableSchema, configuration: ExecutorConfiguration = ExecutorConfiguration()) {
         self.schema = schema
         self.configuration = configuration
-        self.documentCache = DocumentCache(capacity: configuration.documentCacheCapacity)
+        self.documentCache = DocumentCache(
+            capacity: configuration.documentCacheCapacity, maxBytes: configuration.documentCacheBytes, key: configuration.documentKey)
         self.rules = configuration.introspection ? .specified : Validator.RuleSet(Validator.specifiedRules + [Validator.noSchemaIntrospection])
     }
 

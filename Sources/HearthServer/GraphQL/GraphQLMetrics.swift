@@ -24,6 +24,7 @@ final class GraphQLMetrics: Sendable {
     private let counters = Mutex<[String: Counter]>([:])
     private let cacheHits = Gauge(label: "hearth_graphql_document_cache_hits")
     private let cacheMisses = Gauge(label: "hearth_graphql_document_cache_misses")
+    private let cacheBytes = Gauge(label: "hearth_graphql_document_cache_bytes")
 
     func record(operation name: String?, outcome: Outcome) {
         let operation = label(for: name)
@@ -47,6 +48,7 @@ final class GraphQLMetrics: Sendable {
     func record(cache: DocumentCache) {
         cacheHits.record(cache.hits)
         cacheMisses.record(cache.misses)
+        cacheBytes.record(cache.bytes)
     }
 
     private func label(for name: String?) -> String {

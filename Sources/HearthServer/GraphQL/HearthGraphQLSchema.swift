@@ -1,5 +1,7 @@
+import Crypto
 import Foundation
 import GraphQLEngine
+import HearthCore
 import Logging
 
 /// `schema.graphql` built by the engine with Hearth's scalars and bound to Hearth's resolvers.
@@ -79,6 +81,8 @@ public struct HearthGraphQLSchema: Sendable {
         _ executable: ExecutableSchema, logger: Logger, configuration: ExecutorConfiguration = ExecutorConfiguration()
     ) -> Executor {
         var configuration = configuration
+        // Documents are cached by the SHA-256 of their text: small keys, whatever the document's size.
+        if configuration.documentKey == nil { configuration.documentKey = { SHA256.hash(data: Data($0.utf8)).lowercaseHex } }
         configuration.onInternalError = { report in
             let requestLogger = (report.context as? GraphQLRequestContext)?.logger ?? logger
             requestLogger.error(

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Testing
 
@@ -53,10 +54,45 @@ import Testing
         #expect(cache.hits == 1)
         #expect(cache.misses == 4)
         #expect(cache.count == 2)
-        // Invalid documents are cached with their errors too.
+        // Refused documents are not kept: prepared again each time, evicting nothing.
         _ = try await harness.run("{ nope }")
         _ = try await harness.run("{ nope }")
-        #expect(cache.hits == 2)
+        _ = try await harness.run("{ a: nodes { id")
+        #expect(cache.hits == 1)
+        #expect(cache.misses == 7)
+        #expect(cache.count == 2)
+        _ = try await harness.run("{ c: nodes { id } }")
+        #expect(cache.hits == 2, "c is still cached")
+    }
+
+    /// The byte bound: documents are evicted (oldest first) to keep their texts' total under it,
+    /// one larger than all of it is never cached, and the key is the host's digest of the text.
+    @Test func theDocumentCacheIsBoundedByBytesAndKeyedByTheHostsDigest() async throws {
+        let keys = Mutex<[String]>([])
+        let configuration = ExecutorConfiguration(
+            documentCacheCapacity: 100, documentCacheBytes: 60,
+            documentKey: { text in
+                let key = "digest-\(text.utf8.count)-\(text.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF })"
+                keys.withLock { $0.append(key) }
+                return key
+            })
+        let harness = try ExecutionHarness(Self.sdl, configuration: configuration)
+        let cache = harness.executor.documentCache
+        let first = "{ first: nodes { id } }"  // 23 bytes
+        let second = "{ second: nodes { id } }"  // 24 bytes
+        let third = "{ third: nodes { id } }"  // 23 bytes: the three are over 60
+        for query in [first, second, third] { _ = try await harness.run(query, root: ["nodes": []]) }
+        #expect(cache.count == 2)
+        #expect(cache.bytes == second.utf8.count + third.utf8.count)
+        _ = try await harness.run(first, root: ["nodes": []])
+        #expect(cache.hits == 0, "first was evicted for third")
+        let large = "{ " + (0..<10).map { "n\($0): nodes { id }" }.joined(separator: " ") + " }"
+        _ = try await harness.run(large, root: ["nodes": []])
+        _ = try await harness.run(large, root: ["nodes": []])
+        #expect(cache.hits == 0, "a document over the whole bound is never cached")
+        #expect(cache.bytes <= 60)
+        #expect(keys.withLock { $0 }.count == 4, "keys for the four lookups that could be cached")
+        #expect(keys.withLock { $0 }.allSatisfy { $0.hasPrefix("digest-") })
     }
 
     @Test func introspectionDescribesTypesFieldsArgumentsAndDeprecations() async throws {
