@@ -356,7 +356,7 @@ import Testing
             #expect(try await server.data(Self.syncStore, ["s": id], token: member.token)["syncStore"] != nil)
             let rename = "mutation($s: UUID!) { renameStore(id: $s, name: \"Alpha!\") { name } }"
             #expect(try await server.error(rename, ["s": id], token: member.token).code == "FORBIDDEN")
-            #expect(try await server.data(rename, ["s": id], token: admin.token)["renameStore"] != nil)
+            #expect((try await server.data(rename, ["s": id], token: admin.token)["renameStore"] as? [String: Any])?["name"] as? String == "Alpha!")
             // Another household's member: everything answers NOT_FOUND and nothing changes.
             #expect(try await server.error("query($s: UUID!) { store(id: $s) { name } }", ["s": id], token: stranger.token).code == "NOT_FOUND")
             #expect(try await server.error(Self.syncStore, ["s": id], token: stranger.token).code == "NOT_FOUND")

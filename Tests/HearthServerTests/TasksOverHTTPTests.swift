@@ -70,7 +70,9 @@ import Testing
             // 23:30 in Berlin on 2030-01-05 (UTC+1) is 22:30 UTC.
             let late = try Self.task(try await server.data(createEvent, ["h": home, "i": ["title": "Late show", "startsAt": "2030-01-05T22:30:00Z",
                                                                                        "location": "Opera"]], token: member.token), "createEvent")
-            #expect(late["kind"] as? String == "EVENT" && late["endsAt"] as? String != nil)
+            #expect(late["kind"] as? String == "EVENT")
+            // Without an end: an hour after the start.
+            #expect((late["endsAt"] as? String).flatMap(DateTimeScalar.date(from:)) == DateTimeScalar.date(from: "2030-01-05T23:30:00Z"), "\(late)")
             let saturday = try await server.data("query($h: UUID!) { occursOn(householdId: $h, date: \"2030-01-05\") { title } }", ["h": home], token: viewer.token)
             #expect((saturday["occursOn"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Late show"])
             let sunday = try await server.data("query($h: UUID!) { occursOn(householdId: $h, date: \"2030-01-06\") { title } }", ["h": home], token: viewer.token)
@@ -100,8 +102,12 @@ import Testing
             #expect(try await server.error("query($h: UUID!) { tasks(householdId: $h) { totalCount } }", ["h": home], token: stranger.token).code == "NOT_FOUND")
             let snoozed = try Self.task(try await server.data("mutation($id: UUID!) { snoozeReminder(taskId: $id, minutes: 30) { reminderDueAt } }",
                                                               ["id": id], token: member.token), "snoozeReminder")
-            #expect(snoozed["reminderDueAt"] as? String != nil)
-            #expect(try await server.data("mutation($id: UUID!) { deleteTask(id: $id) { id } }", ["id": id], token: owner.token)["deleteTask"] != nil)
+            // Snoozed: due 30 minutes from now by the manual clock.
+            #expect(snoozed["reminderDueAt"] as? String == DateTimeScalar.string(from: server.clock.now.addingTimeInterval(30 * 60)), "\(snoozed)")
+            let deleted = try await server.data("mutation($id: UUID!) { deleteTask(id: $id) { id } }", ["id": id], token: owner.token)
+            #expect((deleted["deleteTask"] as? [String: Any])?["id"] as? String == id)
+            #expect(try await server.error("query($id: UUID!) { task(id: $id) { id } }", ["id": id], token: owner.token).code == "NOT_FOUND",
+                    "a deleted task is gone")
         }
     }
 
@@ -158,7 +164,8 @@ import Testing
             let renamed = try await server.data("mutation($l: UUID!) { updateLabel(id: $l, name: \"Holiday\", color: \"#00aa00\") { name color } }", ["l": labelID], token: admin.token)
             #expect((renamed["updateLabel"] as? [String: Any])?["color"] as? String == "#00AA00")
             #expect(try await server.error("mutation($l: UUID!) { deleteLabel(id: $l) { id } }", ["l": labelID], token: member.token).code == "FORBIDDEN")
-            #expect(try await server.data("mutation($l: UUID!) { deleteLabel(id: $l) { name } }", ["l": labelID], token: admin.token)["deleteLabel"] != nil)
+            #expect((try await server.data("mutation($l: UUID!) { deleteLabel(id: $l) { name } }", ["l": labelID], token: admin.token)["deleteLabel"]
+                as? [String: Any])?["name"] as? String == "Holiday")
 
             // Another household's items: NOT_FOUND for someone who is not in it, whatever the role elsewhere.
             let foreign = try Self.task(try await server.data("mutation($h: UUID!) { createTask(householdId: $h, input: {title: \"Cabin chores\"}) { id } }",
@@ -171,7 +178,8 @@ import Testing
                                        ("query($h: UUID!) { agenda(householdId: $h, from: \"2030-01-01T00:00:00Z\", to: \"2030-01-02T00:00:00Z\") { id } }", ["h": cabin])] {
                 #expect(try await server.error(query, variables, token: admin.token).code == "NOT_FOUND", "\(query)")
             }
-            #expect(try await server.data("query($t: UUID!) { task(id: $t) { title } }", ["t": foreignID], token: owner.token)["task"] != nil)
+            #expect((try await server.data("query($t: UUID!) { task(id: $t) { title } }", ["t": foreignID], token: owner.token)["task"]
+                as? [String: Any])?["title"] as? String == "Cabin chores")
         }
     }
 
@@ -227,7 +235,7 @@ import Testing
             let later = try Self.task(try await server.data(
                 createTask, ["h": home, "i": ["title": "Later", "deadline": DateTimeScalar.string(from: now.addingTimeInterval(3600))]],
                 token: member.token), "createTask")
-            #expect(later["reminderDueAt"] as? String != nil)
+            #expect(later["reminderDueAt"] as? String == DateTimeScalar.string(from: now.addingTimeInterval(3600)), "\(later)")
             let update = "mutation($id: UUID!, $i: TaskUpdateInput!) { updateTask(id: $id, input: $i) { reminderDueAt } }"
             let moved = try await server.data(update, ["id": later["id"] ?? "", "i": ["deadline": DateTimeScalar.string(from: now.addingTimeInterval(-60))]], token: member.token)
             #expect((moved["updateTask"] as? [String: Any])?["reminderDueAt"] is NSNull)

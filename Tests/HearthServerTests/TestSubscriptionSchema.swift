@@ -16,10 +16,8 @@ enum TestSubscriptionSchema {
         type Slow { value: Int }
         """
 
-    /// How many `ticks` sources have ended (their consumer went away).
-    static let ticksEnded = Mutex(0)
-
-    static func executor(timeout: Duration? = nil) throws -> Executor {
+    /// `onTicksEnded` is called when a `ticks` source ends (its consumer went away).
+    static func executor(timeout: Duration? = nil, onTicksEnded: (@Sendable () -> Void)? = nil) throws -> Executor {
         var resolvers = Resolvers()
         resolvers.field("Query.hello") { _ in .string("world") }
         resolvers.field("Query.slow") { _ in
@@ -65,7 +63,7 @@ enum TestSubscriptionSchema {
                 }
                 continuation.onTermination = { _ in
                     task.cancel()
-                    ticksEnded.withLock { $0 += 1 }
+                    onTicksEnded?()
                 }
             }
         }

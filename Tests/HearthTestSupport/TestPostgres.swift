@@ -90,7 +90,9 @@ public actor TestPostgres {
         for entry in entries where entry.hasPrefix("hearth-test-") {
             guard let owner = Int32(entry.dropFirst("hearth-test-".count)), kill(owner, 0) != 0, errno == ESRCH else { continue }
             let root = "/tmp/\(entry)"
-            if let pid = PostmasterPIDFile.read(dataDirectory: root + "/data")?.pid {
+            // Only a PostgreSQL of that cluster: the pid may belong to another program by now.
+            if let pid = PostmasterPIDFile.read(dataDirectory: root + "/data")?.pid,
+                EmbeddedPostgres.isPostgres(pid: pid, dataDirectory: root + "/data") {
                 kill(pid, SIGQUIT)
             }
             try? FileManager.default.removeItem(atPath: root)

@@ -404,10 +404,9 @@ public actor EmbeddedPostgres {
         return environment
     }
 
-    /// Whether `pid` is alive and is a postgres server for `dataDirectory` (by its command line).
-    /// Whether `pid` is a running PostgreSQL of this cluster (a zombie, an exited process or
-    /// another program with the pid is not).
-    static func isPostgres(pid: Int32, dataDirectory: String) -> Bool {
+    /// Whether `pid` is a running PostgreSQL of the cluster in `dataDirectory`, by its command line
+    /// (a zombie, an exited process or another program that now has the pid is not).
+    public static func isPostgres(pid: Int32, dataDirectory: String) -> Bool {
         if kill(pid, 0) != 0 && errno == ESRCH { return false }
         if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")

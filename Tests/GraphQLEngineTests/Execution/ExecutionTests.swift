@@ -87,34 +87,62 @@ import Testing
         ])
     }
 
-    @Test func mutationsRunTopLevelFieldsSeriallyAndQueriesConcurrently() async throws {
-        let log = Mutex<[String]>([])
-        var resolvers = Resolvers(defaultResolution: .everywhere)
-        for (name, delay) in [("first", 30), ("second", 1), ("third", 10)] {
-            resolvers.field("Mutation.\(name)") { _ in
-                log.withLock { $0.append("start \(name)") }
-                try await Task.sleep(for: .milliseconds(delay))
-                log.withLock { $0.append("end \(name)") }
-                return .string(name)
+    /// Resolvers that stop at a gate until the test lets them through, so the test sees which
+    /// ones run at the same time: no timing involved.
+    final class Gate: Sendable {
+        private let held = Mutex<[String: CheckedContinuation<Void, Never>]>([:])
+        let arrivals: AsyncStream<String>
+        private let arrived: AsyncStream<String>.Continuation
+
+        init() { (arrivals, arrived) = AsyncStream.makeStream(of: String.self) }
+
+        /// Waits here until released.
+        func pass(_ name: String) async {
+            await withCheckedContinuation { continuation in
+                held.withLock { $0[name] = continuation }
+                arrived.yield(name)
             }
-            resolvers.field("Query.\(name)") { _ in
-                log.withLock { $0.append("start \(name)") }
-                try await Task.sleep(for: .milliseconds(delay))
-                log.withLock { $0.append("end \(name)") }
-                return .string(name)
+        }
+
+        var waiting: Set<String> { held.withLock { Set($0.keys) } }
+
+        func release(_ name: String) { held.withLock { $0.removeValue(forKey: name) }?.resume() }
+    }
+
+    @Test func mutationsRunTopLevelFieldsSeriallyAndQueriesConcurrently() async throws {
+        let gate = Gate()
+        var resolvers = Resolvers(defaultResolution: .everywhere)
+        for name in ["first", "second", "third"] {
+            for type in ["Query", "Mutation"] {
+                resolvers.field("\(type).\(name)") { _ in
+                    await gate.pass(name)
+                    return .string(name)
+                }
             }
         }
         let harness = try ExecutionHarness(
             "type Query { first: String, second: String, third: String } type Mutation { first: String, second: String, third: String }",
             resolvers: resolvers)
-        #expect(try await harness.plain("mutation { third first second }") == json(#"{"data":{"third":"third","first":"first","second":"second"}}"#))
-        #expect(log.withLock { $0 } == ["start third", "end third", "start first", "end first", "start second", "end second"])
-        log.withLock { $0.removeAll() }
-        #expect(try await harness.plain("{ first second third }") == json(#"{"data":{"first":"first","second":"second","third":"third"}}"#))
-        let order = log.withLock { $0 }
-        // All three start before any ends: they ran concurrently. The result keeps field order.
-        #expect(Array(order.prefix(3)).allSatisfy { $0.hasPrefix("start") })
-        #expect(order.last == "end first")
+        var arrivals = gate.arrivals.makeAsyncIterator()
+
+        // A mutation's fields run one at a time, in document order: each is alone at the gate.
+        let mutation = Task { try await harness.plain("mutation { third first second }") }
+        for expected in ["third", "first", "second"] {
+            #expect(await arrivals.next() == expected)
+            #expect(gate.waiting == [expected], "only \(expected) runs")
+            gate.release(expected)
+        }
+        #expect(try await mutation.value == json(#"{"data":{"third":"third","first":"first","second":"second"}}"#))
+
+        // A query's fields run together: all three reach the gate before any is let through.
+        let query = Task { try await harness.plain("{ first second third }") }
+        var seen: Set<String> = []
+        for _ in 0..<3 { if let name = await arrivals.next() { seen.insert(name) } }
+        #expect(seen == ["first", "second", "third"])
+        #expect(gate.waiting == ["first", "second", "third"])
+        for name in ["third", "second", "first"] { gate.release(name) }
+        // The result keeps field order whatever order they finished in.
+        #expect(try await query.value == json(#"{"data":{"first":"first","second":"second","third":"third"}}"#))
     }
 
     @Test func aFailedMutationFieldStopsTheRestWhenItIsNonNull() async throws {

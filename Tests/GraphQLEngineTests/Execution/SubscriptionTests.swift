@@ -11,9 +11,23 @@ import Testing
         type Tick { n: Int!, label: String }
         """
 
+    /// What the source went through, as events the tests wait on: its stream's termination and
+    /// its producer's end (after which nothing more can be produced).
     final class Probe: Sendable {
-        let terminated = Mutex(false)
         let produced = Mutex(0)
+        let (terminations, terminated) = AsyncStream.makeStream(of: Void.self)
+        let (producerEnds, producerEnded) = AsyncStream.makeStream(of: Int.self)
+
+        /// Waits (at most 10 s) for the source's termination and its producer's end; returns how
+        /// many events it produced in all, or nil when either did not happen.
+        func ended() async -> Int? {
+            let terminations = terminations, producerEnds = producerEnds
+            return await withDeadline(.seconds(10)) { () async -> Int? in
+                for await _ in terminations { break }
+                for await count in producerEnds { return count }
+                return nil
+            } ?? nil
+        }
     }
 
     static func harness(_ probe: Probe, failAfter: Int? = nil, refuse: Bool = false) throws -> ExecutionHarness {
@@ -31,6 +45,7 @@ import Testing
             return AsyncThrowingStream { continuation in
                 let producer = Task {
                     var n = from
+                    defer { probe.producerEnded.yield(probe.produced.withLock { $0 }) }
                     while !Task.isCancelled {
                         if let failAfter, n >= from + failAfter {
                             continuation.finish(throwing: FieldError("source broke", code: "UNAVAILABLE"))
@@ -39,11 +54,12 @@ import Testing
                         probe.produced.withLock { $0 += 1 }
                         continuation.yield(.value(["n": .int(n)]))
                         n += 1
+                        // The source's pace, not a wait for anything.
                         try? await Task.sleep(for: .milliseconds(2))
                     }
                 }
                 continuation.onTermination = { _ in
-                    probe.terminated.withLock { $0 = true }
+                    probe.terminated.yield()
                     producer.cancel()
                 }
             }
@@ -75,28 +91,29 @@ import Testing
             json(#"{"errors":[{"message":"no label for 2","locations":[{"line":1,"column":35}],"path":["ticks","label"]}],"data":{"ticks":{"n":2,"label":null}}}"#),
             json(#"{"data":{"ticks":{"n":3,"label":"tick 3"}}}"#),
         ])
-        // The stream is gone: the source's termination handler ran and production stops.
-        for _ in 0..<100 where !probe.terminated.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(probe.terminated.withLock { $0 })
-        let produced = probe.produced.withLock { $0 }
-        try await Task.sleep(for: .milliseconds(30))
-        #expect(probe.produced.withLock { $0 } == produced)
+        // The stream is gone: the source's termination handler ran and its producer ended.
+        let produced = await probe.ended()
+        #expect(produced != nil && produced! >= 3, "terminated, and the producer stopped after \(produced.map(String.init) ?? "never")")
     }
 
     @Test func cancellingTheConsumingTaskCancelsTheSource() async throws {
         let probe = Probe()
         let harness = try Self.harness(probe)
         let stream = try await Self.stream(harness, "subscription { ticks(from: 1) { n } }")
+        let (received, receiving) = AsyncStream.makeStream(of: Void.self)
         let consumer = Task {
             var count = 0
-            for try await _ in stream { count += 1 }
+            for try await _ in stream {
+                count += 1
+                receiving.yield()
+            }
             return count
         }
-        try await Task.sleep(for: .milliseconds(20))
+        // Cancelled once it is consuming: after its first event.
+        for await _ in received { break }
         consumer.cancel()
         _ = try? await consumer.value
-        for _ in 0..<100 where !probe.terminated.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(probe.terminated.withLock { $0 })
+        #expect(await probe.ended() != nil, "the source was terminated and its producer ended")
     }
 
     @Test func sourceErrorsEndTheStreamWithTheError() async throws {
