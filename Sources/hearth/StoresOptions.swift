@@ -40,7 +40,7 @@ struct StoresOptions: ParsableArguments {
         client.allowedHosts = try entries.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { entry in
             do {
                 return try ShopifyClientConfiguration.AllowedHost(parsing: entry)
-            } catch let error as StoreError {
+            } catch let error as ServiceError {
                 throw ValidationError("--store-allow-host \(entry): \(error.message)")
             }
         }

@@ -95,7 +95,7 @@ struct UserCommand: AsyncParsableCommand {
                     try await Migrator(migrations: migrations, logger: logger).migrate(database.client)
                     do {
                         try await body(UserService(database: database, logger: logger))
-                    } catch let error as UserError {
+                    } catch let error as ServiceError {
                         throw PlainError(error.message)
                     }
                 }

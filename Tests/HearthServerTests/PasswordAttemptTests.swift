@@ -88,8 +88,8 @@ import Testing
                         let load = hasher.load
                         let verified = try await hasher.verify("correct horse", against: hash)
                         return verified && load.running <= 1 ? "checked" : "wrong"
-                    } catch UserError.busy(let retryAfter) {
-                        return retryAfter == 1 ? "busy" : "wrong"
+                    } catch let error as ServiceError {
+                        return error == .busy(retryAfter: 1) ? "busy" : "wrong: \(error)"
                     } catch {
                         return "\(error)"
                     }

@@ -48,7 +48,7 @@ import Testing
         try await database.whileRunning { database in
             let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4))
             _ = try await users.signIn(email: "root@example.org", password: "battery staple", deviceName: nil, clientAddress: nil)
-            await #expect(throws: UserError.invalidCredentials) {
+            await #expect(throws: ServiceError.invalidCredentials) {
                 _ = try await users.signIn(email: "root@example.org", password: "correct horse", deviceName: nil, clientAddress: nil)
             }
         }

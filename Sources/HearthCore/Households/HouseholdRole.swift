@@ -18,7 +18,7 @@ public enum HouseholdRole: String, Sendable, CaseIterable, Comparable {
     public static func < (lhs: HouseholdRole, rhs: HouseholdRole) -> Bool { lhs.rank < rhs.rank }
 
     /// Reads a role name as the API spells it, naming `field` when it is not one.
-    public static func parse(_ name: String, field: String = "role") throws(HouseholdError) -> HouseholdRole {
+    public static func parse(_ name: String, field: String = "role") throws(ServiceError) -> HouseholdRole {
         guard let role = HouseholdRole(rawValue: name) else {
             throw .invalidInput(field: field, message: "\(field) must be one of OWNER, ADMIN, MEMBER, VIEWER.")
         }

@@ -14,7 +14,7 @@ extension HouseholdService: UserAccountHooks {
         for try await row in rows.decode((UUID, String, String).self) { memberships.append(row) }
         for (household, name, role) in memberships {
             if role == HouseholdRole.owner.rawValue, try await !hasAnotherOwner(household, besides: userID, on: connection) {
-                throw HouseholdError.conflict(
+                throw ServiceError.conflict(
                     "You are the last owner of \"\(name)\": make another member an owner or delete the household before deleting your account.")
             }
             try await record(.memberLeft, household: household, actor: userID, member: userID,

@@ -18,12 +18,12 @@ extension HouseholdService {
     public func createInvitation(actor: UUID, householdID: UUID, role: HouseholdRole, expiresIn: Int?, maxUses: Int?) async throws -> CreatedInvitation {
         let lifetime = TimeInterval(expiresIn ?? Int(configuration.defaultInvitationLifetime))
         guard lifetime >= 60, lifetime <= configuration.maximumInvitationLifetime else {
-            throw HouseholdError.invalidInput(
+            throw ServiceError.invalidInput(
                 field: "expiresIn", message: "expiresIn must be from 60 to \(Int(configuration.maximumInvitationLifetime)) seconds.")
         }
         let maxUses = maxUses ?? 1
         guard (1...1000).contains(maxUses) else {
-            throw HouseholdError.invalidInput(field: "maxUses", message: "maxUses must be from 1 to 1000.")
+            throw ServiceError.invalidInput(field: "maxUses", message: "maxUses must be from 1 to 1000.")
         }
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
@@ -55,7 +55,7 @@ extension HouseholdService {
             let allowed = try caller.ability.sqlCondition("read", subjectType: "Invitation", columns: Self.invitationColumns)
         else {
             let subject = AbilitySubject.ofHousehold("Invitation", householdID)
-            throw HouseholdError.denied(caller.denial(ForbiddenError(action: "read", subjectType: "Invitation", field: nil, reason: nil), subject: subject))
+            throw ServiceError.denied(caller.denial(ForbiddenError(action: "read", subjectType: "Invitation", field: nil, reason: nil), subject: subject))
         }
         let total = try await count("SELECT count(*) FROM household_invitations i WHERE i.household_id = \(householdID) AND \(allowed)")
         let rows = try await Self.decodeInvitations(try await database.client.query(
@@ -74,7 +74,7 @@ extension HouseholdService {
         let caller = try await ability(for: actor)
         guard var invitation = try await invitation(id: id),
             caller.ability.can("read", Household.subject(invitation.householdID))
-        else { throw HouseholdError.notFound("Invitation") }
+        else { throw ServiceError.notFound("Invitation") }
         try Self.authorize(caller, "delete", invitation.subject)
         guard invitation.revokedAt == nil else { return invitation }
         let now = clock.now
@@ -104,7 +104,7 @@ extension HouseholdService {
     public func redeem(code: String, userID: UUID, on connection: PostgresConnection) async throws -> UUID {
         let trimmed = code.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 100 else {
-            throw HouseholdError.invalidInput(field: "code", message: "This invitation code is not valid.")
+            throw ServiceError.invalidInput(field: "code", message: "This invitation code is not valid.")
         }
         let rows = try await connection.query(
             """
@@ -112,12 +112,12 @@ extension HouseholdService {
             FROM household_invitations i LEFT JOIN users u ON u.id = i.created_by
             WHERE i.code_hash = \(Self.codeHash(trimmed)) FOR UPDATE OF i
             """, logger: logger)
-        guard let invitation = try await Self.decodeInvitations(rows).first?.invitation else { throw HouseholdError.invalidInput(field: "code", message: "This invitation code is not valid.") }
+        guard let invitation = try await Self.decodeInvitations(rows).first?.invitation else { throw ServiceError.invalidInput(field: "code", message: "This invitation code is not valid.") }
         switch invitation.state(at: clock.now) {
         case .active: break
-        case .revoked: throw HouseholdError.invalidInput(field: "code", message: "This invitation has been revoked.")
-        case .usedUp: throw HouseholdError.invalidInput(field: "code", message: "This invitation has already been used.")
-        case .expired: throw HouseholdError.invalidInput(field: "code", message: "This invitation has expired.")
+        case .revoked: throw ServiceError.invalidInput(field: "code", message: "This invitation has been revoked.")
+        case .usedUp: throw ServiceError.invalidInput(field: "code", message: "This invitation has already been used.")
+        case .expired: throw ServiceError.invalidInput(field: "code", message: "This invitation has expired.")
         }
         let inserted = try await connection.query(
             """
@@ -127,7 +127,7 @@ extension HouseholdService {
             """, logger: logger)
         var joined = false
         for try await _ in inserted.decode(UUID.self) { joined = true }
-        guard joined else { throw HouseholdError.conflict("You are already a member of this household.") }
+        guard joined else { throw ServiceError.conflict("You are already a member of this household.") }
         try await connection.query("UPDATE household_invitations SET uses = uses + 1 WHERE id = \(invitation.id)", logger: logger)
         try await makeCurrentIfNone(invitation.householdID, userID: userID, on: connection)
         try await record(.memberJoined, household: invitation.householdID, actor: userID, member: userID, role: invitation.role,

@@ -38,7 +38,7 @@ extension HouseholdService {
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
         try Self.authorize(caller, "create", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
-        guard let user = try await publicUser(userID) else { throw HouseholdError.notFound("User") }
+        guard let user = try await publicUser(userID) else { throw ServiceError.notFound("User") }
         let now = clock.now
         try await database.transaction(logger: logger) { connection in
             let rows = try await connection.query(
@@ -49,7 +49,7 @@ extension HouseholdService {
                 """, logger: logger)
             var inserted = false
             for try await _ in rows.decode(UUID.self) { inserted = true }
-            guard inserted else { throw HouseholdError.conflict("\(user.displayName) is already a member of this household.") }
+            guard inserted else { throw ServiceError.conflict("\(user.displayName) is already a member of this household.") }
             try await makeCurrentIfNone(householdID, userID: userID, on: connection)
             try await record(.memberAdded, household: householdID, actor: actor, member: userID, role: role, on: connection)
         }
@@ -109,10 +109,10 @@ extension HouseholdService {
         let caller = try await ability(for: actor)
         let household = try await readableHousehold(caller, householdID)
         guard userID != actor else {
-            throw HouseholdError.invalidInput(field: "userId", message: "userId must be another member: you cannot transfer ownership to yourself.")
+            throw ServiceError.invalidInput(field: "userId", message: "userId must be another member: you cannot transfer ownership to yourself.")
         }
         guard caller.roles[householdID] == .owner else {
-            throw HouseholdError.forbidden("Only an owner can transfer ownership of a household.")
+            throw ServiceError.forbidden("Only an owner can transfer ownership of a household.")
         }
         try await database.transaction(logger: logger) { connection in
             try await lockHousehold(householdID, on: connection)
@@ -138,7 +138,7 @@ extension HouseholdService {
         let rows = try await connection.query("SELECT id FROM households WHERE id = \(id) FOR UPDATE", logger: logger)
         var found = false
         for try await _ in rows.decode(UUID.self) { found = true }
-        guard found else { throw HouseholdError.notFound("Household") }
+        guard found else { throw ServiceError.notFound("Household") }
     }
 
     /// A member of the household; `notFound` when they are not one or the caller may not see them.
@@ -156,13 +156,13 @@ extension HouseholdService {
             return HouseholdMember(householdID: householdID, user: PublicUser(id: userID, displayName: name, avatarURL: avatar),
                                    role: role, joinedAt: joined)
         }
-        throw HouseholdError.notFound("Member")
+        throw ServiceError.notFound("Member")
     }
 
     /// Refuses (`conflict`) when `userID` is the household's only owner.
     func ensureAnotherOwner(_ householdID: UUID, besides userID: UUID, on connection: PostgresConnection) async throws {
         guard try await hasAnotherOwner(householdID, besides: userID, on: connection) else {
-            throw HouseholdError.conflict(
+            throw ServiceError.conflict(
                 "A household always keeps an owner: make another member an owner (transferOwnership) or delete the household first.")
         }
     }

@@ -109,9 +109,9 @@ public final class HouseholdService: ServiceHealth {
 
     /// Creates a household with the caller as its owner.
     public func createHousehold(actor: UUID, name: String, description: String?, timeZone: String) async throws -> Household {
-        let name = try Self.input { () throws(UserError) in try UserInput.text(name, field: "name", maxLength: 80) }
+        let name = try UserInput.text(name, field: "name", maxLength: 80)
         let description = try Self.description(description)
-        let timeZone = try Self.input { () throws(UserError) in try UserInput.timeZone(timeZone) }
+        let timeZone = try UserInput.timeZone(timeZone)
         try await authorize(actor, "create", .type("Household"))
         let now = clock.now
         let household = Household(id: UUID(), name: name, description: description ?? "", timeZone: timeZone, createdAt: now, updatedAt: now)
@@ -160,9 +160,9 @@ public final class HouseholdService: ServiceHealth {
 
     /// Changes the given settings (nil leaves one as it is). Admins and owners.
     public func updateHousehold(actor: UUID, id: UUID, name: String?, description: String??, timeZone: String?) async throws -> Household {
-        let name = try name.map { name throws(HouseholdError) in try Self.input { () throws(UserError) in try UserInput.text(name, field: "name", maxLength: 80) } }
-        let description: String?? = try description.map { text throws(HouseholdError) in try Self.description(text) }
-        let timeZone = try timeZone.map { zone throws(HouseholdError) in try Self.input { () throws(UserError) in try UserInput.timeZone(zone) } }
+        let name = try name.map { name throws(ServiceError) in try UserInput.text(name, field: "name", maxLength: 80) }
+        let description: String?? = try description.map { text throws(ServiceError) in try Self.description(text) }
+        let timeZone = try timeZone.map { zone throws(ServiceError) in try UserInput.timeZone(zone) }
         let caller = try await ability(for: actor)
         let household = try await readableHousehold(caller, id)
         try Self.authorize(caller, "update", household.subject)
@@ -200,7 +200,7 @@ public final class HouseholdService: ServiceHealth {
     /// The household, when the caller may read it; `notFound` whether it is missing or hidden.
     func readableHousehold(_ caller: CallerAbility, _ id: UUID) async throws -> Household {
         guard caller.ability.can("read", Household.subject(id)), let household = try await household(id) else {
-            throw HouseholdError.notFound("Household")
+            throw ServiceError.notFound("Household")
         }
         return household
     }
@@ -226,32 +226,22 @@ public final class HouseholdService: ServiceHealth {
         try await household(id).flatMap { TimeZone(identifier: $0.timeZone) } ?? .gmt
     }
 
-    static func authorize(_ caller: CallerAbility, _ action: String, _ subject: AbilitySubject) throws(HouseholdError) {
+    static func authorize(_ caller: CallerAbility, _ action: String, _ subject: AbilitySubject) throws(ServiceError) {
         do {
             try caller.ability.authorize(action, subject)
         } catch {
-            throw HouseholdError.denied(caller.denial(error, subject: subject))
+            throw ServiceError.denied(caller.denial(error, subject: subject))
         }
     }
 
-    static func input<T>(_ body: () throws(UserError) -> T) throws(HouseholdError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw HouseholdError(error)
-        }
-    }
-
-    static func description(_ text: String?) throws(HouseholdError) -> String? {
+    static func description(_ text: String?) throws(ServiceError) -> String? {
         guard let text else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return "" }
-        return try input { () throws(UserError) in
-            // Line breaks are welcome in a description; other control characters are not.
-            let flattened = trimmed.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-            _ = try UserInput.text(flattened, field: "description", maxLength: 1000)
-            return trimmed
-        }
+        // Line breaks are welcome in a description; other control characters are not.
+        let flattened = trimmed.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+        _ = try UserInput.text(flattened, field: "description", maxLength: 1000)
+        return trimmed
     }
 
     func count(_ query: PostgresQuery) async throws -> Int {

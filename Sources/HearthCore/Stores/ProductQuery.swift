@@ -24,7 +24,7 @@ public struct ProductQuery: Sendable, Equatable {
     public var sort: Sort
 
     /// Trims `search` (at most 100 characters; empty means none).
-    public init(search: String?, stock: Stock = .all, sort: Sort = .title) throws(StoreError) {
+    public init(search: String?, stock: Stock = .all, sort: Sort = .title) throws(ServiceError) {
         let trimmed = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() ?? ""
         guard trimmed.count <= 100 else { throw .invalidInput(field: "search", message: "search must be at most 100 characters.") }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {

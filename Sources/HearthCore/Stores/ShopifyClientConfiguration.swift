@@ -15,13 +15,13 @@ public struct ShopifyClientConfiguration: Sendable {
         }
 
         /// Reads `host` or `host=origin` (the `--store-allow-host` option's form).
-        public init(parsing text: String) throws(StoreError) {
+        public init(parsing text: String) throws(ServiceError) {
             let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let host = try StoreDomain(parts[0]).host
             var origin: String?
             if parts.count == 2 {
                 guard let url = URL(string: parts[1]), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-                    throw StoreError.invalidInput(field: "store-allow-host", message: "\(parts[1]) is not an http(s) origin such as http://127.0.0.1:8123.")
+                    throw ServiceError.invalidInput(field: "store-allow-host", message: "\(parts[1]) is not an http(s) origin such as http://127.0.0.1:8123.")
                 }
                 origin = parts[1]
             }

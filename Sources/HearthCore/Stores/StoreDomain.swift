@@ -11,8 +11,8 @@ public struct StoreDomain: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { host }
 
-    /// Normalises what a person typed; throws ``StoreError/invalidInput`` naming `domain`.
-    public init(_ input: String) throws(StoreError) {
+    /// Normalises what a person typed; throws ``ServiceError/invalidInput`` naming `domain`.
+    public init(_ input: String) throws(ServiceError) {
         var text = input.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw Self.invalid("domain must not be empty.") }
         guard text.utf8.count <= 2048 else { throw Self.invalid("domain is too long (at most 2048 characters).") }
@@ -62,7 +62,7 @@ public struct StoreDomain: Sendable, Hashable, CustomStringConvertible {
         self.suggestedName = named.first ?? host
     }
 
-    private static func invalid(_ message: String) -> StoreError {
+    private static func invalid(_ message: String) -> ServiceError {
         .invalidInput(field: "domain", message: message)
     }
 }

@@ -7,7 +7,7 @@ public struct StoreEventQuery: Sendable, Equatable {
     public var since: Date?
     public var unreadOnly: Bool
 
-    public init(storeIDs: [UUID]? = nil, types: [StoreEventType]? = nil, since: Date? = nil, unreadOnly: Bool = false) throws(StoreError) {
+    public init(storeIDs: [UUID]? = nil, types: [StoreEventType]? = nil, since: Date? = nil, unreadOnly: Bool = false) throws(ServiceError) {
         if let storeIDs, storeIDs.count > 100 { throw .invalidInput(field: "storeIds", message: "storeIds may name at most 100 stores.") }
         self.storeIDs = storeIDs
         self.types = types

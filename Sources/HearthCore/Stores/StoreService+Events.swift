@@ -61,7 +61,7 @@ extension StoreService {
     public func markEventRead(actor: UUID, id: Int64) async throws -> StoreEvent {
         let caller = try await households.ability(for: actor)
         guard let event = try await event(id, reader: actor), caller.ability.can("read", Self.eventSubject(event.householdID)) else {
-            throw StoreError.notFound("Event")
+            throw ServiceError.notFound("Event")
         }
         try HouseholdService.authorize(caller, "markRead", Self.eventSubject(event.householdID))
         try await database.client.query(
@@ -79,7 +79,7 @@ extension StoreService {
         try HouseholdService.authorize(caller, "markRead", Self.eventSubject(householdID))
         if let storeID {
             let store = try await readableStore(caller, storeID)
-            guard store.householdID == householdID else { throw StoreError.notFound("Store") }
+            guard store.householdID == householdID else { throw ServiceError.notFound("Store") }
         }
         let unread = try await unreadEventCount(actor: actor, householdID: householdID, storeID: storeID)
         let store: SQLCondition = storeID.map { .predicate([.sql("s.id = "), .bind(.uuid($0))]) } ?? .alwaysTrue

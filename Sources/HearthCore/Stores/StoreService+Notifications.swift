@@ -26,7 +26,7 @@ extension StoreService {
             UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now)) WHERE id = \(id) AND user_id = \(actor)
             RETURNING id, user_id, household_id, store_id, title, body, priority, counts::text, created_at, read_at, 0::bigint
             """, logger: logger)
-        guard let notification = try await Self.decodeNotifications(rows).first?.notification else { throw StoreError.notFound("Notification") }
+        guard let notification = try await Self.decodeNotifications(rows).first?.notification else { throw ServiceError.notFound("Notification") }
         return notification
     }
 

@@ -67,7 +67,7 @@ extension StoreService {
         let rows = try await Self.decodeProducts(try await database.client.query(
             "SELECT \(unescaped: Self.productSelect) FROM products p WHERE p.id = \(id)", logger: logger))
         guard let product = rows.first?.product, caller.ability.can("read", Product.subject(householdID: product.householdID)) else {
-            throw StoreError.notFound("Product")
+            throw ServiceError.notFound("Product")
         }
         return (product, try await variants(productIDs: [id])[id] ?? [])
     }

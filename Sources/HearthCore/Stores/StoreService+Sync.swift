@@ -41,7 +41,7 @@ extension StoreService {
             + SQLPiece.timestamp(now.addingTimeInterval(-configuration.minimumSyncSpacing.seconds)) + [.sql(")")])
         guard let claimed = try await claim(notTooSoon, now: now).first else {
             let wait = try await secondsUntilSyncAllowed(id, now: now)
-            throw StoreError.rateLimited(retryAfter: wait, message: "This store was synced moments ago; try again in \(wait) seconds.")
+            throw ServiceError.rateLimited(retryAfter: wait, message: "This store was synced moments ago; try again in \(wait) seconds.")
         }
         let report = try await sync(claimed)
         return (try await readableStore(caller, id), report)
@@ -119,7 +119,7 @@ extension StoreService {
             try await recordFailure(claimed, error, now: now)
             return StoreSyncReport(storeID: claimed.id, pages: 0, products: 0, productsWritten: 0, snapshots: 0, events: 0, notifications: 0,
                                    statements: 0, error: error)
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             // A stored domain that no longer normalises (cannot happen for domains Hearth wrote).
             try await recordFailure(claimed, StoreSyncError(.storeNotFound, error.message), now: now)
             throw error

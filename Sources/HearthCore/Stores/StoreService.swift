@@ -58,7 +58,7 @@ public final class StoreService: ServiceHealth {
         let domain = try StoreDomain(rawDomain)
         let name = try Self.name(rawName, default: domain.suggestedName)
         if try await exists("SELECT count(*) FROM stores WHERE household_id = \(householdID) AND domain = \(domain.host)") {
-            throw StoreError.conflict("This household already watches \(domain.host).")
+            throw ServiceError.conflict("This household already watches \(domain.host).")
         }
         let id = UUID()
         let now = clock.now
@@ -85,9 +85,9 @@ public final class StoreService: ServiceHealth {
                 "statements": "\(summary.1)",
             ])
         } catch let error as StoreSyncError {
-            throw StoreError.feedUnusable(error)
+            throw ServiceError.feedUnusable(error)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw StoreError.conflict("This household already watches \(domain.host).")
+            throw ServiceError.conflict("This household already watches \(domain.host).")
         }
         return try await readableStore(caller, id)
     }
@@ -134,7 +134,7 @@ public final class StoreService: ServiceHealth {
     func readableStore(_ caller: CallerAbility, _ id: UUID) async throws -> Store {
         let rows = try await database.client.query("SELECT \(unescaped: Self.storeSelect) FROM stores s WHERE s.id = \(id)", logger: logger)
         guard let store = try await decodeStores(rows).first?.store, caller.ability.can("read", store.subject) else {
-            throw StoreError.notFound("Store")
+            throw ServiceError.notFound("Store")
         }
         return store
     }
@@ -169,13 +169,13 @@ public final class StoreService: ServiceHealth {
 
     // MARK: Helpers
 
-    static func name(_ raw: String?, default fallback: String?) throws(StoreError) -> String {
+    static func name(_ raw: String?, default fallback: String?) throws(ServiceError) -> String {
         let trimmed = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty, let fallback { return String(fallback.prefix(80)) }
         do {
             return try UserInput.text(trimmed, field: "name", maxLength: 80)
         } catch {
-            throw StoreError.invalidInput(field: "name", message: error.message)
+            throw ServiceError.invalidInput(field: "name", message: error.message)
         }
     }
 

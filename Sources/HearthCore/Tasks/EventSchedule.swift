@@ -7,7 +7,7 @@ import Foundation
 public enum EventSchedule {
     public static func resolve(
         start: Date?, end: Date?, date: String? = nil, timeZone: TimeZone, now: Date
-    ) throws(HouseholdError) -> (start: Date, end: Date) {
+    ) throws(ServiceError) -> (start: Date, end: Date) {
         let resolved: Date
         if let start {
             resolved = start
@@ -22,7 +22,7 @@ public enum EventSchedule {
     }
 
     /// Refuses an end before the start (when both are known).
-    static func check(start: Date?, end: Date?) throws(HouseholdError) {
+    static func check(start: Date?, end: Date?) throws(ServiceError) {
         if let start, let end, end < start { throw .invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.") }
     }
 
@@ -43,9 +43,9 @@ public enum EventSchedule {
     }
 
     /// 09:00 on a local day written `YYYY-MM-DD`.
-    static func nineOClock(onDay text: String, in timeZone: TimeZone) throws(HouseholdError) -> Date {
+    static func nineOClock(onDay text: String, in timeZone: TimeZone) throws(ServiceError) -> Date {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        let invalid = HouseholdError.invalidInput(field: "date", message: "date must be a day written YYYY-MM-DD, like 2026-11-24; \"\(text)\" is not.")
+        let invalid = ServiceError.invalidInput(field: "date", message: "date must be a day written YYYY-MM-DD, like 2026-11-24; \"\(text)\" is not.")
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])

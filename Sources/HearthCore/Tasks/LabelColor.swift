@@ -12,7 +12,7 @@ public enum LabelColor {
     ]
 
     /// `raw` as `#RRGGBB`; refused (naming `field`) when it is neither a hex colour nor a name.
-    public static func parse(_ raw: String, field: String = "color") throws(HouseholdError) -> String {
+    public static func parse(_ raw: String, field: String = "color") throws(ServiceError) -> String {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if let hit = named.first(where: { $0.name == text.lowercased() }) { return hit.hex }
         let digits = text.hasPrefix("#") ? text.dropFirst() : ""

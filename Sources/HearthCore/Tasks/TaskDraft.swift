@@ -55,7 +55,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
     public static let maximumSubtasks = 100
 
     /// The draft trimmed and checked; a refusal names the field (as the API spells it).
-    public func validated() throws(HouseholdError) -> TaskDraft {
+    public func validated() throws(ServiceError) -> TaskDraft {
         var draft = self
         draft.title = try Self.title(title, field: "title")
         draft.notes = try Self.optionalText(notes, field: "notes", maxLength: Self.maximumNotes)
@@ -65,7 +65,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         guard subtasks.count <= Self.maximumSubtasks else {
             throw .invalidInput(field: "subtasks", message: "An item takes at most \(Self.maximumSubtasks) subtasks.")
         }
-        draft.subtasks = try subtasks.map { title throws(HouseholdError) in try Self.title(title, field: "subtasks") }
+        draft.subtasks = try subtasks.map { title throws(ServiceError) in try Self.title(title, field: "subtasks") }
         if kind == .task {
             try Self.refuseEventFields(start: startsAt != nil, end: endsAt != nil, location: location != nil, date: date != nil)
         }
@@ -89,7 +89,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         return SHA256.hash(data: data).lowercaseHex
     }
 
-    static func estimate(_ minutes: Int?) throws(HouseholdError) -> Int? {
+    static func estimate(_ minutes: Int?) throws(ServiceError) -> Int? {
         if let minutes, !(1...525_600).contains(minutes) {
             throw .invalidInput(field: "estimateMinutes", message: "estimateMinutes must be from 1 to 525600 (a year); \(minutes) is not.")
         }
@@ -97,26 +97,26 @@ public struct TaskDraft: Sendable, Equatable, Codable {
     }
 
     /// Label names checked (with `idCount` labels given by id, at most ``maximumLabels`` in all).
-    static func labelNames(_ names: [String], idCount: Int) throws(HouseholdError) -> [String] {
+    static func labelNames(_ names: [String], idCount: Int) throws(ServiceError) -> [String] {
         guard names.count + idCount <= maximumLabels else {
             throw .invalidInput(field: "labels", message: "An item takes at most \(maximumLabels) labels.")
         }
-        return try names.map { name throws(HouseholdError) in try labelName(name, field: "labels") }
+        return try names.map { name throws(ServiceError) in try labelName(name, field: "labels") }
     }
 
     /// Tasks have no start, end, location or day; the first one given is named.
-    static func refuseEventFields(start: Bool, end: Bool, location: Bool, date: Bool = false) throws(HouseholdError) {
+    static func refuseEventFields(start: Bool, end: Bool, location: Bool, date: Bool = false) throws(ServiceError) {
         guard start || end || location || date else { return }
         throw .invalidInput(field: start ? "startsAt" : end ? "endsAt" : location ? "location" : "date",
                             message: "Only events have a start, an end, a location and a date.")
     }
 
     /// Trimmed, 1–200 characters, no control characters (the users service's text rule).
-    static func title(_ raw: String, field: String) throws(HouseholdError) -> String {
-        try HouseholdService.input { () throws(UserError) in try UserInput.text(raw, field: field, maxLength: 200) }
+    static func title(_ raw: String, field: String) throws(ServiceError) -> String {
+        try UserInput.text(raw, field: field, maxLength: 200)
     }
 
-    static func optionalText(_ raw: String?, field: String, maxLength: Int) throws(HouseholdError) -> String? {
+    static func optionalText(_ raw: String?, field: String, maxLength: Int) throws(ServiceError) -> String? {
         guard let text = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
         guard text.count <= maxLength else {
             throw .invalidInput(field: field, message: "\(field) must be at most \(maxLength) characters; it has \(text.count).")
@@ -124,7 +124,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         return text
     }
 
-    static func labelName(_ raw: String, field: String) throws(HouseholdError) -> String {
-        try HouseholdService.input { () throws(UserError) in try UserInput.text(raw, field: field, maxLength: 50) }
+    static func labelName(_ raw: String, field: String) throws(ServiceError) -> String {
+        try UserInput.text(raw, field: field, maxLength: 50)
     }
 }

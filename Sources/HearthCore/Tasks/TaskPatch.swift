@@ -35,7 +35,7 @@ public struct TaskPatch: Sendable, Equatable {
     }
 
     /// `item` with the patch applied and checked; a refusal names the field.
-    func applied(to item: TaskItem) throws(HouseholdError) -> TaskItem {
+    func applied(to item: TaskItem) throws(ServiceError) -> TaskItem {
         var result = item
         if let title { result.title = try TaskDraft.title(title, field: "title") }
         if let notes { result.notes = try TaskDraft.optionalText(notes, field: "notes", maxLength: TaskDraft.maximumNotes) }
@@ -66,7 +66,7 @@ public struct TaskPatch: Sendable, Equatable {
     }
 
     /// The label names that replace the item's, checked; nil when the labels stay.
-    func checkedLabelNames() throws(HouseholdError) -> [String]? {
+    func checkedLabelNames() throws(ServiceError) -> [String]? {
         guard replacesLabels else { return nil }
         return try TaskDraft.labelNames(labelNames ?? [], idCount: labelIDs?.count ?? 0)
     }

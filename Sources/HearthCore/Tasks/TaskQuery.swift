@@ -25,7 +25,7 @@ public struct TaskQuery: Sendable, Equatable {
     public var sort: Sort
 
     public init(kind: TaskKind? = nil, completed: Bool? = nil, assigneeID: UUID? = nil, labelIDs: [UUID] = [], dueBefore: Date? = nil,
-                dueAfter: Date? = nil, search: String? = nil, sort: Sort = .deadline) throws(HouseholdError) {
+                dueAfter: Date? = nil, search: String? = nil, sort: Sort = .deadline) throws(ServiceError) {
         let trimmed = search?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard trimmed.count <= 100 else { throw .invalidInput(field: "filter.search", message: "filter.search must be at most 100 characters.") }
         guard labelIDs.count <= 20 else { throw .invalidInput(field: "filter.labelIds", message: "filter.labelIds takes at most 20 labels.") }

@@ -10,9 +10,9 @@ extension TaskService {
     public func agenda(actor: UUID, householdID: UUID, from: Date, to: Date) async throws -> [TaskItem] {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
-        guard to > from else { throw HouseholdError.invalidInput(field: "to", message: "to must be after from.") }
+        guard to > from else { throw ServiceError.invalidInput(field: "to", message: "to must be after from.") }
         guard to.timeIntervalSince(from) <= 366 * 86_400 else {
-            throw HouseholdError.invalidInput(field: "to", message: "An agenda spans at most 366 days.")
+            throw ServiceError.invalidInput(field: "to", message: "An agenda spans at most 366 days.")
         }
         guard caller.ability.can("read", .ofHousehold("Task", householdID)) else { return [] }
         let rows = try await database.client.query("""
@@ -44,7 +44,7 @@ extension TaskService {
     }
 
     /// A `YYYY-MM-DD` day's start and end in `zone`.
-    public static func localDay(_ text: String, in zone: TimeZone) throws(HouseholdError) -> (start: Date, end: Date) {
+    public static func localDay(_ text: String, in zone: TimeZone) throws(ServiceError) -> (start: Date, end: Date) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else {

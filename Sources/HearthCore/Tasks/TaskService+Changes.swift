@@ -106,7 +106,7 @@ extension TaskService {
         let (caller, item) = try await updatable(actor, taskID)
         let title = try TaskDraft.title(rawTitle, field: "title")
         guard item.subtasks.count < TaskDraft.maximumSubtasks else {
-            throw HouseholdError.invalidInput(field: "taskId", message: "An item takes at most \(TaskDraft.maximumSubtasks) subtasks.")
+            throw ServiceError.invalidInput(field: "taskId", message: "An item takes at most \(TaskDraft.maximumSubtasks) subtasks.")
         }
         try await database.client.query("""
             INSERT INTO subtasks (id, task_id, position, title, created_at)
@@ -119,7 +119,7 @@ extension TaskService {
     public func updateSubtask(actor: UUID, id: UUID, title rawTitle: String?, done: Bool?) async throws -> TaskItem {
         let taskID = try await subtaskOwner(id)
         let (caller, item) = try await updatable(actor, taskID)
-        let title = try rawTitle.map { text throws(HouseholdError) in try TaskDraft.title(text, field: "title") }
+        let title = try rawTitle.map { text throws(ServiceError) in try TaskDraft.title(text, field: "title") }
         try await database.client.query(
             "UPDATE subtasks SET title = COALESCE(\(title), title), done = COALESCE(\(done), done) WHERE id = \(id)", logger: logger)
         return try await touched(caller, item, actor: actor)
@@ -129,7 +129,7 @@ extension TaskService {
     public func reorderSubtasks(actor: UUID, taskID: UUID, ids: [UUID]) async throws -> TaskItem {
         let (caller, item) = try await updatable(actor, taskID)
         guard ids.count == item.subtasks.count, Set(ids) == Set(item.subtasks.map(\.id)) else {
-            throw HouseholdError.invalidInput(field: "subtaskIds", message: "subtaskIds must name each of the task's \(item.subtasks.count) subtasks once.")
+            throw ServiceError.invalidInput(field: "subtaskIds", message: "subtaskIds must name each of the task's \(item.subtasks.count) subtasks once.")
         }
         try await database.client.query("""
             UPDATE subtasks s SET position = o.position FROM unnest(\(ids), \(Array(0..<ids.count))) AS o(id, position)
@@ -156,7 +156,7 @@ extension TaskService {
     private func subtaskOwner(_ id: UUID) async throws -> UUID {
         let rows = try await database.client.query("SELECT task_id FROM subtasks WHERE id = \(id)", logger: logger)
         for try await task in rows.decode(UUID.self) { return task }
-        throw HouseholdError.notFound("Subtask")
+        throw ServiceError.notFound("Subtask")
     }
 
     private func touched(_ caller: CallerAbility, _ item: TaskItem, actor: UUID) async throws -> TaskItem {

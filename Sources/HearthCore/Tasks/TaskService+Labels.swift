@@ -21,7 +21,7 @@ extension TaskService {
                     """, logger: logger)
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw HouseholdError.conflict("The household has a label named \"\(name)\" already (names are compared case aside).")
+            throw ServiceError.conflict("The household has a label named \"\(name)\" already (names are compared case aside).")
         }
         await forgetLabels(of: householdID)
         return label
@@ -57,7 +57,7 @@ extension TaskService {
             found = try await decodeLabels(try await connection.query(
                 "SELECT \(unescaped: labelColumns) FROM labels WHERE household_id = \(householdID) AND id = ANY(\(ids))", logger: logger))
             if let missing = ids.first(where: { id in !found.contains { $0.id == id } }) {
-                throw HouseholdError.invalidInput(field: "labelIds", message: "labelIds names \(missing.uuidString.lowercased()), not a label of this household.")
+                throw ServiceError.invalidInput(field: "labelIds", message: "labelIds names \(missing.uuidString.lowercased()), not a label of this household.")
             }
         }
         var wanted: [String] = []
@@ -100,7 +100,7 @@ extension TaskService {
         var count = 0
         for try await value in rows.decode(Int.self) { count = value }
         guard count + adding <= maximumLabelsPerHousehold else {
-            throw HouseholdError.conflict(
+            throw ServiceError.conflict(
                 "A household has at most \(maximumLabelsPerHousehold) labels and this one has \(count); delete labels it no longer uses first.")
         }
     }
@@ -123,13 +123,13 @@ extension TaskService {
         let caller = try await households.ability(for: actor)
         let label = try await readableLabel(caller, id)
         try HouseholdService.authorize(caller, "update", label.subject)
-        let name = try rawName.map { text throws(HouseholdError) in try TaskDraft.labelName(text, field: "name") }
-        let color = try rawColor.map { text throws(HouseholdError) in try LabelColor.parse(text) }
+        let name = try rawName.map { text throws(ServiceError) in try TaskDraft.labelName(text, field: "name") }
+        let color = try rawColor.map { text throws(ServiceError) in try LabelColor.parse(text) }
         do {
             try await database.client.query(
                 "UPDATE labels SET name = COALESCE(\(name), name), color = COALESCE(\(color), color) WHERE id = \(id)", logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw HouseholdError.conflict("The household has a label named \"\(name ?? label.name)\" already (names are compared case aside).")
+            throw ServiceError.conflict("The household has a label named \"\(name ?? label.name)\" already (names are compared case aside).")
         }
         await forgetLabels(of: label.householdID)
         return try await readableLabel(caller, id)
@@ -148,7 +148,7 @@ extension TaskService {
     func readableLabel(_ caller: CallerAbility, _ id: UUID) async throws -> TaskLabel {
         let rows = try await database.client.query("SELECT \(unescaped: Self.labelColumns) FROM labels WHERE id = \(id)", logger: logger)
         guard let label = try await Self.decodeLabels(rows).first, caller.ability.can("read", label.subject) else {
-            throw HouseholdError.notFound("Label")
+            throw ServiceError.notFound("Label")
         }
         return label
     }

@@ -78,12 +78,12 @@ extension TaskService {
     /// Fires an item's reminder again `minutes` from now (1 minute to 7 days; 15 by default).
     public func snoozeReminder(actor: UUID, taskID: UUID, minutes: Int = 15) async throws -> TaskItem {
         guard (1...10_080).contains(minutes) else {
-            throw HouseholdError.invalidInput(field: "minutes", message: "minutes must be from 1 to 10080 (a week); \(minutes) is not.")
+            throw ServiceError.invalidInput(field: "minutes", message: "minutes must be from 1 to 10080 (a week); \(minutes) is not.")
         }
         let caller = try await households.ability(for: actor)
         let item = try await readableItem(caller, taskID)
         try HouseholdService.authorize(caller, "update", item.subject)
-        guard !item.isCompleted else { throw HouseholdError.conflict("A completed item has no reminder to snooze; reopen it first.") }
+        guard !item.isCompleted else { throw ServiceError.conflict("A completed item has no reminder to snooze; reopen it first.") }
         try await database.client.query("""
             UPDATE task_items SET reminder_due_at = \(clock.now.addingTimeInterval(Double(minutes) * 60)), reminder_lease_owner = NULL,
                 reminder_lease_expires_at = NULL

@@ -104,7 +104,7 @@ public final class TaskService: ServiceHealth {
             "SELECT household_id, create_digest FROM task_items WHERE id = \(id)", logger: logger)
         for try await (household, stored) in rows.decode((UUID, String).self) {
             guard household == householdID, stored == digest else {
-                throw HouseholdError.conflict("An item with id \(id.uuidString.lowercased()) exists with other content; use a new id for a new item.")
+                throw ServiceError.conflict("An item with id \(id.uuidString.lowercased()) exists with other content; use a new id for a new item.")
             }
             return try await readableItem(caller, id)
         }
@@ -127,7 +127,7 @@ public final class TaskService: ServiceHealth {
     func readableItem(_ caller: CallerAbility, _ id: UUID) async throws -> TaskItem {
         let rows = try await database.client.query("SELECT \(unescaped: Self.itemSelect) FROM task_items t WHERE t.id = \(id)", logger: logger)
         guard let item = try await Self.decodeItems(rows).first, caller.ability.can("read", item.subject) else {
-            throw HouseholdError.notFound("Task")
+            throw ServiceError.notFound("Task")
         }
         return try await withDetails([item])[0]
     }
@@ -203,7 +203,7 @@ public final class TaskService: ServiceHealth {
         let rows = try await connection.query(
             "SELECT count(*) FROM household_members WHERE household_id = \(householdID) AND user_id = \(userID)", logger: logger)
         for try await count in rows.decode(Int.self) where count > 0 { return }
-        throw HouseholdError.invalidInput(field: "assigneeId", message: "assigneeId must be a member of the household.")
+        throw ServiceError.invalidInput(field: "assigneeId", message: "assigneeId must be a member of the household.")
     }
 
     // MARK: Health

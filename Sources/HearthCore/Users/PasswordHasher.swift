@@ -44,7 +44,7 @@ public struct PasswordHasher: Sendable {
 }
 
 /// A counting semaphore with a bounded queue: work past the slots waits its turn in order; work
-/// past the queue is refused at once with ``UserError/busy(retryAfter:)``.
+/// past the queue is refused at once with ``ServiceError/busy(retryAfter:)``.
 final class HashingGate: Sendable {
     private struct State {
         var running = 0
@@ -79,7 +79,7 @@ final class HashingGate: Sendable {
         }
         switch admission {
         case .now: return
-        case .refuse: throw UserError.busy(retryAfter: 1)
+        case .refuse: throw ServiceError.busy(retryAfter: 1)
         case .wait:
             await withCheckedContinuation { continuation in
                 // A slot may have come free meanwhile: take it, else queue (the releaser hands its slot over).

@@ -28,7 +28,7 @@ extension Preferences {
     }
 
     /// Preferences stored as JSON: the defaults with the stored keys applied.
-    public static func stored(_ data: Data) throws(UserError) -> Preferences {
+    public static func stored(_ data: Data) throws(ServiceError) -> Preferences {
         try PreferencesPatch.parse(json: data, field: "preferences").applied(to: Preferences())
     }
 }
@@ -36,13 +36,13 @@ extension Preferences {
 extension PreferencesPatch {
     /// Reads a JSON object of preferences (any subset of the keys `Preferences.json` writes).
     /// `field` prefixes key names in errors (`preferences.notifications.priceDropped`).
-    public static func parse(json data: Data, field: String = "preferences") throws(UserError) -> PreferencesPatch {
+    public static func parse(json data: Data, field: String = "preferences") throws(ServiceError) -> PreferencesPatch {
         guard let value = JSONValue.parse(data) else { throw .invalidInput(field: field, message: "\(field) must be a JSON object.") }
         return try parse(value, field: field)
     }
 
     /// Reads a decoded JSON value.
-    public static func parse(_ value: JSONValue, field: String = "preferences") throws(UserError) -> PreferencesPatch {
+    public static func parse(_ value: JSONValue, field: String = "preferences") throws(ServiceError) -> PreferencesPatch {
         guard case .object(let object) = value else { throw .invalidInput(field: field, message: "\(field) must be a JSON object.") }
         var patch = PreferencesPatch()
         for key in object.keys.sorted() {
@@ -88,7 +88,7 @@ extension PreferencesPatch {
         return patch
     }
 
-    private static func enumeration<E: RawRepresentable & CaseIterable>(_ value: JSONValue, _ path: String, _: E.Type) throws(UserError) -> E
+    private static func enumeration<E: RawRepresentable & CaseIterable>(_ value: JSONValue, _ path: String, _: E.Type) throws(ServiceError) -> E
     where E.RawValue == String {
         guard case .string(let text) = value, let result = E(rawValue: text) else {
             let names = E.allCases.map(\.rawValue).joined(separator: ", ")

@@ -57,7 +57,7 @@ public struct PreferencesPatch: Sendable, Equatable {
     public init() {}
 
     /// `preferences` with this patch applied, or the error naming the first bad field.
-    public func applied(to preferences: Preferences) throws(UserError) -> Preferences {
+    public func applied(to preferences: Preferences) throws(ServiceError) -> Preferences {
         var result = preferences
         if let theme { result.theme = theme }
         if let notificationsEnabled { result.notificationsEnabled = notificationsEnabled }

@@ -5,7 +5,7 @@ import Foundation
 public enum UserInput {
     /// Trimmed, lower-cased, at most 254 characters, one `@` with a local part and a dotted domain,
     /// printable ASCII without spaces.
-    public static func email(_ raw: String, field: String = "email") throws(UserError) -> String {
+    public static func email(_ raw: String, field: String = "email") throws(ServiceError) -> String {
         let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !email.isEmpty else { throw .invalidInput(field: field, message: "\(field) must not be empty.") }
         guard email.utf8.count <= 254 else {
@@ -22,12 +22,12 @@ public enum UserInput {
     }
 
     /// Trimmed, 1 to 80 characters, no control characters.
-    public static func displayName(_ raw: String, field: String = "displayName") throws(UserError) -> String {
+    public static func displayName(_ raw: String, field: String = "displayName") throws(ServiceError) -> String {
         try text(raw, field: field, maxLength: 80)
     }
 
     /// 8 to 256 characters, taken as typed (not trimmed).
-    public static func password(_ password: String, field: String = "password") throws(UserError) -> String {
+    public static func password(_ password: String, field: String = "password") throws(ServiceError) -> String {
         let count = password.count
         guard count >= 8 else { throw .invalidInput(field: field, message: "\(field) must be at least 8 characters.") }
         guard count <= 256 else { throw .invalidInput(field: field, message: "\(field) must be at most 256 characters.") }
@@ -38,7 +38,7 @@ public enum UserInput {
     }
 
     /// An absolute http or https URL of at most 2048 characters, or nil for none.
-    public static func avatarURL(_ raw: String?, field: String = "avatarURL") throws(UserError) -> String? {
+    public static func avatarURL(_ raw: String?, field: String = "avatarURL") throws(ServiceError) -> String? {
         guard let raw else { return nil }
         let url = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if url.isEmpty { return nil }
@@ -50,7 +50,7 @@ public enum UserInput {
     }
 
     /// An IANA time zone name such as `Europe/Berlin` (abbreviations like `CEST` are refused).
-    public static func timeZone(_ raw: String, field: String = "timeZone") throws(UserError) -> String {
+    public static func timeZone(_ raw: String, field: String = "timeZone") throws(ServiceError) -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard name == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(name) else {
             throw .invalidInput(field: field, message: "\(field) must be an IANA time zone name such as Europe/Berlin; \(quoted(name)) is not one.")
@@ -67,7 +67,7 @@ public enum UserInput {
     }
 
     /// Trimmed text of 1 to `maxLength` characters without control characters.
-    public static func text(_ raw: String, field: String, maxLength: Int) throws(UserError) -> String {
+    public static func text(_ raw: String, field: String, maxLength: Int) throws(ServiceError) -> String {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw .invalidInput(field: field, message: "\(field) must not be empty.") }
         guard text.count <= maxLength else {

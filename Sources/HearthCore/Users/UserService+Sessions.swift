@@ -20,11 +20,11 @@ extension UserService {
         }
         guard let (user, hash) = found else {
             try await hasher.spendVerificationTime(password)
-            throw UserError.invalidCredentials
+            throw ServiceError.invalidCredentials
         }
         guard try await hasher.verify(password, against: hash) else {
             logger.info("sign-in failed: wrong password", metadata: ["user": "\(user.id)"])
-            throw UserError.invalidCredentials
+            throw ServiceError.invalidCredentials
         }
         // Success clears the email's failures (the address keeps its others: it may be trying other emails).
         try await database.client.query(
@@ -136,7 +136,7 @@ extension UserService {
             "DELETE FROM user_sessions WHERE id = \(id) AND user_id = \(userID) RETURNING id", logger: logger)
         var removed = false
         for try await _ in rows.decode(UUID.self) { removed = true }
-        guard removed else { throw UserError.notFound("Session") }
+        guard removed else { throw ServiceError.notFound("Session") }
         await forget(SessionCacheChange(session: id))
         logger.info("session revoked", metadata: ["user": "\(userID)", "session": "\(id)"])
     }
@@ -157,23 +157,23 @@ extension UserService {
     func beginPasswordAttempt(email: String, clientAddress: String?, action: String) async throws -> PasswordAttempt {
         var keys = [(scope: "email", key: email)]
         if let clientAddress { keys.append((scope: "address", key: clientAddress)) }
-        return try await recordAttempt(keys: keys, limit: configuration.signInAttempts, action: action)
+        return try await recordAttempt(keys: keys, limit: configuration.signInAttempts, action: action, refusal: ServiceError.tooManyPasswordAttempts)
     }
 
     /// Records one sign-up for the client's address before its password is hashed, or refuses it
-    /// (`rateLimited`) past `signUpsPerAddress` in the window; sign-ups stay counted, made or not.
+    /// (`tooManySignUps`) past `signUpsPerAddress` in the window; sign-ups stay counted, made or not.
     func beginSignUp(clientAddress: String?) async throws {
         guard let clientAddress else { return }
-        do {
-            _ = try await recordAttempt(keys: [(scope: "sign-up", key: clientAddress)], limit: configuration.signUpsPerAddress, action: "sign-up")
-        } catch UserError.rateLimited(let retryAfter) {
-            throw UserError.tooManySignUps(retryAfter: retryAfter)
-        }
+        _ = try await recordAttempt(
+            keys: [(scope: "sign-up", key: clientAddress)], limit: configuration.signUpsPerAddress, action: "sign-up",
+            refusal: ServiceError.tooManySignUps)
     }
 
-    /// Counts and records one attempt under each key in one transaction, or refuses it when a key
-    /// already has `limit` attempts within the window.
-    private func recordAttempt(keys: [(scope: String, key: String)], limit attempts: Int, action: String) async throws -> PasswordAttempt {
+    /// Counts and records one attempt under each key in one transaction, or refuses it (`refusal`
+    /// with the seconds to wait) when a key already has `limit` attempts within the window.
+    private func recordAttempt(
+        keys: [(scope: String, key: String)], limit attempts: Int, action: String, refusal: (_ retryAfter: Int) -> ServiceError
+    ) async throws -> PasswordAttempt {
         let keys = keys.sorted { ($0.scope, $0.key) < ($1.scope, $1.key) }
         let now = clock.now
         let window = configuration.signInWindow
@@ -209,7 +209,7 @@ extension UserService {
         }
         if let retryAfter {
             logger.notice("\(action) refused: too many attempts", metadata: ["retryAfter": "\(retryAfter)"])
-            throw UserError.rateLimited(retryAfter: retryAfter)
+            throw refusal(retryAfter)
         }
         return PasswordAttempt(keys: keys, at: now)
     }

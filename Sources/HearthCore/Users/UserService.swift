@@ -48,9 +48,9 @@ public final class UserService: ServiceHealth {
         let code = invitationCode.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         switch configuration.signUpMode {
         case .open: break
-        case .closed: throw UserError.signUpClosed(.closed)
+        case .closed: throw ServiceError.signUpClosed(.closed)
         case .inviteOnly:
-            guard code != nil, accountHooks != nil else { throw UserError.signUpClosed(.inviteOnly) }
+            guard code != nil, accountHooks != nil else { throw ServiceError.signUpClosed(.inviteOnly) }
         }
         try await beginSignUp(clientAddress: clientAddress)
         let user = try await createUser(email: email, password: password, displayName: displayName, isAdmin: false, invitationCode: code)
@@ -80,7 +80,7 @@ public final class UserService: ServiceHealth {
                 }
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw UserError.emailTaken
+            throw ServiceError.emailTaken
         }
         return user
     }
@@ -104,8 +104,8 @@ public final class UserService: ServiceHealth {
 
     /// Changes the display name and/or avatar (`.some(nil)` clears the avatar).
     public func updateProfile(userID: UUID, displayName: String?, avatarURL: String??) async throws -> User {
-        let name = try displayName.map { name throws(UserError) in try UserInput.displayName(name) }
-        let avatar: String?? = try avatarURL.map { url throws(UserError) in try UserInput.avatarURL(url) }
+        let name = try displayName.map { name throws(ServiceError) in try UserInput.displayName(name) }
+        let avatar: String?? = try avatarURL.map { url throws(ServiceError) in try UserInput.avatarURL(url) }
         let now = clock.now
         let rows = try await database.client.query(
             """
@@ -114,7 +114,7 @@ public final class UserService: ServiceHealth {
             WHERE id = \(userID)
             RETURNING \(unescaped: Self.userColumns)
             """, logger: logger)
-        guard let user = try await Self.decodeUsers(rows).first else { throw UserError.notFound("User") }
+        guard let user = try await Self.decodeUsers(rows).first else { throw ServiceError.notFound("User") }
         await forget(SessionCacheChange(user: userID))
         return user
     }
@@ -125,9 +125,9 @@ public final class UserService: ServiceHealth {
         userID: UUID, keepingSession sessionID: UUID, current: String, new: String, clientAddress: String? = nil
     ) async throws {
         let new = try UserInput.password(new, field: "newPassword")
-        guard let (email, stored) = try await passwordHash(userID: userID) else { throw UserError.notFound("User") }
+        guard let (email, stored) = try await passwordHash(userID: userID) else { throw ServiceError.notFound("User") }
         let attempt = try await beginPasswordAttempt(email: email, clientAddress: clientAddress, action: "change-password")
-        guard try await hasher.verify(current, against: stored) else { throw UserError.wrongPassword(field: "currentPassword") }
+        guard try await hasher.verify(current, against: stored) else { throw ServiceError.wrongPassword(field: "currentPassword") }
         try await passwordAttemptSucceeded(attempt)
         let hash = try await hasher.hash(new)
         let now = clock.now
@@ -144,7 +144,7 @@ public final class UserService: ServiceHealth {
     /// Sets a new password without the old one (`hearth user reset-password`); every session ends.
     public func resetPassword(email: String, password: String) async throws -> User {
         let password = try UserInput.password(password)
-        guard let user = try await user(email: email) else { throw UserError.notFound("User") }
+        guard let user = try await user(email: email) else { throw ServiceError.notFound("User") }
         let hash = try await hasher.hash(password)
         let now = clock.now
         try await database.transaction(logger: logger) { connection in
@@ -165,7 +165,7 @@ public final class UserService: ServiceHealth {
             UPDATE users SET is_admin = \(isAdmin), updated_at = \(clock.now) WHERE email = \(email)
             RETURNING \(unescaped: Self.userColumns)
             """, logger: logger)
-        guard let user = try await Self.decodeUsers(rows).first else { throw UserError.notFound("User") }
+        guard let user = try await Self.decodeUsers(rows).first else { throw ServiceError.notFound("User") }
         await forget(SessionCacheChange(user: user.id))
         return user
     }
@@ -174,9 +174,9 @@ public final class UserService: ServiceHealth {
     /// it (refused while the person is the last owner of a household), and the households'
     /// history keeps them as a deleted user.
     public func deleteAccount(userID: UUID, password: String, clientAddress: String? = nil) async throws {
-        guard let (email, stored) = try await passwordHash(userID: userID) else { throw UserError.notFound("User") }
+        guard let (email, stored) = try await passwordHash(userID: userID) else { throw ServiceError.notFound("User") }
         let attempt = try await beginPasswordAttempt(email: email, clientAddress: clientAddress, action: "delete-account")
-        guard try await hasher.verify(password, against: stored) else { throw UserError.wrongPassword(field: "password") }
+        guard try await hasher.verify(password, against: stored) else { throw ServiceError.wrongPassword(field: "password") }
         try await passwordAttemptSucceeded(attempt)
         let hooks = accountHooks
         try await database.transaction(logger: logger) { connection in
@@ -193,7 +193,7 @@ public final class UserService: ServiceHealth {
     public func searchUsers(query: String, first: Int) async throws -> [PublicUser] {
         let text = try UserInput.text(query, field: "query", maxLength: 80)
         guard (1...20).contains(first) else {
-            throw UserError.invalidInput(field: "first", message: "first must be from 1 to 20; got \(first).")
+            throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 20; got \(first).")
         }
         let pattern = LikePattern.prefix(text.lowercased())
         let rows = try await database.client.query(
@@ -214,14 +214,14 @@ public final class UserService: ServiceHealth {
     public func preferences(userID: UUID) async throws -> Preferences {
         let rows = try await database.client.query("SELECT preferences::text FROM users WHERE id = \(userID)", logger: logger)
         for try await json in rows.decode(String.self) { return try Preferences.stored(Data(json.utf8)) }
-        throw UserError.notFound("User")
+        throw ServiceError.notFound("User")
     }
 
     /// Applies `patch` (validated as a whole before anything is written) and returns the result.
     /// A `lastHouseholdId` must name a household the person may read (else `notFound`).
     public func updatePreferences(userID: UUID, _ patch: PreferencesPatch) async throws -> Preferences {
         if case .some(.some(let householdID)) = patch.lastHouseholdID {
-            guard let accountHooks else { throw UserError.notFound("Household") }
+            guard let accountHooks else { throw ServiceError.notFound("Household") }
             try await accountHooks.requireReadableHousehold(householdID, userID: userID)
         }
         return try await database.transaction(logger: logger) { connection in
@@ -229,7 +229,7 @@ public final class UserService: ServiceHealth {
                 "SELECT preferences::text FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
             var current: Preferences?
             for try await json in rows.decode(String.self) { current = try Preferences.stored(Data(json.utf8)) }
-            guard let current else { throw UserError.notFound("User") }
+            guard let current else { throw ServiceError.notFound("User") }
             let updated = try patch.applied(to: current)
             try await connection.query(
                 """

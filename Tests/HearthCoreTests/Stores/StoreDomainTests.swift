@@ -24,13 +24,13 @@ import Testing
     @Test(arguments: ["", "   ", "exa mple.com", "-shop.com", "shop-.com", "a..b", "[::1]", "shop.com:http", "sh_op.com",
                       String(repeating: "a", count: 64) + ".com"])
     func refuses(_ input: String) {
-        #expect(throws: StoreError.self) { try StoreDomain(input) }
+        #expect(throws: ServiceError.self) { try StoreDomain(input) }
         do {
             _ = try StoreDomain(input)
         } catch {
-            if case .invalidInput(let field, let message) = error {
-                #expect(field == "domain")
-                #expect(!message.isEmpty)
+            if let error = error as? ServiceError, error.kind == .badUserInput {
+                #expect(error.field == "domain")
+                #expect(!error.message.isEmpty)
             } else {
                 Issue.record("unexpected \(error)")
             }

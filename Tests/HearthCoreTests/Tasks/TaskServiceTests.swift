@@ -68,12 +68,12 @@ import Testing
                                                        draft: TaskDraft(kind: .event, title: "Until noon", endsAt: Date(timeIntervalSince1970: 1_774_778_400)))
             #expect(endOnly.startsAt == Date(timeIntervalSince1970: 1_774_767_600), "a missing start is 09:00 even when the end is given")
 
-            await #expect(throws: HouseholdError.invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.")) {
+            await #expect(throws: ServiceError.invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.")) {
                 try await f.tasks.createItem(actor: f.owner, householdID: f.household,
                                              draft: TaskDraft(kind: .event, title: "Backwards", startsAt: start, endsAt: start.addingTimeInterval(-60)))
             }
             // Before 09:00 local only an end is given: 08:00 Berlin (06:00 UTC) is before the default start.
-            await #expect(throws: HouseholdError.invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.")) {
+            await #expect(throws: ServiceError.invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.")) {
                 try await f.tasks.createItem(actor: f.owner, householdID: f.household,
                                              draft: TaskDraft(kind: .event, title: "Too early", endsAt: Date(timeIntervalSince1970: 1_774_764_000)))
             }
@@ -115,9 +115,9 @@ import Testing
                 do {
                     _ = try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: draft)
                     Issue.record("\(field): accepted")
-                } catch let error as HouseholdError {
-                    guard case .invalidInput(let named, let message) = error else { Issue.record("\(field): \(error)"); continue }
-                    #expect(named == field, "\(message)")
+                } catch let error as ServiceError {
+                    guard error.kind == .badUserInput else { Issue.record("\(field): \(error)"); continue }
+                    #expect(error.field == field, "\(error.message)")
                 }
             }
             #expect(try await f.count("SELECT count(*) FROM task_items") == 0)
@@ -141,17 +141,17 @@ import Testing
 
             var changed = draft
             changed.title = "Buy bread"
-            await #expect(throws: HouseholdError.self) {
+            await #expect(throws: ServiceError.self) {
                 try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: changed)
             }
             do {
                 _ = try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: changed)
-            } catch let error as HouseholdError {
-                guard case .conflict = error else { Issue.record("\(error)"); return }
+            } catch let error as ServiceError {
+                guard error.kind == .conflict else { Issue.record("\(error)"); return }
             }
             // The same id in another household is a clash too, not a way to read the item.
             let other = try await f.households.createHousehold(actor: f.owner, name: "Cabin", description: nil, timeZone: "UTC").id
-            await #expect(throws: HouseholdError.conflict("An item with id \(id.uuidString.lowercased()) exists with other content; use a new id for a new item.")) {
+            await #expect(throws: ServiceError.conflict("An item with id \(id.uuidString.lowercased()) exists with other content; use a new id for a new item.")) {
                 try await f.tasks.createItem(actor: f.owner, householdID: other, draft: draft)
             }
             #expect(first.subtasks.map(\.title) == ["Oat", "Whole"] && first.subtasks.map(\.position) == [0, 1])
@@ -166,11 +166,11 @@ import Testing
             #expect(home.name == "Home" && home.color == "#30B0C7")
             let hex = try await f.tasks.createLabel(actor: f.owner, householdID: f.household, name: "Garden", color: "#a1b2c3")
             #expect(hex.color == "#A1B2C3")
-            await #expect(throws: HouseholdError.conflict("The household has a label named \"HOME\" already (names are compared case aside).")) {
+            await #expect(throws: ServiceError.conflict("The household has a label named \"HOME\" already (names are compared case aside).")) {
                 try await f.tasks.createLabel(actor: f.owner, householdID: f.household, name: "HOME", color: "red")
             }
             for bad in ["#12345", "#GGGGGG", "magenta", "123456"] {
-                await #expect(throws: HouseholdError.self, "\(bad)") {
+                await #expect(throws: ServiceError.self, "\(bad)") {
                     try await f.tasks.createLabel(actor: f.owner, householdID: f.household, name: "X \(bad)", color: bad)
                 }
             }
@@ -194,11 +194,11 @@ import Testing
             do {
                 _ = try await f.tasks.createItem(actor: viewer, householdID: f.household, draft: TaskDraft(title: "Nope"))
                 Issue.record("a viewer created an item")
-            } catch let error as HouseholdError {
-                guard case .denied = error else { Issue.record("\(error)"); return }
+            } catch let error as ServiceError {
+                guard error.kind == .forbidden, error.details.contains(where: { $0.key == "action" }) else { Issue.record("\(error)"); return }
             }
-            await #expect(throws: HouseholdError.notFound("Task")) { try await f.tasks.item(actor: stranger, id: item.id) }
-            await #expect(throws: HouseholdError.notFound("Household")) {
+            await #expect(throws: ServiceError.notFound("Task")) { try await f.tasks.item(actor: stranger, id: item.id) }
+            await #expect(throws: ServiceError.notFound("Household")) {
                 try await f.tasks.createItem(actor: stranger, householdID: f.household, draft: TaskDraft(title: "Nope"))
             }
             #expect(try await f.tasks.labels(actor: viewer, householdID: f.household).isEmpty)
@@ -230,10 +230,10 @@ extension TaskServiceTests {
             let moved = try await f.tasks.updateItem(actor: member, id: item.id, patch: TaskPatch(deadline: .some(deadline.addingTimeInterval(86_400))))
             #expect(moved.reminderDueAt == deadline.addingTimeInterval(86_400), "a new deadline moves the reminder")
 
-            await #expect(throws: HouseholdError.invalidInput(field: "startsAt", message: "Only events have a start, an end, a location and a date.")) {
+            await #expect(throws: ServiceError.invalidInput(field: "startsAt", message: "Only events have a start, an end, a location and a date.")) {
                 try await f.tasks.updateItem(actor: member, id: item.id, patch: TaskPatch(startsAt: .some(deadline)))
             }
-            await #expect(throws: HouseholdError.invalidInput(field: "assigneeId", message: "assigneeId must be a member of the household.")) {
+            await #expect(throws: ServiceError.invalidInput(field: "assigneeId", message: "assigneeId must be a member of the household.")) {
                 try await f.tasks.updateItem(actor: member, id: item.id, patch: TaskPatch(assigneeID: .some(UUID())))
             }
 
@@ -241,10 +241,10 @@ extension TaskServiceTests {
             let start = try #require(event.startsAt)
             let later = try await f.tasks.updateItem(actor: member, id: event.id, patch: TaskPatch(startsAt: .some(start.addingTimeInterval(7200))))
             #expect(later.startsAt == start.addingTimeInterval(7200) && later.endsAt == start.addingTimeInterval(10_800), "moving the start keeps the length")
-            await #expect(throws: HouseholdError.invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.")) {
+            await #expect(throws: ServiceError.invalidInput(field: "endsAt", message: "endsAt must not be before startsAt.")) {
                 try await f.tasks.updateItem(actor: member, id: event.id, patch: TaskPatch(endsAt: .some(start)))
             }
-            await #expect(throws: HouseholdError.invalidInput(field: "startsAt", message: "An event's startsAt cannot be cleared.")) {
+            await #expect(throws: ServiceError.invalidInput(field: "startsAt", message: "An event's startsAt cannot be cleared.")) {
                 try await f.tasks.updateItem(actor: member, id: event.id, patch: TaskPatch(startsAt: .some(nil)))
             }
         }
@@ -266,7 +266,7 @@ extension TaskServiceTests {
             let ids = item.subtasks.map(\.id)
             let reordered = try await f.tasks.reorderSubtasks(actor: member, taskID: item.id, ids: [ids[2], ids[0], ids[1]])
             #expect(reordered.subtasks.map(\.title) == ["Shoes", "Socks", "Shirts"])
-            await #expect(throws: HouseholdError.self) { try await f.tasks.reorderSubtasks(actor: member, taskID: item.id, ids: [ids[0], ids[1]]) }
+            await #expect(throws: ServiceError.self) { try await f.tasks.reorderSubtasks(actor: member, taskID: item.id, ids: [ids[0], ids[1]]) }
             let ticked = try await f.tasks.updateSubtask(actor: member, id: ids[0], title: nil, done: true)
             #expect(ticked.subtasks.first { $0.id == ids[0] }?.done == true && ticked.subtasks.first { $0.id == ids[0] }?.title == "Socks")
             let added = try await f.tasks.addSubtask(actor: member, taskID: item.id, title: "Hat")
@@ -280,18 +280,18 @@ extension TaskServiceTests {
                 do {
                     _ = try await attempt()
                     Issue.record("allowed")
-                } catch let error as HouseholdError {
-                    guard case .denied = error else { Issue.record("\(error)"); continue }
+                } catch let error as ServiceError {
+                    guard error.kind == .forbidden, error.details.contains(where: { $0.key == "action" }) else { Issue.record("\(error)"); continue }
                 }
             }
             let label = try await f.tasks.createLabel(actor: member, householdID: f.household, name: "Trip", color: "blue")
-            await #expect(throws: HouseholdError.self) { try await f.tasks.updateLabel(actor: member, id: label.id, name: "Holiday", color: nil) }
+            await #expect(throws: ServiceError.self) { try await f.tasks.updateLabel(actor: member, id: label.id, name: "Holiday", color: nil) }
             let renamed = try await f.tasks.updateLabel(actor: admin, id: label.id, name: "Holiday", color: "#00ff00")
             #expect(renamed.name == "Holiday" && renamed.color == "#00FF00")
 
             #expect(try await f.tasks.deleteItem(actor: admin, id: item.id).id == item.id)
             #expect(try await f.count("SELECT count(*) FROM subtasks") == 0)
-            await #expect(throws: HouseholdError.notFound("Task")) { try await f.tasks.item(actor: admin, id: item.id) }
+            await #expect(throws: ServiceError.notFound("Task")) { try await f.tasks.item(actor: admin, id: item.id) }
             _ = try await f.tasks.deleteLabel(actor: admin, id: label.id)
             #expect(try await f.count("SELECT count(*) FROM labels") == 0)
         }
@@ -368,9 +368,9 @@ extension TaskServiceTests {
             let (start, end) = try TaskService.localDay("2026-03-29", in: try #require(TimeZone(identifier: "Europe/Berlin")))
             #expect(end.timeIntervalSince(start) == 23 * 3600)
             for bad in ["2026-02-30", "2026-3-29", "yesterday"] {
-                await #expect(throws: HouseholdError.self, "\(bad)") { try await f.tasks.occursOn(actor: f.owner, householdID: f.household, date: bad) }
+                await #expect(throws: ServiceError.self, "\(bad)") { try await f.tasks.occursOn(actor: f.owner, householdID: f.household, date: bad) }
             }
-            await #expect(throws: HouseholdError.self) {
+            await #expect(throws: ServiceError.self) {
                 try await f.tasks.agenda(actor: f.owner, householdID: f.household, from: start, to: start.addingTimeInterval(367 * 86_400))
             }
         }
@@ -428,8 +428,8 @@ extension TaskServiceTests {
             #expect(try await f.tasks.deliverDueReminders().isEmpty)
             f.clock.advance(by: 2)
             #expect(try await f.tasks.deliverDueReminders().map(\.id) == [reminderID], "the same reminder, again")
-            await #expect(throws: HouseholdError.self) { try await f.tasks.snoozeReminder(actor: f.owner, taskID: item.id, minutes: 0) }
-            await #expect(throws: HouseholdError.self) { try await f.tasks.snoozeReminder(actor: viewer, taskID: item.id) }
+            await #expect(throws: ServiceError.self) { try await f.tasks.snoozeReminder(actor: f.owner, taskID: item.id, minutes: 0) }
+            await #expect(throws: ServiceError.self) { try await f.tasks.snoozeReminder(actor: viewer, taskID: item.id) }
 
             let later = f.clock.now.addingTimeInterval(3600)
             let moved = try await f.tasks.updateItem(actor: f.owner, id: item.id, patch: TaskPatch(deadline: .some(later)))
@@ -439,7 +439,7 @@ extension TaskServiceTests {
             _ = try await f.tasks.completeItem(actor: f.owner, id: item.id)
             f.clock.advance(by: 7200)
             #expect(try await f.tasks.deliverDueReminders().isEmpty, "completing cancels the reminder")
-            await #expect(throws: HouseholdError.self) { try await f.tasks.snoozeReminder(actor: f.owner, taskID: item.id) }
+            await #expect(throws: ServiceError.self) { try await f.tasks.snoozeReminder(actor: f.owner, taskID: item.id) }
         }
     }
 
@@ -457,15 +457,15 @@ extension TaskServiceTests {
             do {
                 _ = try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: TaskDraft(title: "Two new", labelNames: ["X", "Y"]))
                 Issue.record("two labels past the cap were made")
-            } catch let error as HouseholdError {
-                guard case .conflict(let message) = error else { Issue.record("\(error)"); return }
-                #expect(message.contains("at most \(cap) labels"), "\(message)")
+            } catch let error as ServiceError {
+                guard error.kind == .conflict else { Issue.record("\(error)"); return }
+                #expect(error.message.contains("at most \(cap) labels"), "\(error.message)")
             }
             #expect(try await f.count("SELECT count(*) FROM task_items") == 0, "the refused create wrote nothing")
             // The last place, and existing labels by name, still work.
             let item = try await f.tasks.createItem(actor: f.owner, householdID: f.household, draft: TaskDraft(title: "Fits", labelNames: ["X", "one MORE"]))
             #expect(item.labels.map(\.name).sorted() == ["One more", "X"])
-            await #expect(throws: HouseholdError.self) {
+            await #expect(throws: ServiceError.self) {
                 try await f.tasks.createLabel(actor: f.owner, householdID: f.household, name: "Too many", color: "red")
             }
             #expect(try await f.count("SELECT count(*) FROM labels WHERE household_id = \(f.household)") == cap)

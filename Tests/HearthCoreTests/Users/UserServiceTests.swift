@@ -16,11 +16,11 @@ import Testing
         }
     }
 
-    static func error(_ body: () async throws -> Void) async -> UserError? {
+    static func error(_ body: () async throws -> Void) async -> ServiceError? {
         do {
             try await body()
             return nil
-        } catch let error as UserError {
+        } catch let error as ServiceError {
             return error
         } catch {
             Issue.record("unexpected error \(error)")
@@ -61,12 +61,12 @@ import Testing
     func badSignUpInputNamesTheFieldAndWritesNothing(email: String, password: String, name: String, field: String) async throws {
         try await Self.withService { users, _, database throws in
             let error = await Self.error { _ = try await users.signUp(email: email, password: password, displayName: name, deviceName: nil) }
-            guard case .invalidInput(let reported, let message)? = error else {
+            guard let error, error.kind == .badUserInput, let reported = error.field else {
                 Issue.record("expected invalid input, got \(String(describing: error))")
                 return
             }
             #expect(reported == field)
-            #expect(message.hasPrefix(field))
+            #expect(error.message.hasPrefix(field))
             #expect(try await database.strings("SELECT count(*)::text FROM users") == ["0"])
         }
     }
@@ -165,7 +165,7 @@ import Testing
             let limited = await Self.error {
                 _ = try await users.signIn(email: "ada@example.org", password: "correct horse", deviceName: nil, clientAddress: "10.9.9.9")
             }
-            #expect(limited == .rateLimited(retryAfter: 15 * 60 - 9))
+            #expect(limited == .tooManyPasswordAttempts(retryAfter: 15 * 60 - 9))
             clock.advance(by: 15 * 60)
             _ = try await users.signIn(email: "ada@example.org", password: "correct horse", deviceName: nil, clientAddress: "10.9.9.9")
 
@@ -178,7 +178,7 @@ import Testing
             let byAddress = await Self.error {
                 _ = try await users.signIn(email: "ada@example.org", password: "correct horse", deviceName: nil, clientAddress: "192.0.2.7")
             }
-            #expect(byAddress == .rateLimited(retryAfter: 15 * 60))
+            #expect(byAddress == .tooManyPasswordAttempts(retryAfter: 15 * 60))
             _ = try await users.signIn(email: "ada@example.org", password: "correct horse", deviceName: nil, clientAddress: "192.0.2.8")
         }
     }
@@ -249,7 +249,7 @@ import Testing
             ]
             for (json, field) in refusals {
                 let error = await Self.error { _ = try await users.importPreferences(userID: bob.id, json: Data(json.utf8)) }
-                guard case .invalidInput(let reported, _)? = error else {
+                guard let error, error.kind == .badUserInput, let reported = error.field else {
                     Issue.record("\(json) was accepted")
                     continue
                 }

@@ -48,8 +48,7 @@ enum HouseholdValues {
         ]
     }
 
-    /// `first` and `after` arguments as a page request; call it inside ``serviceCall(_:)``, which
-    /// answers a refusal with `BAD_USER_INPUT` naming the argument.
+    /// `first` and `after` arguments as a page request; a refusal is `BAD_USER_INPUT` naming the argument.
     static func page(_ input: FieldInput) throws(PageRequestError) -> PageRequest {
         var first: Int?
         if case .int(let value)? = input[argument: "first"] { first = value }
@@ -57,18 +56,14 @@ enum HouseholdValues {
     }
 
     static func role(_ value: GraphQLValue?, field: String = "role") throws -> HouseholdRole {
-        guard case .string(let name)? = value else { throw HouseholdError.invalidInput(field: field, message: "\(field) is required.").fieldError }
-        do {
-            return try HouseholdRole.parse(name, field: field)
-        } catch {
-            throw error.fieldError
-        }
+        guard case .string(let name)? = value else { throw ServiceError.invalidInput(field: field, message: "\(field) is required.") }
+        return try HouseholdRole.parse(name, field: field)
     }
 
     /// A required `UUID` argument.
     static func id(_ input: FieldInput, _ name: String) throws -> UUID {
         guard let id = UserValues.uuid(input[argument: name]) else {
-            throw HouseholdError.invalidInput(field: name, message: "\(name) must be a UUID.").fieldError
+            throw ServiceError.invalidInput(field: name, message: "\(name) must be a UUID.")
         }
         return id
     }

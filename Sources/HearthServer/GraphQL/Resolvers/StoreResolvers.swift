@@ -21,18 +21,18 @@ enum StoreResolvers {
         resolvers.field("Query.stores") { input in
             let actor = try input.signedIn().user.id
             let household = try HouseholdValues.id(input, "householdId")
-            let page = try await serviceCall { try await stores.stores(actor: actor, householdID: household, page: try HouseholdValues.page(input)) }
+            let page = try await stores.stores(actor: actor, householdID: household, page: try HouseholdValues.page(input))
             return .value(HouseholdValues.connection(page, StoreValues.store))
         }
         resolvers.field("Query.store") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
-            return .value(StoreValues.store(try await serviceCall { try await stores.store(actor: actor, id: id) }))
+            return .value(StoreValues.store(try await stores.store(actor: actor, id: id)))
         }
         resolvers.field("Query.product") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
-            let (product, variants) = try await serviceCall { try await stores.product(actor: actor, id: id) }
+            let (product, variants) = try await stores.product(actor: actor, id: id)
             variantLoader(input, stores).prime(id, variants)
             return .value(StoreValues.product(product))
         }
@@ -43,22 +43,20 @@ enum StoreResolvers {
             let since = UserValues.string(input[argument: "since"]).flatMap(DateTimeScalar.date(from:))
             let unreadOnly = UserValues.flag(input[argument: "unreadOnly"])
             let storeIDs = try StoreValues.ids(input[argument: "storeIds"], field: "storeIds")
-            let page = try await serviceCall {
-                let query = try StoreEventQuery(storeIDs: storeIDs, types: types, since: since, unreadOnly: unreadOnly)
-                return try await stores.events(actor: actor, householdID: household, query: query, page: try HouseholdValues.page(input))
-            }
+            let query = try StoreEventQuery(storeIDs: storeIDs, types: types, since: since, unreadOnly: unreadOnly)
+            let page = try await stores.events(actor: actor, householdID: household, query: query, page: try HouseholdValues.page(input))
             return .value(HouseholdValues.connection(page, StoreValues.event))
         }
         resolvers.field("Query.unreadEventCount") { input in
             let actor = try input.signedIn().user.id
             let household = try HouseholdValues.id(input, "householdId")
             let store = UserValues.uuid(input[argument: "storeId"])
-            return .int(try await serviceCall { try await stores.unreadEventCount(actor: actor, householdID: household, storeID: store) })
+            return .int(try await stores.unreadEventCount(actor: actor, householdID: household, storeID: store))
         }
         resolvers.field("Query.notifications") { input in
             let actor = try input.signedIn().user.id
             let unreadOnly = UserValues.flag(input[argument: "unreadOnly"])
-            let page = try await serviceCall { try await stores.notifications(actor: actor, unreadOnly: unreadOnly, page: try HouseholdValues.page(input)) }
+            let page = try await stores.notifications(actor: actor, unreadOnly: unreadOnly, page: try HouseholdValues.page(input))
             return .value(HouseholdValues.connection(page, StoreValues.notification))
         }
 
@@ -66,7 +64,7 @@ enum StoreResolvers {
             let actor = try input.signedIn().user.id
             guard let id = UserValues.sourceID(input),
                   let household = UserValues.uuid(UserResolvers.plainField(input.source, "householdId")) else { return .null }
-            return .int(try await serviceCall { try await stores.unreadEventCount(actor: actor, householdID: household, storeID: id) })
+            return .int(try await stores.unreadEventCount(actor: actor, householdID: household, storeID: id))
         }
         resolvers.field("Store.products") { input in
             let actor = try input.signedIn().user.id
@@ -74,10 +72,8 @@ enum StoreResolvers {
             let stock = UserValues.string(input[argument: "stock"]).flatMap(ProductQuery.Stock.init(rawValue:)) ?? .all
             let sort = UserValues.string(input[argument: "sort"]).flatMap(ProductQuery.Sort.init(rawValue:)) ?? .title
             let search = UserValues.string(input[argument: "search"])
-            let page = try await serviceCall {
-                try await stores.products(actor: actor, storeID: id, query: try ProductQuery(search: search, stock: stock, sort: sort),
-                                          page: try HouseholdValues.page(input))
-            }
+            let page = try await stores.products(actor: actor, storeID: id, query: try ProductQuery(search: search, stock: stock, sort: sort),
+                                                 page: try HouseholdValues.page(input))
             return .value(HouseholdValues.connection(page) { StoreValues.product($0) })
         }
         // A product's variants, batched across a page of products (one query per request level).
@@ -90,7 +86,7 @@ enum StoreResolvers {
             var limit = 50
             if case .int(let first)? = input[argument: "first"] {
                 guard (1...500).contains(first) else {
-                    throw StoreError.invalidInput(field: "first", message: "first must be from 1 to 500.").fieldError
+                    throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 500.")
                 }
                 limit = first
             }
@@ -104,44 +100,42 @@ enum StoreResolvers {
             let household = try HouseholdValues.id(input, "householdId")
             let domain = UserValues.string(input[argument: "domain"]) ?? ""
             let name = UserValues.string(input[argument: "name"])
-            return .value(StoreValues.store(try await serviceCall {
-                try await stores.addStore(actor: actor, householdID: household, domain: domain, name: name)
-            }))
+            return .value(StoreValues.store(try await stores.addStore(actor: actor, householdID: household, domain: domain, name: name)))
         }
         resolvers.field("Mutation.renameStore") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
             let name = UserValues.string(input[argument: "name"]) ?? ""
-            return .value(StoreValues.store(try await serviceCall { try await stores.renameStore(actor: actor, id: id, name: name) }))
+            return .value(StoreValues.store(try await stores.renameStore(actor: actor, id: id, name: name)))
         }
         resolvers.field("Mutation.removeStore") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
-            try await serviceCall { try await stores.removeStore(actor: actor, id: id) }
+            try await stores.removeStore(actor: actor, id: id)
             return .string(UserValues.uuid(id))
         }
         resolvers.field("Mutation.syncStore") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
-            return .value(StoreValues.store(try await serviceCall { try await stores.syncStore(actor: actor, id: id).store }))
+            return .value(StoreValues.store(try await stores.syncStore(actor: actor, id: id).store))
         }
         resolvers.field("Mutation.markEventRead") { input in
             let actor = try input.signedIn().user.id
             guard let text = UserValues.string(input[argument: "id"]), let id = Int64(text) else {
-                throw StoreError.notFound("Event").fieldError
+                throw ServiceError.notFound("Event")
             }
-            return .value(StoreValues.event(try await serviceCall { try await stores.markEventRead(actor: actor, id: id) }))
+            return .value(StoreValues.event(try await stores.markEventRead(actor: actor, id: id)))
         }
         resolvers.field("Mutation.markAllEventsRead") { input in
             let actor = try input.signedIn().user.id
             let household = try HouseholdValues.id(input, "householdId")
             let store = UserValues.uuid(input[argument: "storeId"])
-            return .int(try await serviceCall { try await stores.markAllEventsRead(actor: actor, householdID: household, storeID: store) })
+            return .int(try await stores.markAllEventsRead(actor: actor, householdID: household, storeID: store))
         }
         resolvers.field("Mutation.markNotificationRead") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
-            return .value(StoreValues.notification(try await serviceCall { try await stores.markNotificationRead(actor: actor, id: id) }))
+            return .value(StoreValues.notification(try await stores.markNotificationRead(actor: actor, id: id)))
         }
     }
 
@@ -151,7 +145,7 @@ enum StoreResolvers {
             let household = try HouseholdValues.id(input, "householdId")
             let storeIDs = try StoreValues.ids(input[argument: "storeIds"], field: "storeIds").map(Set.init)
             // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
-            _ = try await serviceCall { try await stores.mayReadEvents(actor: actor, householdID: household) }
+            _ = try await stores.mayReadEvents(actor: actor, householdID: household)
             let batches = stores.changes.subscribe()
             return AsyncThrowingStream { continuation in
                 let task = Task {

@@ -94,7 +94,7 @@ enum StoreValues {
         guard case .list(let items)? = value else { return nil }
         return try items.map { item in
             guard let id = UserValues.uuid(item) else {
-                throw StoreError.invalidInput(field: field, message: "\(field) must hold UUIDs.").fieldError
+                throw ServiceError.invalidInput(field: field, message: "\(field) must hold UUIDs.")
             }
             return id
         }

@@ -11,37 +11,35 @@ enum TaskResolvers {
         resolvers.field("Query.tasks") { input in
             let actor = try input.signedIn().user.id
             let household = try HouseholdValues.id(input, "householdId")
-            let page = try await serviceCall {
-                let query = try TaskValues.query(input[argument: "filter"], sort: input[argument: "sort"])
-                return try await tasks.items(actor: actor, householdID: household, query: query, page: try HouseholdValues.page(input))
-            }
+            let query = try TaskValues.query(input[argument: "filter"], sort: input[argument: "sort"])
+            let page = try await tasks.items(actor: actor, householdID: household, query: query, page: try HouseholdValues.page(input))
             return .value(HouseholdValues.connection(page, TaskValues.task))
         }
         resolvers.field("Query.task") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
-            return .value(TaskValues.task(try await serviceCall { try await tasks.item(actor: actor, id: id) }))
+            return .value(TaskValues.task(try await tasks.item(actor: actor, id: id)))
         }
         resolvers.field("Query.agenda") { input in
             let actor = try input.signedIn().user.id
             let household = try HouseholdValues.id(input, "householdId")
             guard let from = TaskValues.date(input[argument: "from"]), let to = TaskValues.date(input[argument: "to"]) else {
-                throw HouseholdError.invalidInput(field: "from", message: "from and to must be date-times.").fieldError
+                throw ServiceError.invalidInput(field: "from", message: "from and to must be date-times.")
             }
-            let items = try await serviceCall { try await tasks.agenda(actor: actor, householdID: household, from: from, to: to) }
+            let items = try await tasks.agenda(actor: actor, householdID: household, from: from, to: to)
             return .value(.list(items.map(TaskValues.task)))
         }
         resolvers.field("Query.occursOn") { input in
             let actor = try input.signedIn().user.id
             let household = try HouseholdValues.id(input, "householdId")
             let date = UserValues.string(input[argument: "date"]) ?? ""
-            let items = try await serviceCall { try await tasks.occursOn(actor: actor, householdID: household, date: date) }
+            let items = try await tasks.occursOn(actor: actor, householdID: household, date: date)
             return .value(.list(items.map(TaskValues.task)))
         }
         resolvers.field("Query.labels") { input in
             let actor = try input.signedIn().user.id
             let household = try HouseholdValues.id(input, "householdId")
-            let labels = try await serviceCall { try await tasks.labels(actor: actor, householdID: household) }
+            let labels = try await tasks.labels(actor: actor, householdID: household)
             return .value(.list(labels.map(TaskValues.label)))
         }
         registerMutations(&resolvers, tasks: tasks)
@@ -53,8 +51,8 @@ enum TaskResolvers {
             let actor = try input.signedIn().user.id
             let household = try HouseholdValues.id(input, "householdId")
             // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
-            guard try await serviceCall({ try await tasks.mayReadItems(actor: actor, householdID: household) }) else {
-                throw HouseholdError.forbidden("You can't see the tasks of this household.").fieldError
+            guard try await tasks.mayReadItems(actor: actor, householdID: household) else {
+                throw ServiceError.forbidden("You can't see the tasks of this household.")
             }
             let events = tasks.changes.subscribe()
             return AsyncThrowingStream { continuation in
@@ -76,7 +74,7 @@ enum TaskResolvers {
         resolvers.subscription("Subscription.reminderDue") { input in
             let actor = try input.signedIn().user.id
             let household = UserValues.uuid(input[argument: "householdId"])
-            if let household { _ = try await serviceCall { try await tasks.mayReadItems(actor: actor, householdID: household) } }
+            if let household { _ = try await tasks.mayReadItems(actor: actor, householdID: household) }
             let events = tasks.changes.subscribe()
             return AsyncThrowingStream { continuation in
                 let task = Task {
@@ -102,7 +100,7 @@ enum TaskResolvers {
                 let actor = try input.signedIn().user.id
                 let household = try HouseholdValues.id(input, "householdId")
                 let draft = TaskValues.draft(input[argument: "input"], kind: kind)
-                return .value(TaskValues.task(try await serviceCall { try await tasks.createItem(actor: actor, householdID: household, draft: draft) }))
+                return .value(TaskValues.task(try await tasks.createItem(actor: actor, householdID: household, draft: draft)))
             }
         }
         item(&resolvers, "Mutation.updateTask", "id") { actor, id, input in
@@ -130,18 +128,18 @@ enum TaskResolvers {
             let household = try HouseholdValues.id(input, "householdId")
             let name = UserValues.string(input[argument: "name"]) ?? ""
             let color = UserValues.string(input[argument: "color"]) ?? "gray"
-            return .value(TaskValues.label(try await serviceCall { try await tasks.createLabel(actor: actor, householdID: household, name: name, color: color) }))
+            return .value(TaskValues.label(try await tasks.createLabel(actor: actor, householdID: household, name: name, color: color)))
         }
         resolvers.field("Mutation.updateLabel") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
             let (name, color) = (UserValues.string(input[argument: "name"]), UserValues.string(input[argument: "color"]))
-            return .value(TaskValues.label(try await serviceCall { try await tasks.updateLabel(actor: actor, id: id, name: name, color: color) }))
+            return .value(TaskValues.label(try await tasks.updateLabel(actor: actor, id: id, name: name, color: color)))
         }
         resolvers.field("Mutation.deleteLabel") { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, "id")
-            return .value(TaskValues.label(try await serviceCall { try await tasks.deleteLabel(actor: actor, id: id) }))
+            return .value(TaskValues.label(try await tasks.deleteLabel(actor: actor, id: id)))
         }
     }
 
@@ -151,7 +149,7 @@ enum TaskResolvers {
         resolvers.field(field) { input in
             let actor = try input.signedIn().user.id
             let id = try HouseholdValues.id(input, idArgument)
-            return .value(TaskValues.task(try await serviceCall { try await body(actor, id, input) }))
+            return .value(TaskValues.task(try await body(actor, id, input)))
         }
     }
 }

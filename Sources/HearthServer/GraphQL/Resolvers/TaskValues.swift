@@ -88,7 +88,7 @@ enum TaskValues {
     }
 
     /// A `TaskFilter` and sort as a query.
-    static func query(_ filter: GraphQLValue?, sort: GraphQLValue?) throws(HouseholdError) -> TaskQuery {
+    static func query(_ filter: GraphQLValue?, sort: GraphQLValue?) throws(ServiceError) -> TaskQuery {
         let input = object(filter)
         return try TaskQuery(
             kind: UserValues.string(input["kind"]).flatMap(TaskKind.init(rawValue:)),

@@ -1,0 +1,127 @@
+/// Why a service refused a request, said once for every service: its kind (the API shows it as
+/// `extensions.code`), a sentence for the person, the input field at fault, and facts for programs
+/// (`retryAfter`, a permission denial's rule, a store feed's failure). The API maps it in one place.
+public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case badUserInput = "BAD_USER_INPUT"
+        case unauthenticated = "UNAUTHENTICATED"
+        case forbidden = "FORBIDDEN"
+        case notFound = "NOT_FOUND"
+        case conflict = "CONFLICT"
+        case rateLimited = "RATE_LIMITED"
+    }
+
+    /// One fact for programs, shown after the code (and field) in `extensions`.
+    public struct Detail: Sendable, Equatable {
+        public enum Value: Sendable, Equatable {
+            case string(String)
+            case int(Int)
+        }
+        public let key: String
+        public let value: Value
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The input field at fault, named as in the API.
+    public var field: String?
+    public var details: [Detail]
+
+    public init(_ kind: Kind, _ message: String, field: String? = nil, details: [Detail] = []) {
+        self.kind = kind
+        self.message = message
+        self.field = field
+        self.details = details
+    }
+
+    public var description: String { "\(kind.rawValue): \(message)" }
+
+    /// Seconds to wait before trying again, for `RATE_LIMITED`.
+    public var retryAfter: Int? {
+        for detail in details where detail.key == "retryAfter" {
+            if case .int(let seconds) = detail.value { return seconds }
+        }
+        return nil
+    }
+
+    // MARK: Input and state
+
+    /// A field of the input is not acceptable.
+    public static func invalidInput(field: String, message: String) -> ServiceError {
+        ServiceError(.badUserInput, message, field: field)
+    }
+
+    /// No such thing, or not one the caller may see: the two look the same.
+    public static func notFound(_ what: String) -> ServiceError { ServiceError(.notFound, "\(what) not found.") }
+
+    /// The request contradicts the state: the last owner leaving, a person or a store added twice.
+    public static func conflict(_ message: String) -> ServiceError { ServiceError(.conflict, message) }
+
+    /// Too soon: try again after `retryAfter` seconds.
+    public static func rateLimited(retryAfter: Int, message: String) -> ServiceError {
+        ServiceError(.rateLimited, message, details: [Detail(key: "retryAfter", value: .int(retryAfter))])
+    }
+
+    // MARK: Permissions
+
+    /// The caller may see it but not do this, said in a sentence.
+    public static func forbidden(_ message: String) -> ServiceError { ServiceError(.forbidden, message) }
+
+    /// A permission check refused it: a sentence for the person, CASL's details for programs.
+    public static func denied(_ denial: PermissionDenial) -> ServiceError {
+        var details = [Detail(key: "action", value: .string(denial.action)), Detail(key: "subject", value: .string(denial.subjectType)),
+                       Detail(key: "reason", value: .string(denial.reason))]
+        if let role = denial.neededRole { details.append(Detail(key: "neededRole", value: .string(role.rawValue))) }
+        return ServiceError(.forbidden, denial.message, field: denial.field, details: details)
+    }
+
+    // MARK: Accounts
+
+    /// Another account has this email.
+    public static let emailTaken = ServiceError(.badUserInput, "An account with this email already exists.", field: "email")
+
+    /// Sign-in failed; one message whether the email exists or not.
+    public static let invalidCredentials = ServiceError(.unauthenticated, "Invalid email or password")
+
+    /// Too many password attempts for the account or the address.
+    public static func tooManyPasswordAttempts(retryAfter: Int) -> ServiceError {
+        rateLimited(retryAfter: retryAfter, message: "Too many password attempts. Try again in \(retryAfter) seconds.")
+    }
+
+    /// Too many accounts created from one client address.
+    public static func tooManySignUps(retryAfter: Int) -> ServiceError {
+        rateLimited(retryAfter: retryAfter, message: "Too many accounts were created from your address. Try again in \(retryAfter) seconds.")
+    }
+
+    /// Every password-hashing slot is taken and the queue is full.
+    public static func busy(retryAfter: Int) -> ServiceError {
+        rateLimited(retryAfter: retryAfter, message: "The server is busy checking passwords. Try again in \(retryAfter) seconds.")
+    }
+
+    /// The configuration does not let people sign up.
+    public static func signUpClosed(_ mode: SignUpMode) -> ServiceError {
+        switch mode {
+        case .inviteOnly: forbidden("Sign-up on this server needs an invitation: give its code as invitationCode.")
+        default: forbidden("Sign-up is closed on this server; ask its administrator for an account.")
+        }
+    }
+
+    /// A password given to confirm a change is wrong.
+    public static func wrongPassword(field: String) -> ServiceError {
+        ServiceError(.badUserInput, "\(field) is not your current password.", field: field)
+    }
+
+    // MARK: Stores
+
+    /// Adding a store fetched its feed, and that failed.
+    public static func feedUnusable(_ error: StoreSyncError) -> ServiceError {
+        ServiceError(
+            .badUserInput, "The store's product feed cannot be used: \(error.message) \(error.suggestion)", field: "domain",
+            details: [Detail(key: "syncError", value: .string(error.code.rawValue)), Detail(key: "suggestion", value: .string(error.suggestion))])
+    }
+}
+
+extension PageRequestError {
+    /// The refusal as every service's.
+    public var serviceError: ServiceError { .invalidInput(field: field, message: message) }
+}
