@@ -63,7 +63,9 @@ public actor TestPostgres {
             configuration: .init(
                 dataDirectory: root + "/data",
                 database: templateName,
-                settings: ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "300"]),
+                // pg_stat_statements counts each database's statements, for tests that bound them.
+                settings: ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "300",
+                           "shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track_utility": "on"]),
             logger: logger)
         let endpoint = try await cluster.start()
         if let pid = await cluster.serverPID { serverPID.store(pid, ordering: .relaxed) }
@@ -80,6 +82,7 @@ public actor TestPostgres {
         try await database.whileRunning { database in
             let migrations = try Migration.load(from: migrationsDirectory)
             try await Migrator(migrations: migrations, logger: logger).migrate(database.client)
+            try await database.client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements", logger: logger)
         }
         return endpoint
     }
@@ -136,6 +139,18 @@ public func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async 
 }
 
 extension Database {
+    /// How many statements PostgreSQL has run in this database so far (pg_stat_statements:
+    /// statements finished, utility ones such as BEGIN included). Read before and after what is
+    /// measured; the read itself counts once in the next reading.
+    public func statementCount() async throws -> Int {
+        let rows = try await client.query(
+            "SELECT COALESCE(sum(calls), 0)::int8 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            logger: logger)
+        var count: Int64 = 0
+        for try await value in rows.decode(Int64.self) { count = value }
+        return Int(count)
+    }
+
     /// The rows of a one-column text query, for assertions.
     public func strings(_ sql: String) async throws -> [String] {
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)

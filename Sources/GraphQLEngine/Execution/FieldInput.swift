@@ -52,6 +52,23 @@ public final class ResolveInfo: Sendable {
     /// `Parent.field`.
     public var coordinate: String { parentType.name + "." + fieldName }
 
+    /// Whether the field's selection may ask for the sub-field `name` (directly or in an inline
+    /// fragment; a fragment spread counts as yes): a resolver can skip work nobody asked for,
+    /// such as a list's total count.
+    public func selects(_ name: String) -> Bool {
+        func search(_ set: SelectionSet?) -> Bool {
+            guard let set else { return false }
+            return set.selections.contains { selection in
+                switch selection {
+                case .field(let field): field.name.value == name
+                case .inlineFragment(let fragment): search(fragment.selectionSet)
+                case .fragmentSpread: true
+                }
+            }
+        }
+        return fieldNodes.contains { search($0.selectionSet) }
+    }
+
     init(fieldName: String, parentType: GraphQLNamedType, returnType: GraphQLType, schema: GraphQLSchema, fieldNodes: [Field]) {
         self.fieldName = fieldName
         self.parentType = parentType

@@ -18,7 +18,7 @@ extension HouseholdService {
         _ = try await readableHousehold(caller, householdID)
         try Self.authorize(caller, "read", .instance(type: "Activity", fields: ["householdId": .string(householdID.uuidString.lowercased())]))
         let after = try page.afterInteger()
-        let total = try await count("SELECT count(*) FROM household_activity WHERE household_id = \(householdID)")
+        let total = try await pageTotal(page, "SELECT count(*) FROM household_activity WHERE household_id = \(householdID)")
         let rows = try await database.client.query(
             """
             SELECT a.id, a.kind, a.actor_id, actor.display_name, actor.avatar_url, a.member_id, member.display_name,

@@ -14,7 +14,7 @@ extension HouseholdService {
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Member", columns: Self.memberColumns) else {
             return .empty
         }
-        let total = try await count(
+        let total = try await pageTotal(page, 
             "SELECT count(*) FROM household_members m WHERE m.household_id = \(householdID) AND \(allowed)")
         let rows = try await database.client.query(
             """

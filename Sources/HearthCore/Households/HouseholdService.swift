@@ -147,7 +147,7 @@ public final class HouseholdService: ServiceHealth {
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Household", columns: Self.householdColumns) else {
             return .empty
         }
-        let total = try await count("SELECT count(*) FROM households h WHERE \(allowed)")
+        let total = try await pageTotal(page, "SELECT count(*) FROM households h WHERE \(allowed)")
         let rows = try await Self.decodeHouseholds(try await database.client.query(
             """
             SELECT \(unescaped: Self.householdSelect) FROM households h
@@ -242,6 +242,11 @@ public final class HouseholdService: ServiceHealth {
         let flattened = trimmed.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
         _ = try UserInput.text(flattened, field: "description", maxLength: 1000)
         return trimmed
+    }
+
+    /// A page's total: `query`'s count, unless the page does not want it (then 0, never shown).
+    func pageTotal(_ page: PageRequest, _ query: PostgresQuery) async throws -> Int {
+        page.countsTotal ? try await count(query) : 0
     }
 
     func count(_ query: PostgresQuery) async throws -> Int {

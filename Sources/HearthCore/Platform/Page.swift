@@ -8,9 +8,11 @@ public struct PageRequest: Sendable, Equatable {
 
     public let first: Int
     public let after: String?
+    /// Whether the list's total is wanted; when not, services skip counting and report 0.
+    public let countsTotal: Bool
 
     /// Checks `first` (1 to 100) and that `after` looks like a cursor; `field`s name what was wrong.
-    public init(first: Int?, after: String?) throws(PageRequestError) {
+    public init(first: Int?, after: String?, countsTotal: Bool = true) throws(PageRequestError) {
         let first = first ?? Self.defaultSize
         guard (1...Self.maximumSize).contains(first) else {
             throw PageRequestError(field: "first", message: "first must be from 1 to \(Self.maximumSize); got \(first).")
@@ -18,6 +20,7 @@ public struct PageRequest: Sendable, Equatable {
         if let after, after.isEmpty || after.utf8.count > 200 { throw Self.notACursor }
         self.first = first
         self.after = after
+        self.countsTotal = countsTotal
     }
 
     /// The time and id of an `after` made by ``Cursor/make(microseconds:id:)``; nil without one.

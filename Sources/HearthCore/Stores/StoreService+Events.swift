@@ -38,7 +38,7 @@ extension StoreService {
         }
         if query.unreadOnly { filter.append(.not(Self.isRead(actor))) }
         let condition = SQLCondition.and(filter)
-        let total = try await households.count("SELECT count(*) FROM store_events e WHERE \(condition)")
+        let total = try await households.pageTotal(page, "SELECT count(*) FROM store_events e WHERE \(condition)")
         let keyset: SQLCondition = after.map { .predicate([.sql("e.id < "), .bind(.integer($0))]) } ?? .alwaysTrue
         let rows = try await database.client.query("""
             SELECT \(Self.eventSelect(reader: actor)) \(unescaped: Self.eventJoins)
@@ -55,6 +55,21 @@ extension StoreService {
         return try await households.count("""
             SELECT count(*) FROM store_events e WHERE e.household_id = \(householdID) AND \(store) AND NOT \(Self.isRead(actor))
             """)
+    }
+
+    /// Unread events per store, for stores the caller was shown (reading their household's
+    /// events is checked in memory), in one grouped statement.
+    public func unreadEventCounts(actor: UUID, stores: [(id: UUID, householdID: UUID)]) async throws -> [UUID: Int] {
+        let caller = try await households.ability(for: actor)
+        let readable = stores.filter { caller.ability.can("read", Self.eventSubject($0.householdID)) }.map(\.id)
+        var counts = Dictionary(uniqueKeysWithValues: stores.map { ($0.id, 0) })
+        guard !readable.isEmpty else { return counts }
+        let rows = try await database.client.query("""
+            SELECT e.store_id, count(*)::int8 FROM store_events e
+            WHERE e.store_id = ANY(\(readable)) AND NOT \(Self.isRead(actor)) GROUP BY e.store_id
+            """, logger: logger)
+        for try await (store, count) in rows.decode((UUID, Int64).self) { counts[store] = Int(count) }
+        return counts
     }
 
     /// Marks one event read for the caller (MEMBER and up).

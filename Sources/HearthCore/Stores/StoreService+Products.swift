@@ -13,35 +13,62 @@ extension StoreService {
     public func products(actor: UUID, storeID: UUID, query: ProductQuery, page: PageRequest) async throws -> Page<Product> {
         let caller = try await households.ability(for: actor)
         let store = try await readableStore(caller, storeID)
-        guard caller.ability.can("read", Product.subject(householdID: store.householdID)) else { return .empty }
-        var filter: [SQLCondition] = [.predicate([.sql("p.store_id = "), .bind(.uuid(storeID)), .sql(" AND p.removed_at IS NULL")])]
+        return try await products(caller: caller, stores: [(store.id, store.householdID)], query: query, page: page)[store.id] ?? .empty
+    }
+
+    /// The same page of products for each of several stores the caller was shown (their ability
+    /// to read products is checked in memory, the stores are not read again), in one statement:
+    /// each store's rows come from its own index range (`LATERAL … LIMIT`), plus one grouped count
+    /// when the page wants totals.
+    public func products(actor: UUID, stores: [(id: UUID, householdID: UUID)], query: ProductQuery, page: PageRequest) async throws -> [UUID: Page<Product>] {
+        try await products(caller: try await households.ability(for: actor), stores: stores, query: query, page: page)
+    }
+
+    private func products(caller: CallerAbility, stores: [(id: UUID, householdID: UUID)], query: ProductQuery, page: PageRequest) async throws -> [UUID: Page<Product>] {
+        let readable = stores.filter { caller.ability.can("read", Product.subject(householdID: $0.householdID)) }.map(\.id)
+        var pages = Dictionary(uniqueKeysWithValues: stores.map { ($0.id, Page<Product>.empty) })
+        guard !readable.isEmpty else { return pages }
+        var filter: [SQLCondition] = [.predicate([.sql("p.removed_at IS NULL")])]
         switch query.stock {
         case .all: break
         case .inStock: filter.append(.predicate([.sql("p.available")]))
         case .outOfStock: filter.append(.predicate([.sql("NOT p.available")]))
         }
         if let search = query.search {
-            let pattern = LikePattern.containing(search)
-            filter.append(.predicate([.sql("p.search_key LIKE "), .bind(.text(pattern))]))
+            filter.append(.predicate([.sql("p.search_key LIKE "), .bind(.text(LikePattern.containing(search)))]))
         }
         let condition = SQLCondition.and(filter)
-        let total = try await households.count("SELECT count(*) FROM products p WHERE \(condition)")
         let keyset = try Self.productKeyset(page, sort: query.sort)
         let ordering = query.sort.ordering
+        var totals: [UUID: Int] = [:]
+        if page.countsTotal {
+            let rows = try await database.client.query(
+                "SELECT p.store_id, count(*)::int8 FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id",
+                logger: logger)
+            for try await (store, count) in rows.decode((UUID, Int64).self) { totals[store] = Int(count) }
+        }
         let rows = try await Self.decodeProducts(try await database.client.query("""
-            SELECT \(unescaped: Self.productSelect) FROM products p WHERE \(condition) AND \(keyset)
-            ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
+            SELECT \(unescaped: Self.productSelect) FROM unnest(\(readable)::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT * FROM products p WHERE p.store_id = parent.id AND \(condition) AND \(keyset)
+                ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
+            ) p
+            ORDER BY p.store_id, \(unescaped: ordering.orderBy)
             """, logger: logger))
         let sort = query.sort
-        return Page(rows: rows, request: page, totalCount: total, cursor: { row in
-            let key: String = switch sort {
-            case .title: row.product.title.lowercased()
-            case .priceAscending, .priceDescending: String(row.product.minPrice)
-            case .newest: String(row.firstSeenMicros)
-            case .recentlyChanged: String(row.changedMicros)
-            }
-            return Cursor.make([sort.rawValue, key, row.product.id.uuidString])
-        }, item: \.product)
+        for store in readable {
+            let own = rows.filter { $0.product.storeID == store }
+            pages[store] = Page(rows: own, request: page, totalCount: totals[store] ?? 0, cursor: { row in
+                let key: String = switch sort {
+                case .title: row.product.title.lowercased()
+                case .priceAscending, .priceDescending: String(row.product.minPrice)
+                case .newest: String(row.firstSeenMicros)
+                case .recentlyChanged: String(row.changedMicros)
+                }
+                return Cursor.make([sort.rawValue, key, row.product.id.uuidString])
+            }, item: \.product)
+        }
+        return pages
     }
 
     /// The rows after a product page's `after` cursor, which must come from the same sort.

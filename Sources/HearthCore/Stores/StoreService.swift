@@ -122,7 +122,7 @@ public final class StoreService: ServiceHealth {
         _ = try await households.readableHousehold(caller, householdID)
         let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return .empty }
-        let total = try await households.count("SELECT count(*) FROM stores s WHERE s.household_id = \(householdID) AND \(allowed)")
+        let total = try await households.pageTotal(page, "SELECT count(*) FROM stores s WHERE s.household_id = \(householdID) AND \(allowed)")
         let rows = try await decodeStores(try await database.client.query("""
             SELECT \(unescaped: Self.storeSelect) FROM stores s
             WHERE s.household_id = \(householdID) AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "s.created_at", id: "s.id"))

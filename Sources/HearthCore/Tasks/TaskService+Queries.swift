@@ -22,7 +22,7 @@ extension TaskService {
                                       .bind(.text(pattern)), .sql(")")]))
         }
         let condition = SQLCondition.and(filter)
-        let total = try await households.count("SELECT count(*) FROM task_items t WHERE \(condition)")
+        let total = try await households.pageTotal(page, "SELECT count(*) FROM task_items t WHERE \(condition)")
         let ordering = query.sort.ordering
         let keyset = try Self.itemKeyset(page, sort: query.sort)
         let rows = try await database.client.query("""

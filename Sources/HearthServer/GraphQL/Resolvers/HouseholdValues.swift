@@ -48,16 +48,23 @@ enum HouseholdValues {
         ]
     }
 
-    /// `first` and `after` arguments as a page request; a refusal is `BAD_USER_INPUT` naming the argument.
+    /// `first` and `after` arguments as a page request (counting the total only when the selection
+    /// asks for `totalCount`); a refusal is `BAD_USER_INPUT` naming the argument.
     static func page(_ input: FieldInput) throws(PageRequestError) -> PageRequest {
         var first: Int?
         if case .int(let value)? = input[argument: "first"] { first = value }
-        return try PageRequest(first: first, after: UserValues.string(input[argument: "after"]))
+        return try PageRequest(first: first, after: UserValues.string(input[argument: "after"]), countsTotal: input.info.selects("totalCount"))
     }
 
     static func role(_ value: GraphQLValue?, field: String = "role") throws -> HouseholdRole {
         guard case .string(let name)? = value else { throw ServiceError.invalidInput(field: field, message: "\(field) is required.") }
         return try HouseholdRole.parse(name, field: field)
+    }
+
+    /// The id of the parent object (a `Household` for its fields).
+    static func parentID(_ input: FieldInput) throws -> UUID {
+        guard let id = UserValues.sourceID(input) else { throw ResolverError.unexpectedParent(field: input.info.coordinate, expected: "an object with an id") }
+        return id
     }
 
     /// A required `UUID` argument.

@@ -18,11 +18,29 @@ enum StoreResolvers {
     }
 
     private static func registerQueries(_ resolvers: inout Resolvers, stores: StoreService) {
-        resolvers.field("Query.stores") { input in
+        // The root fields take the household as an argument; the same fields of `Household` take it from their parent.
+        @Sendable func storePage(_ input: FieldInput, _ household: UUID) async throws -> Resolved {
             let actor = try input.signedIn().user.id
-            let household = try HouseholdValues.id(input, "householdId")
             let page = try await stores.stores(actor: actor, householdID: household, page: try HouseholdValues.page(input))
             return .value(HouseholdValues.connection(page, StoreValues.store))
+        }
+        @Sendable func changes(_ input: FieldInput, _ household: UUID) async throws -> Resolved {
+            let actor = try input.signedIn().user.id
+            let types = try eventTypes(input[argument: "types"])
+            let since = UserValues.string(input[argument: "since"]).flatMap(DateTimeScalar.date(from:))
+            let unreadOnly = UserValues.flag(input[argument: "unreadOnly"])
+            let storeIDs = try StoreValues.ids(input[argument: "storeIds"], field: "storeIds")
+            let query = try StoreEventQuery(storeIDs: storeIDs, types: types, since: since, unreadOnly: unreadOnly)
+            let page = try await stores.events(actor: actor, householdID: household, query: query, page: try HouseholdValues.page(input))
+            return .value(HouseholdValues.connection(page, StoreValues.event))
+        }
+        resolvers.field("Query.stores") { input in try await storePage(input, try HouseholdValues.id(input, "householdId")) }
+        resolvers.field("Household.stores") { input in try await storePage(input, try HouseholdValues.parentID(input)) }
+        resolvers.field("Query.events") { input in try await changes(input, try HouseholdValues.id(input, "householdId")) }
+        resolvers.field("Household.storeChanges") { input in try await changes(input, try HouseholdValues.parentID(input)) }
+        resolvers.field("Household.unreadEventCount") { input in
+            let actor = try input.signedIn().user.id
+            return .int(try await stores.unreadEventCount(actor: actor, householdID: try HouseholdValues.parentID(input), storeID: nil))
         }
         resolvers.field("Query.store") { input in
             let actor = try input.signedIn().user.id
@@ -35,17 +53,6 @@ enum StoreResolvers {
             let (product, variants) = try await stores.product(actor: actor, id: id)
             variantLoader(input, stores).prime(id, variants)
             return .value(StoreValues.product(product))
-        }
-        resolvers.field("Query.events") { input in
-            let actor = try input.signedIn().user.id
-            let household = try HouseholdValues.id(input, "householdId")
-            let types = try eventTypes(input[argument: "types"])
-            let since = UserValues.string(input[argument: "since"]).flatMap(DateTimeScalar.date(from:))
-            let unreadOnly = UserValues.flag(input[argument: "unreadOnly"])
-            let storeIDs = try StoreValues.ids(input[argument: "storeIds"], field: "storeIds")
-            let query = try StoreEventQuery(storeIDs: storeIDs, types: types, since: since, unreadOnly: unreadOnly)
-            let page = try await stores.events(actor: actor, householdID: household, query: query, page: try HouseholdValues.page(input))
-            return .value(HouseholdValues.connection(page, StoreValues.event))
         }
         resolvers.field("Query.unreadEventCount") { input in
             let actor = try input.signedIn().user.id
@@ -60,21 +67,32 @@ enum StoreResolvers {
             return .value(HouseholdValues.connection(page, StoreValues.notification))
         }
 
+        // A store's unread count and products, batched across the stores of a page: one statement
+        // each per request level, whatever the number of stores (the stores were authorised when read).
         resolvers.field("Store.unreadEventCount") { input in
             let actor = try input.signedIn().user.id
-            guard let id = UserValues.sourceID(input),
-                  let household = UserValues.uuid(UserResolvers.plainField(input.source, "householdId")) else { return .null }
-            return .int(try await stores.unreadEventCount(actor: actor, householdID: household, storeID: id))
+            let store = try StoreKey(input)
+            let loader = input.request.loader("store-unread") { (keys: [StoreKey]) in
+                let counts = try await stores.unreadEventCounts(actor: actor, stores: keys.map { ($0.id, $0.household) })
+                return keys.map { .success(counts[$0.id] ?? 0) }
+            }
+            return .int(try await loader.load(store))
         }
         resolvers.field("Store.products") { input in
             let actor = try input.signedIn().user.id
-            guard let id = UserValues.sourceID(input) else { return .null }
+            let store = try StoreKey(input)
             let stock = UserValues.string(input[argument: "stock"]).flatMap(ProductQuery.Stock.init(rawValue:)) ?? .all
             let sort = UserValues.string(input[argument: "sort"]).flatMap(ProductQuery.Sort.init(rawValue:)) ?? .title
             let search = UserValues.string(input[argument: "search"])
-            let page = try await stores.products(actor: actor, storeID: id, query: try ProductQuery(search: search, stock: stock, sort: sort),
-                                                 page: try HouseholdValues.page(input))
-            return .value(HouseholdValues.connection(page) { StoreValues.product($0) })
+            let query = try ProductQuery(search: search, stock: stock, sort: sort)
+            let page = try HouseholdValues.page(input)
+            // One loader per distinct set of arguments: stores asked the same way share a batch.
+            let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)"
+            let loader = input.request.loader(name) { (keys: [StoreKey]) in
+                let pages = try await stores.products(actor: actor, stores: keys.map { ($0.id, $0.household) }, query: query, page: page)
+                return keys.map { .success(pages[$0.id] ?? .empty) }
+            }
+            return .value(HouseholdValues.connection(try await loader.load(store)) { StoreValues.product($0) })
         }
         // A product's variants, batched across a page of products (one query per request level).
         resolvers.field("Product.variants") { input in
@@ -191,11 +209,26 @@ enum StoreResolvers {
         }
     }
 
-    /// The request's loader of variants by product, so a page of products costs one query.
+    /// The request's loader of variants by product, so a page of products costs one query — also
+    /// the pages of a page of stores (at most 100 × 100 products: one batch holds them all).
     private static func variantLoader(_ input: FieldInput, _ stores: StoreService) -> DataLoader<UUID, [ProductVariant]> {
-        input.request.loader("variants") { (keys: [UUID]) in
+        input.request.loader("variants", maxBatchSize: PageRequest.maximumSize * PageRequest.maximumSize) { (keys: [UUID]) in
             let found = try await stores.variants(productIDs: keys)
             return keys.map { .success(found[$0] ?? []) }
+        }
+    }
+
+    /// A `Store` parent's id and household, the key of the per-store loaders.
+    struct StoreKey: Hashable, Sendable {
+        let id: UUID
+        let household: UUID
+
+        init(_ input: FieldInput) throws {
+            guard let id = UserValues.sourceID(input), let household = UserValues.uuid(UserResolvers.plainField(input.source, "householdId")) else {
+                throw ResolverError.unexpectedParent(field: input.info.coordinate, expected: "a Store")
+            }
+            self.id = id
+            self.household = household
         }
     }
 

@@ -8,26 +8,36 @@ enum TaskResolvers {
     static let plainTypes: Set<String> = ["Task", "Label", "Subtask", "TaskConnection", "TaskEdge", "TaskChangeEvent", "ReminderDue"]
 
     static func register(_ resolvers: inout Resolvers, tasks: TaskService) {
-        resolvers.field("Query.tasks") { input in
+        // The root fields take the household as an argument; the same fields of `Household` take it from their parent.
+        @Sendable func taskPage(_ input: FieldInput, _ household: UUID) async throws -> Resolved {
             let actor = try input.signedIn().user.id
-            let household = try HouseholdValues.id(input, "householdId")
             let query = try TaskValues.query(input[argument: "filter"], sort: input[argument: "sort"])
             let page = try await tasks.items(actor: actor, householdID: household, query: query, page: try HouseholdValues.page(input))
             return .value(HouseholdValues.connection(page, TaskValues.task))
         }
-        resolvers.field("Query.task") { input in
+        @Sendable func agenda(_ input: FieldInput, _ household: UUID) async throws -> Resolved {
             let actor = try input.signedIn().user.id
-            let id = try HouseholdValues.id(input, "id")
-            return .value(TaskValues.task(try await tasks.item(actor: actor, id: id)))
-        }
-        resolvers.field("Query.agenda") { input in
-            let actor = try input.signedIn().user.id
-            let household = try HouseholdValues.id(input, "householdId")
             guard let from = TaskValues.date(input[argument: "from"]), let to = TaskValues.date(input[argument: "to"]) else {
                 throw ServiceError.invalidInput(field: "from", message: "from and to must be date-times.")
             }
             let items = try await tasks.agenda(actor: actor, householdID: household, from: from, to: to)
             return .value(.list(items.map(TaskValues.task)))
+        }
+        @Sendable func labels(_ input: FieldInput, _ household: UUID) async throws -> Resolved {
+            let actor = try input.signedIn().user.id
+            let labels = try await tasks.labels(actor: actor, householdID: household)
+            return .value(.list(labels.map(TaskValues.label)))
+        }
+        resolvers.field("Query.tasks") { input in try await taskPage(input, try HouseholdValues.id(input, "householdId")) }
+        resolvers.field("Household.tasks") { input in try await taskPage(input, try HouseholdValues.parentID(input)) }
+        resolvers.field("Query.agenda") { input in try await agenda(input, try HouseholdValues.id(input, "householdId")) }
+        resolvers.field("Household.agenda") { input in try await agenda(input, try HouseholdValues.parentID(input)) }
+        resolvers.field("Query.labels") { input in try await labels(input, try HouseholdValues.id(input, "householdId")) }
+        resolvers.field("Household.labels") { input in try await labels(input, try HouseholdValues.parentID(input)) }
+        resolvers.field("Query.task") { input in
+            let actor = try input.signedIn().user.id
+            let id = try HouseholdValues.id(input, "id")
+            return .value(TaskValues.task(try await tasks.item(actor: actor, id: id)))
         }
         resolvers.field("Query.occursOn") { input in
             let actor = try input.signedIn().user.id
@@ -35,12 +45,6 @@ enum TaskResolvers {
             let date = UserValues.string(input[argument: "date"]) ?? ""
             let items = try await tasks.occursOn(actor: actor, householdID: household, date: date)
             return .value(.list(items.map(TaskValues.task)))
-        }
-        resolvers.field("Query.labels") { input in
-            let actor = try input.signedIn().user.id
-            let household = try HouseholdValues.id(input, "householdId")
-            let labels = try await tasks.labels(actor: actor, householdID: household)
-            return .value(.list(labels.map(TaskValues.label)))
         }
         registerMutations(&resolvers, tasks: tasks)
         registerSubscriptions(&resolvers, tasks: tasks)

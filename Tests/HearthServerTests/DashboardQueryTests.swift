@@ -1,0 +1,159 @@
+import Foundation
+import HearthCore
+import HearthServer
+import HearthTestSupport
+import Synchronization
+import Testing
+
+/// A member's dashboard in one query, its SQL counted by PostgreSQL itself (pg_stat_statements):
+/// the count must not grow with the number of stores, products or tasks. With
+/// `HEARTH_SHOW_STATEMENTS=1` the test prints every statement the database ran, by calls.
+@Suite struct DashboardQueryTests {
+    static let dashboard = """
+        query Dashboard($from: DateTime!, $to: DateTime!) {
+          households {
+            edges {
+              node {
+                name
+                stores(first: 20) {
+                  edges {
+                    node {
+                      name productCount unreadEventCount syncStatus { state }
+                      products(first: 10, sort: PRICE_ASC) { edges { node { title minPrice variants { price available } } } }
+                    }
+                  }
+                }
+                tasks(first: 50) { edges { node { title labels { name } subtasks { title done } } } }
+                agenda(from: $from, to: $to) { title }
+                unreadEventCount
+              }
+            }
+          }
+          notifications(first: 10) { edges { node { title } } }
+        }
+        """
+
+    /// `stores` stores of 12 products (two variants each) and `tasks` tasks with a label and two
+    /// subtasks, due over the next week, in the owner's one household.
+    static func seed(_ server: UsersOverHTTPTests.Server, owner: UUID, household: UUID, stores: Int, tasks: Int) async throws {
+        let now = server.clock.now
+        for index in 0..<stores {
+            let store = UUID()
+            try await server.database.client.query("""
+                INSERT INTO stores (id, household_id, domain, name, created_at, next_sync_at)
+                VALUES (\(store), \(household), \("shop\(index).example"), \("Shop \(index)"), \(now.addingTimeInterval(Double(index))), \(now))
+                """, logger: TestPostgres.logger)
+            for product in 0..<12 {
+                let id = UUID()
+                let price = Int64(1_000 + 100 * ((product * 7 + index) % 12))
+                try await server.database.client.query("""
+                    INSERT INTO products (id, store_id, household_id, shopify_id, title, handle, vendor, product_type, tags, images,
+                                          image_signature, min_price, max_price, available, search_key, first_seen_at, last_changed_at, content_hash)
+                    VALUES (\(id), \(store), \(household), \(Int64(product + 1)), \("Product \(product)"), \("product-\(product)"), 'Acme', 'Thing',
+                            '{}', '[]', '', \(price), \(price + 500), true, \("product \(product)"), \(now), \(now), 'x')
+                    """, logger: TestPostgres.logger)
+                for variant in 0..<2 {
+                    try await server.database.client.query("""
+                        INSERT INTO variants (id, product_id, store_id, shopify_id, title, position, price, available)
+                        VALUES (\(UUID()), \(id), \(store), \(Int64(product * 10 + variant)), \("Size \(variant)"), \(variant + 1),
+                                \(price + Int64(500 * variant)), \(variant == 0))
+                        """, logger: TestPostgres.logger)
+                }
+            }
+        }
+        for index in 0..<tasks {
+            _ = try await server.services.tasks.createItem(
+                actor: owner, householdID: household,
+                draft: TaskDraft(title: "Task \(index)", deadline: now.addingTimeInterval(Double(3_600 + index * 10_000)),
+                                 labelNames: ["Label \(index % 4)"], subtasks: ["First step", "Second step"]))
+        }
+    }
+
+    /// Runs the dashboard as `token`; returns the statements it cost and the households it saw.
+    static func measure(_ server: UsersOverHTTPTests.Server, token: String) async throws -> (statements: Int, data: [String: Any]) {
+        let now = server.clock.now
+        let variables: [String: Any] = [
+            "from": DateTimeScalar.string(from: now), "to": DateTimeScalar.string(from: now.addingTimeInterval(7 * 86_400)),
+        ]
+        // Once to warm the caches a running server has warm (the session, abilities, households).
+        _ = try await server.data(dashboard, variables, token: token)
+        let before = try await server.database.statementCount()
+        let data = try await server.data(dashboard, variables, token: token)
+        let after = try await server.database.statementCount()
+        if ProcessInfo.processInfo.environment["HEARTH_SHOW_STATEMENTS"] != nil {
+            for line in try await server.database.strings(
+                "SELECT calls || ' ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 150) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC")
+            { print(line) }
+        }
+        return (after - before - 1, data)
+    }
+
+    /// JSON text with sorted keys, to compare two answers.
+    static func canonical(_ value: Any?) -> String {
+        guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) else { return "none" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The household's graph answers what the root fields answer (they share services and loaders),
+    /// totals included when asked for.
+    @Test func householdFieldsAnswerAsTheRootFieldsDo() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+            let ownerID = try #require(UUID(uuidString: owner.id)), homeID = try #require(UUID(uuidString: home))
+            try await Self.seed(server, owner: ownerID, household: homeID, stores: 3, tasks: 7)
+            let data = try await server.data("""
+                query($h: UUID!) {
+                  household(id: $h) {
+                    stores(first: 2) { totalCount edges { node { name } } }
+                    tasks(first: 3) { totalCount edges { node { title } } }
+                    labels { name }
+                    storeChanges { totalCount }
+                    unreadEventCount
+                  }
+                  stores(householdId: $h, first: 2) { totalCount edges { node { name } } }
+                  tasks(householdId: $h, first: 3) { totalCount edges { node { title } } }
+                  labels(householdId: $h) { name }
+                  events(householdId: $h) { totalCount }
+                  unreadEventCount(householdId: $h)
+                }
+                """, ["h": home], token: owner.token)
+            let household = try #require(data["household"] as? [String: Any])
+            #expect((household["stores"] as? [String: Any])?["totalCount"] as? Int == 3)
+            #expect((household["tasks"] as? [String: Any])?["totalCount"] as? Int == 7)
+            #expect((household["labels"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Label 0", "Label 1", "Label 2", "Label 3"])
+            for (nested, root) in [("stores", "stores"), ("tasks", "tasks"), ("labels", "labels"), ("storeChanges", "events"),
+                                   ("unreadEventCount", "unreadEventCount")] {
+                #expect(Self.canonical(household[nested]) == Self.canonical(data[root]), "Household.\(nested) and Query.\(root)")
+            }
+        }
+    }
+
+    @Test func theDashboardCostsAFixedNumberOfStatements() async throws {
+        let measured = Mutex<[Int]>([])
+        for (stores, tasks) in [(2, 5), (20, 50)] {
+            try await UsersOverHTTPTests.withServer { server in
+                let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+                let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+                let ownerID = try #require(UUID(uuidString: owner.id)), homeID = try #require(UUID(uuidString: home))
+                try await Self.seed(server, owner: ownerID, household: homeID, stores: stores, tasks: tasks)
+                let (statements, data) = try await Self.measure(server, token: owner.token)
+                let household = try #require(
+                    ((data["households"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any])
+                let storeEdges = try #require((household["stores"] as? [String: Any])?["edges"] as? [[String: Any]])
+                #expect(storeEdges.count == stores)
+                let firstProducts = try #require(
+                    ((storeEdges.first?["node"] as? [String: Any])?["products"] as? [String: Any])?["edges"] as? [[String: Any]])
+                #expect(firstProducts.count == 10)
+                #expect(((household["tasks"] as? [String: Any])?["edges"] as? [[String: Any]])?.count == tasks)
+                #expect((household["agenda"] as? [Any])?.count == tasks)
+                measured.withLock { $0.append(statements) }
+            }
+        }
+        let counts = measured.withLock { $0 }
+        try #require(counts.count == 2)
+        print("dashboard statements: \(counts[0]) for 2 stores / 5 tasks, \(counts[1]) for 20 stores / 50 tasks")
+        #expect(counts[0] == counts[1], "the count grows with the data: \(counts)")
+        #expect(counts[1] <= 15, "\(counts)")
+    }
+}
