@@ -3,7 +3,7 @@ import HearthServer
 
 /// `hearth serve`'s bounds on HTTP connections: each an option or an environment variable.
 struct HTTPOptions: ParsableArguments {
-    @Option(name: .customLong("http-header-timeout"), help: "Seconds a request's headers may take, from opening (first request) or from their first byte (env HEARTH_HTTP_HEADER_TIMEOUT; default 10).")
+    @Option(name: .customLong("http-header-timeout"), help: "Seconds a request's headers may take from their first byte (env HEARTH_HTTP_HEADER_TIMEOUT; default 10).")
     var headerTimeout: Int?
 
     @Option(name: .customLong("http-idle-timeout"), help: "Seconds a connection may stay idle before it is closed (env HEARTH_HTTP_IDLE_TIMEOUT; default 60).")

@@ -79,7 +79,8 @@ import Testing
     }
 
     /// A kept-alive connection's second head, sent a byte at a time, is timed like the first (408);
-    /// a pause between requests is not (the idle timeout's business), nor are WebSocket frames.
+    /// a pause before the first request or between requests is not (the idle timeout's business),
+    /// nor are WebSocket frames.
     @Test func laterRequestHeadsAreTimedAndNothingElseIs() async throws {
         let limits = HTTPConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(10), maxConnections: 8)
         try await GraphQLHTTPTests.withServer(connections: limits) { client in
@@ -96,6 +97,10 @@ import Testing
             let paused = try await RawConnection.exchange(port: port, [first, last], pause: .milliseconds(1_500), wait: Self.wait)
             #expect(paused.text.components(separatedBy: "HTTP/1.1 200").count == 3, "\(paused.text.debugDescription)")
             #expect(!paused.text.contains("408"))
+
+            // A connection opened ahead of its first request (as clients pre-connect): 1.5 s of silence, then served.
+            let preconnected = try await RawConnection.exchange(port: port, [[], last], pause: .milliseconds(1_500), wait: Self.wait)
+            #expect(preconnected.status == 200 && preconnected.closedByServer, "\(preconnected)")
 
             // A WebSocket: a ping 1.5 s after the upgrade and a close 1.5 s later are both answered.
             let upgrade = Array((

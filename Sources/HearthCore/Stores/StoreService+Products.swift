@@ -56,9 +56,9 @@ extension StoreService {
             ORDER BY p.store_id, \(unescaped: ordering.orderBy)
             """, logger: logger))
         let sort = query.sort
+        let byStore = Dictionary(grouping: rows) { $0.product.storeID }
         for store in readable {
-            let own = rows.filter { $0.product.storeID == store }
-            pages[store] = Page(rows: own, request: page, totalCount: totals[store] ?? 0, cursor: { row in
+            pages[store] = Page(rows: byStore[store] ?? [], request: page, totalCount: totals[store] ?? 0, cursor: { row in
                 let key: String = switch sort {
                 case .title: row.product.title.lowercased()
                 case .priceAscending, .priceDescending: String(row.product.minPrice)

@@ -29,7 +29,8 @@ struct GuardedHTTPChannel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             let deadline = RequestHeadDeadline(
-                timeout: limits.headerTimeout, maxRequestLine: min(limits.maxRequestLineBytes, limits.maxHeaderBytes / 2), logger: logger)
+                timeout: limits.headerTimeout, silence: limits.idleTimeout,
+                maxRequestLine: min(limits.maxRequestLineBytes, limits.maxHeaderBytes / 2), logger: logger)
             try pipeline.addHandler(HTTPParseErrorResponder(logger: logger, deadline: deadline), position: .after(decoder))
             try pipeline.addHandler(deadline, position: .first)
             return value
@@ -153,10 +154,11 @@ final class HTTPParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandl
 }
 
 /// At the front of the pipeline, on raw bytes: every request's head (line and headers) must be
-/// complete within `timeout` of its first byte — of the connection's opening, for the first — else
-/// 408 and close (a client sending headers a byte at a time, on a fresh or a kept-alive connection).
-/// It also answers 414 for a request line longer than `maxRequestLine`. Between requests nothing is
-/// timed here: the idle timeout closes a silent keep-alive connection.
+/// complete within `timeout` of its first byte, else 408 and close (a client sending headers a byte
+/// at a time, on a fresh or a kept-alive connection); a new connection that sends nothing for
+/// `silence` (the idle timeout, which Hummingbird only applies once a first request is in) is
+/// closed the same way. It also answers 414 for a request line longer than `maxRequestLine`.
+/// Between requests nothing is timed here: the idle timeout closes a silent keep-alive connection.
 final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
@@ -172,19 +174,23 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     let timeout: Duration
+    let silence: Duration
     let maxRequestLine: Int
     let logger: Logger
     private var state = State.awaitingHead(line: 0)
     private var timer: Scheduled<Void>?
+    /// Whether the timer runs for a head that has begun (else for a new connection's silence).
+    private var timingHead = false
 
-    init(timeout: Duration, maxRequestLine: Int, logger: Logger) {
+    init(timeout: Duration, silence: Duration, maxRequestLine: Int, logger: Logger) {
         self.timeout = timeout
+        self.silence = silence
         self.maxRequestLine = maxRequestLine
         self.logger = logger
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        arm(context.channel)
+        arm(context.channel, for: silence)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -196,7 +202,11 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
             if case .refused = state { return }
             return context.fireChannelRead(data)
         }
-        if timer == nil { arm(context.channel) }
+        if !timingHead {
+            timer?.cancel()
+            arm(context.channel, for: timeout)
+            timingHead = true
+        }
         if let length = line {
             let bytes = Self.unwrapInboundIn(data).readableBytesView
             if let newline = bytes.firstIndex(of: 10) {
@@ -216,6 +226,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         guard case .awaitingHead = state else { return }
         timer?.cancel()
         timer = nil
+        timingHead = false
         state = .inRequest
     }
 
@@ -232,9 +243,8 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         state = .stopped
     }
 
-    private func arm(_ channel: any Channel) {
+    private func arm(_ channel: any Channel, for timeout: Duration) {
         let logger = logger
-        let timeout = timeout
         timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             ConnectionCounter.refused("header_timeout")
             logger.info("connection closed: no complete request head in time", metadata: ["timeout": "\(timeout)"])

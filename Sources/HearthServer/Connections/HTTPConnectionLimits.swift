@@ -2,11 +2,11 @@
 /// what arrives must parse (else 400, 431 or 414, then close), a request's head must arrive in time,
 /// idle connections close, and past the connection cap new ones get 503.
 public struct HTTPConnectionLimits: Sendable, Hashable {
-    /// Time a request's head (line and headers) may take — from connecting for the first request,
-    /// from its first byte for later ones — before the connection is closed (a client sending
-    /// headers a byte at a time).
+    /// Time a request's head (line and headers) may take from its first byte before the connection
+    /// is closed (a client sending headers a byte at a time).
     public var headerTimeout: Duration
-    /// A connection with nothing read or written for this long is closed (keep-alive, stalled bodies).
+    /// A connection with nothing read or written for this long is closed (a new connection that
+    /// sends nothing, keep-alive, stalled bodies).
     public var idleTimeout: Duration
     /// Connections served at once; more are answered 503 and closed.
     public var maxConnections: Int

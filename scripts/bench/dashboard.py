@@ -1,0 +1,139 @@
+"""Drives scripts/bench/dashboard.sh: seeds the household, loads the dashboard with wrk and the
+hand-written statement with pgbench, and prints both side by side."""
+import datetime, json, os, re, statistics, subprocess, sys
+
+from hearth_graphql import client
+
+url, work, duration, connections = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+graphql = client(url, timeout=120)
+
+token = graphql('mutation { signUp(input: {email: "dash@example.org", password: "correct horse", displayName: "Bench"}) { token } }')["signUp"]["token"]
+me = graphql("{ me { id } }", token=token)["me"]["id"]
+household = graphql('mutation { createHousehold(input: {name: "Bench", timeZone: "Europe/Berlin"}) { id } }', token=token)["createHousehold"]["id"]
+now = datetime.datetime.now(datetime.timezone.utc)
+
+
+def psql(sql):
+    done = subprocess.run(["psql", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit("psql failed: " + done.stderr)
+    return done.stdout
+
+
+psql(f"""
+INSERT INTO stores (id, household_id, domain, name, created_at, next_sync_at, product_count)
+SELECT gen_random_uuid(), '{household}', 'shop' || s || '.example', 'Shop ' || s, now() + s * interval '1 second', now() + interval '1 day', 200
+FROM generate_series(1, 20) AS s;
+INSERT INTO products (id, store_id, household_id, shopify_id, title, handle, vendor, product_type, tags, images, image_signature,
+                      min_price, max_price, available, search_key, first_seen_at, last_changed_at, content_hash)
+SELECT gen_random_uuid(), s.id, s.household_id, p, 'Product ' || p, 'product-' || p, 'Acme', 'Thing', '{{}}', '[]', '',
+       1000 + (p * 37 % 200) * 10, 2000 + (p * 37 % 200) * 10, true, 'product ' || p, now(), now(), 'x'
+FROM stores s, generate_series(1, 200) AS p WHERE s.household_id = '{household}';
+INSERT INTO variants (id, product_id, store_id, shopify_id, title, position, price, available)
+SELECT gen_random_uuid(), p.id, p.store_id, p.shopify_id * 10 + v, 'Size ' || v, v, p.min_price + (v - 1) * 1000, v = 1
+FROM products p, generate_series(1, 2) AS v WHERE p.household_id = '{household}';
+INSERT INTO labels (id, household_id, name, color, created_at)
+SELECT gen_random_uuid(), '{household}', 'Label ' || l, '#3366CC', now() FROM generate_series(1, 8) AS l;
+INSERT INTO task_items (id, household_id, kind, title, priority, deadline, created_at, updated_at, create_digest, reminder_id)
+SELECT gen_random_uuid(), '{household}', 'TASK', 'Task ' || i, 'NONE', now() + i * interval '72 minutes', now(), now(), 'bench', gen_random_uuid()
+FROM generate_series(1, 2000) AS i;
+INSERT INTO task_labels (task_id, label_id)
+SELECT t.id, (SELECT l.id FROM labels l WHERE l.household_id = t.household_id ORDER BY l.name LIMIT 1 OFFSET (hashtext(t.id::text) & 7))
+FROM task_items t WHERE t.household_id = '{household}';
+INSERT INTO subtasks (id, task_id, position, title, created_at)
+SELECT gen_random_uuid(), t.id, p, 'Step ' || p, now() FROM task_items t, generate_series(0, 1) AS p WHERE t.household_id = '{household}';
+ANALYZE;
+""")
+
+start, end = now.strftime("%Y-%m-%dT%H:%M:%SZ"), (now + datetime.timedelta(days=7)).strftime("%Y-%m-%dT%H:%M:%SZ")
+query = """query Dashboard($from: DateTime!, $to: DateTime!) { households { edges { node { name
+  stores(first: 20) { edges { node { name productCount unreadEventCount syncStatus { state }
+    products(first: 10, sort: PRICE_ASC) { edges { node { title minPrice variants { price available } } } } } } }
+  tasks(first: 50) { edges { node { title labels { name } subtasks { title done } } } }
+  agenda(from: $from, to: $to) { title } unreadEventCount } } }
+  notifications(first: 10) { edges { node { title } } } }"""
+answer = graphql(query, {"from": start, "to": end}, token)
+hearth_bytes = len(json.dumps({"data": answer}, separators=(",", ":")))
+
+# The same answer in one statement, the way a hand-written endpoint would build it.
+reference = f"""
+SELECT json_build_object('data', json_build_object(
+  'households', json_build_object('edges', (SELECT coalesce(json_agg(json_build_object('node', json_build_object(
+    'name', h.name,
+    'stores', json_build_object('edges', (SELECT coalesce(json_agg(json_build_object('node', json_build_object(
+        'name', s.name, 'productCount', s.product_count,
+        'unreadEventCount', (SELECT count(*) FROM store_events e WHERE e.store_id = s.id
+            AND e.id > coalesce((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = '{me}' AND m.store_id = s.id), 0)
+            AND NOT EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = '{me}' AND r.event_id = e.id)),
+        'syncStatus', json_build_object('state', CASE WHEN s.last_synced_at IS NULL THEN 'NEVER_SYNCED' ELSE 'SYNCED' END),
+        'products', json_build_object('edges', (SELECT coalesce(json_agg(json_build_object('node', json_build_object(
+            'title', p.title, 'minPrice', to_char(p.min_price / 100.0, 'FM999999990.00'),
+            'variants', (SELECT json_agg(json_build_object('price', to_char(v.price / 100.0, 'FM999999990.00'), 'available', v.available)
+                                         ORDER BY v.position, v.shopify_id) FROM variants v WHERE v.product_id = p.id))) ORDER BY p.min_price, p.id), '[]')
+          FROM (SELECT * FROM products p WHERE p.store_id = s.id AND p.removed_at IS NULL ORDER BY p.min_price, p.id LIMIT 10) p))))
+        ORDER BY s.created_at, s.id), '[]')
+      FROM (SELECT * FROM stores s WHERE s.household_id = h.id ORDER BY s.created_at, s.id LIMIT 20) s)),
+    'tasks', json_build_object('edges', (SELECT coalesce(json_agg(json_build_object('node', json_build_object(
+        'title', t.title,
+        'labels', (SELECT coalesce(json_agg(json_build_object('name', l.name) ORDER BY lower(l.name)), '[]') FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id),
+        'subtasks', (SELECT coalesce(json_agg(json_build_object('title', st.title, 'done', st.done) ORDER BY st.position), '[]') FROM subtasks st WHERE st.task_id = t.id)))
+        ORDER BY t.deadline NULLS LAST, t.id), '[]')
+      FROM (SELECT * FROM task_items t WHERE t.household_id = h.id ORDER BY t.deadline NULLS LAST, t.id LIMIT 50) t)),
+    'agenda', (SELECT coalesce(json_agg(json_build_object('title', t.title) ORDER BY coalesce(t.starts_at, t.deadline), t.id), '[]')
+      FROM task_items t WHERE t.household_id = h.id AND ((t.kind = 'TASK' AND t.deadline >= '{start}' AND t.deadline < '{end}')
+        OR (t.kind = 'EVENT' AND t.starts_at < '{end}' AND t.ends_at > '{start}'))),
+    'unreadEventCount', (SELECT count(*) FROM store_events e WHERE e.household_id = h.id
+        AND e.id > coalesce((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = '{me}' AND m.store_id = e.store_id), 0)
+        AND NOT EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = '{me}' AND r.event_id = e.id))))
+    ORDER BY h.created_at, h.id), '[]')
+    FROM households h JOIN household_members hm ON hm.household_id = h.id AND hm.user_id = '{me}')),
+  'notifications', json_build_object('edges', (SELECT coalesce(json_agg(json_build_object('node', json_build_object('title', n.title))
+      ORDER BY n.created_at DESC, n.id DESC), '[]')
+    FROM (SELECT * FROM notifications n WHERE n.user_id = '{me}' ORDER BY n.created_at DESC, n.id DESC LIMIT 10) n))))::text;
+"""
+reference_bytes = len(psql(reference).strip())
+script = os.path.join(work, "dashboard.sql")
+with open(script, "w") as file:
+    file.write(" ".join(reference.split()) + "\n")
+
+# Hearth under wrk.
+lua = os.path.join(work, "dashboard.lua")
+with open(lua, "w") as file:
+    body = json.dumps({"query": query, "variables": {"from": start, "to": end}})
+    file.write('wrk.method = "POST"\nwrk.body = %s\nwrk.headers["Content-Type"] = "application/json"\n' % json.dumps(body))
+    file.write('wrk.headers["Authorization"] = "Bearer %s"\n' % token)
+psql("SELECT pg_stat_statements_reset()")
+output = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-s", lua, url + "/graphql"],
+                        check=True, capture_output=True, text=True).stdout
+statements = int(psql("SELECT sum(calls) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'hearth')").strip() or 0)
+requests = int(re.search(r"(\d+) requests in", output).group(1))
+errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+if errors:
+    sys.exit("wrk saw %s failed responses" % errors.group(1))
+hearth_rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+
+
+def wrk_ms(label):
+    value = re.search(r"^\s+%s\s+([\d.]+)(us|ms|s)" % label, output, re.M)
+    number, unit = float(value.group(1)), value.group(2)
+    return number / 1000 if unit == "us" else number * 1000 if unit == "s" else number
+
+
+# The reference under pgbench, same concurrency, per-transaction log for percentiles.
+log_prefix = os.path.join(work, "pgbench")
+bench = subprocess.run(["pgbench", "-n", "-c", str(connections), "-j", "2", "-T", str(duration), "-f", script, "-l", "--log-prefix", log_prefix, "hearth"],
+                       check=True, capture_output=True, text=True).stdout
+reference_tps = float(re.search(r"tps = ([\d.]+)", bench).group(1))
+latencies = []
+for name in os.listdir(work):
+    if name.startswith("pgbench."):
+        with open(os.path.join(work, name)) as log:
+            latencies += [int(line.split()[2]) / 1000 for line in log if line.strip()]
+latencies.sort()
+
+print("| dashboard, 20 stores × 200 products, 2 000 tasks, %d connections, %d s | requests/s | p50 | p99 | statements per request | answer |" % (connections, duration))
+print("|---|---:|---:|---:|---:|---:|")
+print("| Hearth (wrk) | %.0f | %.1f ms | %.1f ms | %.1f | %d bytes |" % (hearth_rps, wrk_ms("50%"), wrk_ms("99%"), statements / max(requests, 1), hearth_bytes))
+print("| one hand-written statement (pgbench) | %.0f | %.1f ms | %.1f ms | 1 | %d bytes |" % (
+    reference_tps, statistics.median(latencies), latencies[int(len(latencies) * 0.99) - 1], reference_bytes))
+print("| Hearth ÷ reference | %.2f | | | | |" % (hearth_rps / reference_tps))
