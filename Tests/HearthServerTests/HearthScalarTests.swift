@@ -111,4 +111,17 @@ import Testing
         #expect(written == "2026-11-22T09:30:00.250Z")
         #expect(DateTimeScalar.date(from: written) == utc.addingTimeInterval(0.25))
     }
+
+    /// The hand-written date writer agrees with Foundation's ISO 8601 formatter (UTC, milliseconds)
+    /// over four centuries of random instants, leap days and the day boundaries included.
+    @Test func datesAreWrittenAsFoundationWritesThem() {
+        let style = Date.ISO8601FormatStyle().year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)
+        var generator = SystemRandomNumberGenerator()
+        var instants = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -0.0005), Date(timeIntervalSince1970: 951_782_400),
+                        Date(timeIntervalSince1970: 4_107_542_399.999), Date(timeIntervalSince1970: 1_795_000_000.125)]
+        for _ in 0..<20_000 { instants.append(Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...10_413_792_000, using: &generator))) }
+        for instant in instants {
+            #expect(DateTimeScalar.string(from: instant) == instant.formatted(style), "\(instant.timeIntervalSince1970)")
+        }
+    }
 }

@@ -102,9 +102,38 @@ with open(lua, "w") as file:
     body = json.dumps({"query": query, "variables": {"from": start, "to": end}})
     file.write('wrk.method = "POST"\nwrk.body = %s\nwrk.headers["Content-Type"] = "application/json"\n' % json.dumps(body))
     file.write('wrk.headers["Authorization"] = "Bearer %s"\n' % token)
+def cpu_seconds(pids):
+    """User plus system CPU seconds of the processes `pids` (those still running)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (FileNotFoundError, IndexError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_pids():
+    return [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and open(f"/proc/{pid}/cmdline", "rb").read().startswith(b"postgres")]
+
+
+hearth_pid = int(os.environ["HEARTH_PID"])
 psql("SELECT pg_stat_statements_reset()")
-output = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-s", lua, url + "/graphql"],
-                        check=True, capture_output=True, text=True).stdout
+postgres = postgres_pids()
+cpu_before = (cpu_seconds([hearth_pid]), cpu_seconds(postgres))
+load = subprocess.Popen(["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-s", lua, url + "/graphql"],
+                        stdout=subprocess.PIPE, text=True)
+profile = None
+if os.environ.get("PERF"):
+    # A profile of Hearth in the middle of the load: where its CPU goes, by symbol.
+    data = os.path.join(work, "perf.data")
+    subprocess.run(["perf", "record", "-q", "-F", "499", "-g", "-o", data, "-p", str(hearth_pid), "--", "sleep", str(max(1, duration - 5))],
+                   check=True, capture_output=True)
+    profile = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso,symbol", "--stdio", "-g", "none", "--percent-limit", "1.5"],
+                             check=True, capture_output=True, text=True).stdout
+output = load.communicate()[0]
+cpu_after = (cpu_seconds([hearth_pid]), cpu_seconds(postgres))
 statements = int(psql("SELECT sum(calls) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'hearth')").strip() or 0)
 requests = int(re.search(r"(\d+) requests in", output).group(1))
 errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
@@ -137,3 +166,9 @@ print("| Hearth (wrk) | %.0f | %.1f ms | %.1f ms | %.1f | %d bytes |" % (hearth_
 print("| one hand-written statement (pgbench) | %.0f | %.1f ms | %.1f ms | 1 | %d bytes |" % (
     reference_tps, statistics.median(latencies), latencies[int(len(latencies) * 0.99) - 1], reference_bytes))
 print("| Hearth ÷ reference | %.2f | | | | |" % (hearth_rps / reference_tps))
+print()
+print("CPU per Hearth request: Hearth %.1f ms, PostgreSQL %.1f ms" % (
+    (cpu_after[0] - cpu_before[0]) * 1000 / max(requests, 1), (cpu_after[1] - cpu_before[1]) * 1000 / max(requests, 1)))
+if profile:
+    print("\nWhere Hearth's CPU went (perf, symbols above 1.5 %):")
+    print("\n".join(" ".join(line.split()[:3])[:140] for line in profile.splitlines() if line.strip() and not line.startswith("#")))

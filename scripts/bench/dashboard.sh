@@ -5,6 +5,7 @@
 # connections for 15 s (requests/s, p50, p99, SQL statements per request from pg_stat_statements),
 # beside the same answer built by one hand-written SQL statement run by pgbench at the same
 # concurrency: the physical reference. Release build, embedded PostgreSQL, one run.
+# Also prints the CPU each request cost Hearth and PostgreSQL; PERF=1 adds a perf profile of Hearth.
 # Usage: scripts/bench/dashboard.sh   (DURATION=15 CONNECTIONS=16 to change the load)
 source "$(dirname "$0")/hearth-server.sh"
 duration=${DURATION:-15}
@@ -23,4 +24,4 @@ kill -INT "$server"; wait "$server" 2>/dev/null || true
 start_hearth
 psql -q -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
 
-python3 "$(dirname "$0")/dashboard.py" "$url" "$work" "$duration" "$connections"
+HEARTH_PID=$server python3 "$(dirname "$0")/dashboard.py" "$url" "$work" "$duration" "$connections"
