@@ -171,4 +171,7 @@ print("CPU per Hearth request: Hearth %.1f ms, PostgreSQL %.1f ms" % (
     (cpu_after[0] - cpu_before[0]) * 1000 / max(requests, 1), (cpu_after[1] - cpu_before[1]) * 1000 / max(requests, 1)))
 if profile:
     print("\nWhere Hearth's CPU went (perf, symbols above 1.5 %):")
-    print("\n".join(" ".join(line.split()[:3])[:140] for line in profile.splitlines() if line.strip() and not line.startswith("#")))
+    for line in profile.splitlines():
+        parts = line.split()
+        if len(parts) >= 4 and not line.startswith("#"):
+            print("%8s  %-24s %s" % (parts[0], parts[1], parts[3][:100]))
