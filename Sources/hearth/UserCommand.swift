@@ -31,7 +31,7 @@ struct UserCommand: AsyncParsableCommand {
             let name = displayName ?? String(email.split(separator: "@").first ?? "")
             try await UserCommand.withUsers(database) { users in
                 let user = try await users.createUser(email: email, password: password, displayName: name, isAdmin: admin)
-                UserCommand.print("created \(user.email) (\(user.id.uuidString.lowercased()))\(user.isAdmin ? ", administrator" : "")")
+                UserCommand.print("created \(user.email) (\(user.id.lowercasedString))\(user.isAdmin ? ", administrator" : "")")
             }
         }
     }
@@ -76,7 +76,7 @@ struct UserCommand: AsyncParsableCommand {
             try await UserCommand.withUsers(database) { users in
                 for user in try await users.allUsers() {
                     let created = user.createdAt.formatted(Date.ISO8601FormatStyle())
-                    UserCommand.print("\(user.id.uuidString.lowercased())  \(user.email)  \(user.displayName)  \(created)\(user.isAdmin ? "  admin" : "")")
+                    UserCommand.print("\(user.id.lowercasedString)  \(user.email)  \(user.displayName)  \(created)\(user.isAdmin ? "  admin" : "")")
                 }
             }
         }

@@ -15,7 +15,7 @@ public struct Household: Sendable, Equatable {
     /// A household as a permission subject: `id`, and `householdId` (the same), so rules on
     /// `all` things of a household cover the household itself.
     static func subject(_ id: UUID) -> AbilitySubject {
-        let id = JSONValue.string(id.uuidString.lowercased())
+        let id = JSONValue.string(id.lowercasedString)
         return .instance(type: "Household", fields: ["id": id, "householdId": id])
     }
 }
@@ -29,8 +29,8 @@ public struct HouseholdMember: Sendable, Equatable {
 
     static func subject(householdID: UUID, userID: UUID, role: HouseholdRole) -> AbilitySubject {
         .instance(type: "Member", fields: [
-            "householdId": .string(householdID.uuidString.lowercased()),
-            "userId": .string(userID.uuidString.lowercased()),
+            "householdId": .string(householdID.lowercasedString),
+            "userId": .string(userID.lowercasedString),
             "role": .string(role.rawValue),
         ])
     }

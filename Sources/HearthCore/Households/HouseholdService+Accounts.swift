@@ -36,7 +36,7 @@ extension HouseholdService: UserAccountHooks {
     func makeCurrentIfNone(_ householdID: UUID, userID: UUID, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            UPDATE users SET preferences = jsonb_set(preferences, '{lastHouseholdId}', to_jsonb(\(householdID.uuidString.lowercased())::text))
+            UPDATE users SET preferences = jsonb_set(preferences, '{lastHouseholdId}', to_jsonb(\(householdID.lowercasedString)::text))
             WHERE id = \(userID) AND NOT EXISTS (
                 SELECT 1 FROM household_members m
                 WHERE m.user_id = \(userID) AND m.household_id::text = users.preferences->>'lastHouseholdId')

@@ -16,7 +16,7 @@ extension HouseholdService {
     public func activity(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<ActivityEntry> {
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
-        try Self.authorize(caller, "read", .instance(type: "Activity", fields: ["householdId": .string(householdID.uuidString.lowercased())]))
+        try Self.authorize(caller, "read", .instance(type: "Activity", fields: ["householdId": .string(householdID.lowercasedString)]))
         let after = try page.afterInteger()
         let total = try await pageTotal(page, "SELECT count(*) FROM household_activity WHERE household_id = \(householdID)")
         let rows = try await database.client.query(

@@ -25,8 +25,8 @@ public struct Invitation: Sendable, Equatable {
 
     var subject: AbilitySubject {
         .instance(type: "Invitation", fields: [
-            "id": .string(id.uuidString.lowercased()),
-            "householdId": .string(householdID.uuidString.lowercased()),
+            "id": .string(id.lowercasedString),
+            "householdId": .string(householdID.lowercasedString),
             "role": .string(role.rawValue),
         ])
     }

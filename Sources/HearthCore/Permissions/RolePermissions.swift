@@ -72,10 +72,10 @@ public struct RolePermissions: Sendable {
         switch value {
         case .string(let text) where text.hasPrefix("${"):
             switch text {
-            case "${user.id}": return .string(user.uuidString.lowercased())
+            case "${user.id}": return .string(user.lowercasedString)
             case "${household.id}":
                 guard let household else { throw PermissionRuleError("${household.id} is only known in household roles") }
-                return .string(household.uuidString.lowercased())
+                return .string(household.lowercasedString)
             default: throw PermissionRuleError("unknown placeholder \(text) (known: ${user.id}, ${household.id})")
             }
         case .array(let items):

@@ -81,7 +81,7 @@ extension RuleCondition {
         case (.text, .string(let text)), (.textArray, .string(let text)): bind = .text(text)
         case (.uuid, .string(let text)):
             // Stored UUIDs read back lower-case, so only that spelling can be equal.
-            guard let uuid = UUID(uuidString: text), uuid.uuidString.lowercased() == text else { return .alwaysFalse }
+            guard let uuid = UUID(uuidString: text), uuid.lowercasedString == text else { return .alwaysFalse }
             bind = .uuid(uuid)
         case (.number, .number(let number)): bind = .number(number)
         case (.boolean, .bool(let flag)): bind = .boolean(flag)

@@ -78,8 +78,17 @@ public struct Page<Item: Sendable>: Sendable {
 /// Opaque cursors: URL-safe base64 of their parts joined by a separator no part holds.
 public enum Cursor {
     public static func make(_ parts: [String]) -> String {
-        Data(parts.joined(separator: "\u{1F}").utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        // Standard base64 made URL-safe byte by byte: `+` → `-`, `/` → `_`, no `=` padding.
+        var safe: [UInt8] = []
+        for byte in Data(parts.joined(separator: "\u{1F}").utf8).base64EncodedString().utf8 {
+            switch byte {
+            case 0x2B: safe.append(0x2D)
+            case 0x2F: safe.append(0x5F)
+            case 0x3D: continue
+            default: safe.append(byte)
+            }
+        }
+        return String(decoding: safe, as: UTF8.self)
     }
 
     static func parts(_ cursor: String) -> [String]? {
@@ -93,7 +102,7 @@ public enum Cursor {
     /// ``microsecondsSQL(_:)``) and an id: the usual keyset for lists ordered by time, read back
     /// by ``PageRequest/afterKeyset()``.
     public static func make(microseconds: Int64, id: UUID) -> String {
-        make([String(microseconds), id.uuidString.lowercased()])
+        make([String(microseconds), id.lowercasedString])
     }
 
     /// SQL reading a `timestamptz` column as exact microseconds since 1970.

@@ -25,8 +25,8 @@ extension AbilitySubject {
     /// A thing a household owns as a permission subject: its `householdId` (what role rules
     /// condition on), and its `id` when known.
     static func ofHousehold(_ type: String, _ householdID: UUID, id: UUID? = nil) -> AbilitySubject {
-        var fields: [String: JSONValue] = ["householdId": .string(householdID.uuidString.lowercased())]
-        if let id { fields["id"] = .string(id.uuidString.lowercased()) }
+        var fields: [String: JSONValue] = ["householdId": .string(householdID.lowercasedString)]
+        if let id { fields["id"] = .string(id.lowercasedString) }
         return .instance(type: type, fields: fields)
     }
 }

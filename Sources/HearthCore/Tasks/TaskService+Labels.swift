@@ -57,7 +57,7 @@ extension TaskService {
             found = try await decodeLabels(try await connection.query(
                 "SELECT \(unescaped: labelColumns) FROM labels WHERE household_id = \(householdID) AND id = ANY(\(ids))", logger: logger))
             if let missing = ids.first(where: { id in !found.contains { $0.id == id } }) {
-                throw ServiceError.invalidInput(field: "labelIds", message: "labelIds names \(missing.uuidString.lowercased()), not a label of this household.")
+                throw ServiceError.invalidInput(field: "labelIds", message: "labelIds names \(missing.lowercasedString), not a label of this household.")
             }
         }
         var wanted: [String] = []

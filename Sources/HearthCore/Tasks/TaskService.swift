@@ -104,7 +104,7 @@ public final class TaskService: ServiceHealth {
             "SELECT household_id, create_digest FROM task_items WHERE id = \(id)", logger: logger)
         for try await (household, stored) in rows.decode((UUID, String).self) {
             guard household == householdID, stored == digest else {
-                throw ServiceError.conflict("An item with id \(id.uuidString.lowercased()) exists with other content; use a new id for a new item.")
+                throw ServiceError.conflict("An item with id \(id.lowercasedString) exists with other content; use a new id for a new item.")
             }
             return try await readableItem(caller, id)
         }

@@ -21,7 +21,7 @@ extension Preferences {
             "priceDropThreshold": priceDropThreshold.rawValue,
             "priceIncreaseThreshold": priceIncreaseThreshold.rawValue,
             "timeZone": timeZone,
-            "lastHouseholdId": lastHouseholdID.map { $0.uuidString.lowercased() as Any } ?? NSNull(),
+            "lastHouseholdId": lastHouseholdID.map { $0.lowercasedString as Any } ?? NSNull(),
         ]
         // Only strings, booleans and null: serialization cannot fail.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)

@@ -28,7 +28,7 @@ import Testing
         do {
             _ = try StoreDomain(input)
         } catch {
-            if let error = error as? ServiceError, error.kind == .badUserInput {
+            if error.kind == .badUserInput {
                 #expect(error.field == "domain")
                 #expect(!error.message.isEmpty)
             } else {

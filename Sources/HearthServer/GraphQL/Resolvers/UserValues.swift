@@ -42,7 +42,7 @@ enum UserValues {
         ]
     }
 
-    static func uuid(_ id: UUID) -> String { id.uuidString.lowercased() }
+    static func uuid(_ id: UUID) -> String { id.lowercasedString }
 
     /// A string argument or input field, nil when absent or null.
     static func string(_ value: GraphQLValue?) -> String? {

@@ -10,6 +10,6 @@ public struct UUIDScalar: StringScalar {
 
     static func normalized(_ text: String) -> String? {
         guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { return nil }
-        return uuid.uuidString.lowercased()
+        return uuid.lowercasedString
     }
 }
