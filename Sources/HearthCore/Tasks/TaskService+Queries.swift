@@ -41,10 +41,22 @@ extension TaskService {
                     cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.uuidString]) }, item: \.0)
     }
 
+    /// Microseconds from year 1 to 1970, the offset of ``TaskQuery/Sort/deadlineKey``.
+    static let yearOneOffset: Int64 = 62_135_596_800_000_000
+
     static func itemKeyset(_ page: PageRequest, sort: TaskQuery.Sort) throws(PageRequestError) -> SQLCondition {
         guard let after = page.after else { return .alwaysTrue }
         let refused = PageRequestError(field: "after", message: "after is not a cursor from this list (same sort) of tasks.")
         guard let parts = Cursor.parts(after), parts.count == 3, parts[0] == sort.rawValue, let id = UUID(uuidString: parts[2]) else { throw refused }
+        if sort == .deadline {
+            // Ordered by the column itself (the index's order): rows after the cursor's deadline,
+            // or after its id at the same deadline; items without a deadline come last.
+            guard let number = Int64(parts[1]) else { throw refused }
+            if number == Int64.max { return .predicate([.sql("(t.deadline IS NULL AND t.id > "), .bind(.uuid(id)), .sql(")")]) }
+            let deadline = SQLPiece.timestamp(microseconds: number - Self.yearOneOffset)
+            return .predicate([.sql("(t.deadline IS NULL OR t.deadline > ")] + deadline + [.sql(" OR (t.deadline = ")] + deadline
+                              + [.sql(" AND t.id > "), .bind(.uuid(id)), .sql("))")])
+        }
         let key: SQLPiece
         if sort.ordering.isText {
             key = .bind(.text(parts[1]))
@@ -80,6 +92,9 @@ extension TaskQuery.Sort {
             (key, descending, isText) = ("lower(t.title) COLLATE \"C\"", false, true)
         }
         let direction = descending ? "DESC" : "ASC"
+        // The deadline sort orders by the column, as the (household_id, deadline, id) index does;
+        // its key (the cursor's) follows the same order.
+        if self == .deadline { return (key, false, false, "t.deadline ASC NULLS LAST, t.id ASC") }
         return (key, descending, isText, "\(key) \(direction), t.id \(direction)")
     }
 }
