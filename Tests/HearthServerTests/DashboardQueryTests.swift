@@ -37,30 +37,24 @@ import Testing
     /// subtasks, due over the next week, in the owner's one household.
     static func seed(_ server: UsersOverHTTPTests.Server, owner: UUID, household: UUID, stores: Int, tasks: Int) async throws {
         let now = server.clock.now
-        for index in 0..<stores {
-            let store = UUID()
-            try await server.database.client.query("""
-                INSERT INTO stores (id, household_id, domain, name, created_at, next_sync_at)
-                VALUES (\(store), \(household), \("shop\(index).example"), \("Shop \(index)"), \(now.addingTimeInterval(Double(index))), \(now))
-                """, logger: TestPostgres.logger)
-            for product in 0..<12 {
-                let id = UUID()
-                let price = Int64(1_000 + 100 * ((product * 7 + index) % 12))
-                try await server.database.client.query("""
-                    INSERT INTO products (id, store_id, household_id, shopify_id, title, handle, vendor, product_type, tags, images,
-                                          image_signature, min_price, max_price, available, search_key, first_seen_at, last_changed_at, content_hash)
-                    VALUES (\(id), \(store), \(household), \(Int64(product + 1)), \("Product \(product)"), \("product-\(product)"), 'Acme', 'Thing',
-                            '{}', '[]', '', \(price), \(price + 500), true, \("product \(product)"), \(now), \(now), 'x')
-                    """, logger: TestPostgres.logger)
-                for variant in 0..<2 {
-                    try await server.database.client.query("""
-                        INSERT INTO variants (id, product_id, store_id, shopify_id, title, position, price, available)
-                        VALUES (\(UUID()), \(id), \(store), \(Int64(product * 10 + variant)), \("Size \(variant)"), \(variant + 1),
-                                \(price + Int64(500 * variant)), \(variant == 0))
-                        """, logger: TestPostgres.logger)
-                }
-            }
-        }
+        // Three statements for all the stores, products and variants (the seed is not what is measured).
+        try await server.database.client.query("""
+            INSERT INTO stores (id, household_id, domain, name, created_at, next_sync_at)
+            SELECT gen_random_uuid(), \(household), 'shop' || s || '.example', 'Shop ' || s, \(now) + s * interval '1 second', \(now)
+            FROM generate_series(1, \(stores)) AS s
+            """, logger: TestPostgres.logger)
+        try await server.database.client.query("""
+            INSERT INTO products (id, store_id, household_id, shopify_id, title, handle, vendor, product_type, tags, images,
+                                  image_signature, min_price, max_price, available, search_key, first_seen_at, last_changed_at, content_hash)
+            SELECT gen_random_uuid(), s.id, s.household_id, p, 'Product ' || p, 'product-' || p, 'Acme', 'Thing', '{}', '[]', '',
+                   1000 + (p * 7 % 12) * 100, 1500 + (p * 7 % 12) * 100, true, 'product ' || p, \(now), \(now), 'x'
+            FROM stores s, generate_series(0, 11) AS p WHERE s.household_id = \(household)
+            """, logger: TestPostgres.logger)
+        try await server.database.client.query("""
+            INSERT INTO variants (id, product_id, store_id, shopify_id, title, position, price, available)
+            SELECT gen_random_uuid(), p.id, p.store_id, p.shopify_id * 10 + v, 'Size ' || v, v + 1, p.min_price + 500 * v, v = 0
+            FROM products p, generate_series(0, 1) AS v WHERE p.household_id = \(household)
+            """, logger: TestPostgres.logger)
         for index in 0..<tasks {
             _ = try await server.services.tasks.createItem(
                 actor: owner, householdID: household,
