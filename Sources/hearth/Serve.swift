@@ -88,7 +88,7 @@ struct Serve: AsyncParsableCommand {
     ) async throws {
         // No statement outlives the request it serves: PostgreSQL cancels it at the GraphQL timeout.
         var configuration = configuration
-        configuration.statementTimeout = graphQL.executor.executionTimeout
+        configuration.boundStatements(by: graphQL.executor.executionTimeout)
         let database = Database(configuration: configuration, logger: logger)
         let migrator = Migrator(migrations: migrations, logger: logger)
         let households = HouseholdService(database: database, configuration: householdsConfiguration, logger: logger)

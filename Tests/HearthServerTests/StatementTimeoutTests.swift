@@ -16,7 +16,7 @@ import Testing
     @Test func aStatementPastTheDeadlineIsCancelledByPostgreSQL() async throws {
         let endpoint = try await TestPostgres.shared.createDatabase()
         var configuration = DatabaseConfiguration.embedded(endpoint, poolSize: 2)
-        configuration.statementTimeout = .seconds(1)
+        configuration.boundStatements(by: .seconds(1))
         try await Database(configuration: configuration, logger: TestPostgres.logger).whileRunning { database in
             // What the sleeping statement ended with, reported by its resolver.
             let (outcomes, report) = AsyncStream.makeStream(of: String.self)
@@ -58,7 +58,7 @@ import Testing
     @Test func migrationsAreNotBoundButTheConnectionIsAfterwards() async throws {
         let endpoint = try await TestPostgres.shared.createDatabase(migrated: false)
         var configuration = DatabaseConfiguration.embedded(endpoint, poolSize: 1)
-        configuration.statementTimeout = .milliseconds(300)
+        configuration.boundStatements(by: .milliseconds(300))
         try await Database(configuration: configuration, logger: TestPostgres.logger).whileRunning { database in
             let slow = Migration(version: 1, name: "slow", fileName: "0001_slow.sql", sql: "SELECT pg_sleep(0.6);\nCREATE TABLE done (id int);")
             let applied = try await Migrator(migrations: [slow], logger: TestPostgres.logger).migrate(database.client)

@@ -1,6 +1,5 @@
 import GraphQLEngine
 import HearthServer
-import Synchronization
 
 /// A small schema with subscriptions for the SSE and WebSocket tests (schema.graphql has none
 /// yet): `hello`, `requestContext` (what the transport put in the context: caller, client address,

@@ -13,23 +13,17 @@ public struct DatabaseConfiguration: Sendable {
         self.displayAddress = displayAddress
     }
 
-    /// PostgreSQL cancels any statement on the pool's connections that runs longer than this (its
-    /// `statement_timeout`, sent when each connection starts): a request's deadline then bounds its
-    /// SQL too, and a cancelled request cannot leave a statement holding a connection. Work that may
-    /// legitimately run longer (migrations) lifts it on its own connection.
-    public var statementTimeout: Duration? {
-        get {
-            client.options.additionalStartupParameters.first { $0.0 == "statement_timeout" }
-                .flatMap { Int($0.1.dropLast(2)) }.map { .milliseconds($0) }
-        }
-        set {
-            client.options.additionalStartupParameters.removeAll { $0.0 == "statement_timeout" }
-            if let newValue {
-                let (seconds, attoseconds) = newValue.components
-                let milliseconds = max(1, seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
-                client.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)ms"))
-            }
-        }
+    /// Makes PostgreSQL cancel any statement on the pool's connections that runs longer than
+    /// `timeout` (its `statement_timeout`, sent when each connection starts; nil: no bound): a
+    /// request's deadline then bounds its SQL too, and a cancelled request cannot leave a statement
+    /// holding a connection. Work that may legitimately run longer (migrations) lifts it on its
+    /// own connection.
+    public mutating func boundStatements(by timeout: Duration?) {
+        client.options.additionalStartupParameters.removeAll { $0.0 == "statement_timeout" }
+        guard let timeout else { return }
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = max(1, seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
+        client.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)ms"))
     }
 
     /// The embedded cluster's unix socket, as its trusted superuser.

@@ -120,8 +120,3 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
             details: [Detail(key: "syncError", value: .string(error.code.rawValue)), Detail(key: "suggestion", value: .string(error.suggestion))])
     }
 }
-
-extension PageRequestError {
-    /// The refusal as every service's.
-    public var serviceError: ServiceError { .invalidInput(field: field, message: message) }
-}

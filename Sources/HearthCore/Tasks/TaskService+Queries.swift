@@ -41,9 +41,6 @@ extension TaskService {
                     cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.uuidString]) }, item: \.0)
     }
 
-    /// Microseconds from year 1 to 1970, the offset of ``TaskQuery/Sort/deadlineKey``.
-    static let yearOneOffset: Int64 = 62_135_596_800_000_000
-
     static func itemKeyset(_ page: PageRequest, sort: TaskQuery.Sort) throws(PageRequestError) -> SQLCondition {
         guard let after = page.after else { return .alwaysTrue }
         let refused = PageRequestError(field: "after", message: "after is not a cursor from this list (same sort) of tasks.")
@@ -53,7 +50,7 @@ extension TaskService {
             // or after its id at the same deadline; items without a deadline come last.
             guard let number = Int64(parts[1]) else { throw refused }
             if number == Int64.max { return .predicate([.sql("(t.deadline IS NULL AND t.id > "), .bind(.uuid(id)), .sql(")")]) }
-            let deadline = SQLPiece.timestamp(microseconds: number - Self.yearOneOffset)
+            let deadline = SQLPiece.timestamp(microseconds: number - TaskQuery.Sort.yearOneOffset)
             return .predicate([.sql("(t.deadline IS NULL OR t.deadline > ")] + deadline + [.sql(" OR (t.deadline = ")] + deadline
                               + [.sql(" AND t.id > "), .bind(.uuid(id)), .sql("))")])
         }
@@ -70,8 +67,11 @@ extension TaskService {
 }
 
 extension TaskQuery.Sort {
+    /// Microseconds from year 1 to 1970.
+    static let yearOneOffset: Int64 = 62_135_596_800_000_000
+
     /// A deadline as a sortable bigint: microseconds since year 1 (always positive), no deadline last.
-    static let deadlineKey = "COALESCE((extract(epoch FROM t.deadline) * 1000000)::bigint + 62135596800000000, 9223372036854775807)"
+    static let deadlineKey = "COALESCE((extract(epoch FROM t.deadline) * 1000000)::bigint + \(yearOneOffset), \(Int64.max))"
 
     /// The sort key (bigint, or text compared byte-wise; never NULL), its direction, and
     /// whether it is text; ties go by id.
