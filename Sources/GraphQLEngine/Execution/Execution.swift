@@ -172,6 +172,15 @@ final class Execution {
                     recordResolverError(error, field)
                     return failField(field, slot)
                 }
+            case .resolver(.read(let read)):
+                // Arguments are not passed, but a field's arguments still have to coerce.
+                if !field.definition.arguments.isEmpty, arguments(field) == nil { return failField(field, slot) }
+                do {
+                    value = try read(source)
+                } catch {
+                    recordResolverError(error, field)
+                    return failField(field, slot)
+                }
             case .resolver(.async(let resolve)):
                 guard let arguments = arguments(field) else { return failField(field, slot) }
                 slots[slot] = .pending

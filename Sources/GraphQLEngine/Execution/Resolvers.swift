@@ -4,6 +4,9 @@ public enum FieldResolver: Sendable {
     case sync(@Sendable (FieldInput) throws -> Resolved)
     /// May suspend; runs concurrently with the other suspending fields of its level.
     case async(@Sendable (FieldInput) async throws -> Resolved)
+    /// Reads the field from its parent alone (``ObjectFields/field(_:_:)``): inline, without
+    /// building a ``FieldInput``.
+    case read(@Sendable (Resolved) throws -> Resolved)
 }
 
 /// The resolvers of a schema, registered by schema coordinate (`Type.field`) before binding.
@@ -45,7 +48,7 @@ public struct Resolvers: Sendable {
         register(coordinate, .async(resolve))
     }
 
-    private mutating func register(_ coordinate: String, _ resolver: FieldResolver) {
+    mutating func register(_ coordinate: String, _ resolver: FieldResolver) {
         if fields.updateValue(resolver, forKey: coordinate) != nil { duplicates.append(coordinate) }
     }
 

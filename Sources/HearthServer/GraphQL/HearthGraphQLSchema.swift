@@ -91,25 +91,38 @@ public struct HearthGraphQLSchema: Sendable {
         return Executor(executable, configuration: configuration)
     }
 
-    /// The resolvers of every field `schema.graphql` declares; value types such as `ServerInfo`
-    /// are plain data read by the default resolver.
+    /// The resolvers of every field `schema.graphql` declares: the root fields by area
+    /// (`Resolvers/`), and a field table per object type (`Types/<Type>+GraphQL.swift`).
     static func resolvers(_ facts: ServerFacts, services: HearthServices) -> Resolvers {
-        var resolvers = Resolvers(
-            defaultResolution: .types(Set(["ServerInfo", "Heartbeat"]).union(UserResolvers.plainTypes).union(HealthResolvers.plainTypes)
-                .union(HouseholdResolvers.plainTypes).union(StoreResolvers.plainTypes).union(TaskResolvers.plainTypes)))
+        var resolvers = Resolvers(defaultResolution: .none)
         UserResolvers.register(&resolvers, users: services.users)
-        HouseholdResolvers.register(&resolvers, households: services.households, users: services.users, clock: services.clock)
+        HouseholdResolvers.register(&resolvers, households: services.households)
         HealthResolvers.register(&resolvers, health: services.health)
         StoreResolvers.register(&resolvers, stores: services.stores, tasks: services.tasks)
         TaskResolvers.register(&resolvers, tasks: services.tasks)
-        let serverInfo: GraphQLValue = [
-            "version": .string(facts.version), "startedAt": .string(DateTimeScalar.string(from: facts.startedAt)),
-        ]
-        resolvers.field("Query.serverInfo") { _ in .value(serverInfo) }
+        resolvers.field("Query.serverInfo") { _ in .object(facts) }
         resolvers.subscription("Subscription.heartbeat") { input in
             try heartbeat(every: input[argument: "intervalSeconds"])
         }
+
+        ConnectionFields.registerPageInfo(&resolvers)
+        ServerFacts.registerGraphQL(&resolvers)
+        ServiceHealthStatus.registerGraphQL(&resolvers)
+        User.registerGraphQL(&resolvers, services: services)
+        Preferences.registerGraphQL(&resolvers)
+        Household.registerGraphQL(&resolvers, services: services)
+        Store.registerGraphQL(&resolvers, stores: services.stores)
+        Product.registerGraphQL(&resolvers, stores: services.stores)
+        StoreEvent.registerGraphQL(&resolvers)
+        StoreNotification.registerGraphQL(&resolvers)
+        TaskItem.registerGraphQL(&resolvers)
         return resolvers
+    }
+
+    /// One beat of `Subscription.heartbeat`.
+    struct Heartbeat: Sendable {
+        let sequence: Int
+        let at: Date
     }
 
     /// The longest and shortest `heartbeat` intervals, in seconds.
@@ -127,7 +140,7 @@ public struct HearthGraphQLSchema: Sendable {
                 var sequence = 0
                 repeat {
                     sequence += 1
-                    continuation.yield(.value(["sequence": .int(sequence), "at": .string(DateTimeScalar.string(from: Date()))]))
+                    continuation.yield(.object(Heartbeat(sequence: sequence, at: Date())))
                 } while (try? await Task.sleep(for: .seconds(seconds))) != nil
                 continuation.finish()
             }

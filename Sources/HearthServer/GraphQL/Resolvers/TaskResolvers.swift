@@ -2,49 +2,47 @@ import Foundation
 import GraphQLEngine
 import HearthCore
 
-/// `schema.graphql`'s tasks, events, labels, subtasks and reminders, mapped onto ``TaskService``
-/// (which checks every request against the caller's ability).
+/// `schema.graphql`'s root fields for tasks, events, labels, subtasks and reminders, mapped onto
+/// ``TaskService`` (which checks every request against the caller's ability); the types they
+/// answer with are in `Types/TaskItem+GraphQL.swift`.
 enum TaskResolvers {
-    static let plainTypes: Set<String> = ["Task", "Label", "Subtask", "TaskConnection", "TaskEdge", "TaskChangeEvent", "ReminderDue"]
+    // The root fields take the household as an argument; the same fields of `Household` take it from their parent.
+
+    /// A page of the household's tasks, filtered and sorted by the field's arguments.
+    static func taskPage(_ input: FieldInput, _ household: UUID, _ tasks: TaskService) async throws -> Resolved {
+        let actor = try input.signedIn().user.id
+        let query = try TaskArguments.query(input[argument: "filter"], sort: input[argument: "sort"])
+        return .object(try await tasks.items(actor: actor, householdID: household, query: query, page: try input.page()))
+    }
+
+    /// What occurs in the household from `from` to `to`.
+    static func agenda(_ input: FieldInput, _ household: UUID, _ tasks: TaskService) async throws -> Resolved {
+        let actor = try input.signedIn().user.id
+        guard let from = input[argument: "from"].dateValue, let to = input[argument: "to"].dateValue else {
+            throw ServiceError.invalidInput(field: "from", message: "from and to must be date-times.")
+        }
+        return .objects(try await tasks.agenda(actor: actor, householdID: household, from: from, to: to))
+    }
+
+    /// The household's labels.
+    static func labels(_ input: FieldInput, _ household: UUID, _ tasks: TaskService) async throws -> Resolved {
+        .objects(try await tasks.labels(actor: try input.signedIn().user.id, householdID: household))
+    }
 
     static func register(_ resolvers: inout Resolvers, tasks: TaskService) {
-        // The root fields take the household as an argument; the same fields of `Household` take it from their parent.
-        @Sendable func taskPage(_ input: FieldInput, _ household: UUID) async throws -> Resolved {
-            let actor = try input.signedIn().user.id
-            let query = try TaskValues.query(input[argument: "filter"], sort: input[argument: "sort"])
-            let page = try await tasks.items(actor: actor, householdID: household, query: query, page: try HouseholdValues.page(input))
-            return .value(HouseholdValues.connection(page, TaskValues.task))
-        }
-        @Sendable func agenda(_ input: FieldInput, _ household: UUID) async throws -> Resolved {
-            let actor = try input.signedIn().user.id
-            guard let from = TaskValues.date(input[argument: "from"]), let to = TaskValues.date(input[argument: "to"]) else {
-                throw ServiceError.invalidInput(field: "from", message: "from and to must be date-times.")
-            }
-            let items = try await tasks.agenda(actor: actor, householdID: household, from: from, to: to)
-            return .value(.list(items.map(TaskValues.task)))
-        }
-        @Sendable func labels(_ input: FieldInput, _ household: UUID) async throws -> Resolved {
-            let actor = try input.signedIn().user.id
-            let labels = try await tasks.labels(actor: actor, householdID: household)
-            return .value(.list(labels.map(TaskValues.label)))
-        }
-        resolvers.field("Query.tasks") { input in try await taskPage(input, try HouseholdValues.id(input, "householdId")) }
-        resolvers.field("Household.tasks") { input in try await taskPage(input, try HouseholdValues.parentID(input)) }
-        resolvers.field("Query.agenda") { input in try await agenda(input, try HouseholdValues.id(input, "householdId")) }
-        resolvers.field("Household.agenda") { input in try await agenda(input, try HouseholdValues.parentID(input)) }
-        resolvers.field("Query.labels") { input in try await labels(input, try HouseholdValues.id(input, "householdId")) }
-        resolvers.field("Household.labels") { input in try await labels(input, try HouseholdValues.parentID(input)) }
+        resolvers.field("Query.tasks") { input in try await taskPage(input, try input.id("householdId"), tasks) }
+        resolvers.field("Query.agenda") { input in try await agenda(input, try input.id("householdId"), tasks) }
+        resolvers.field("Query.labels") { input in try await labels(input, try input.id("householdId"), tasks) }
         resolvers.field("Query.task") { input in
             let actor = try input.signedIn().user.id
-            let id = try HouseholdValues.id(input, "id")
-            return .value(TaskValues.task(try await tasks.item(actor: actor, id: id)))
+            let id = try input.id("id")
+            return .object(try await tasks.item(actor: actor, id: id))
         }
         resolvers.field("Query.occursOn") { input in
             let actor = try input.signedIn().user.id
-            let household = try HouseholdValues.id(input, "householdId")
-            let date = UserValues.string(input[argument: "date"]) ?? ""
-            let items = try await tasks.occursOn(actor: actor, householdID: household, date: date)
-            return .value(.list(items.map(TaskValues.task)))
+            let household = try input.id("householdId")
+            let date = input[argument: "date"].stringValue ?? ""
+            return .objects(try await tasks.occursOn(actor: actor, householdID: household, date: date))
         }
         registerMutations(&resolvers, tasks: tasks)
         registerSubscriptions(&resolvers, tasks: tasks)
@@ -53,7 +51,7 @@ enum TaskResolvers {
     private static func registerSubscriptions(_ resolvers: inout Resolvers, tasks: TaskService) {
         resolvers.subscription("Subscription.taskChanged") { input in
             let actor = try input.signedIn().user.id
-            let household = try HouseholdValues.id(input, "householdId")
+            let household = try input.id("householdId")
             // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
             guard try await tasks.mayReadItems(actor: actor, householdID: household) else {
                 throw ServiceError.forbidden("You can't see the tasks of this household.")
@@ -65,10 +63,7 @@ enum TaskResolvers {
                         guard case .changed(let change) = event, change.householdID == household else { continue }
                         // Membership is checked again per change: someone removed stops receiving.
                         guard (try? await tasks.mayReadItems(actor: actor, householdID: household)) == true else { break }
-                        continuation.yield(.value([
-                            "change": .string(change.kind.rawValue), "householdId": TaskValues.id(change.householdID),
-                            "taskId": TaskValues.id(change.taskID), "task": change.item.map(TaskValues.task) ?? .null,
-                        ]))
+                        continuation.yield(.object(change))
                     }
                     continuation.finish()
                 }
@@ -77,7 +72,7 @@ enum TaskResolvers {
         }
         resolvers.subscription("Subscription.reminderDue") { input in
             let actor = try input.signedIn().user.id
-            let household = UserValues.uuid(input[argument: "householdId"])
+            let household = input[argument: "householdId"].uuidValue
             if let household { _ = try await tasks.mayReadItems(actor: actor, householdID: household) }
             let events = tasks.changes.subscribe()
             return AsyncThrowingStream { continuation in
@@ -85,11 +80,7 @@ enum TaskResolvers {
                     for await event in events {
                         guard case .reminder(let reminder) = event, household.map({ $0 == reminder.householdID }) ?? true,
                               reminder.notifications.contains(where: { $0.userID == actor }) else { continue }
-                        continuation.yield(.value([
-                            "reminderId": TaskValues.id(reminder.id), "taskId": TaskValues.id(reminder.taskID),
-                            "householdId": TaskValues.id(reminder.householdID), "title": .string(reminder.title),
-                            "dueAt": StoreValues.date(reminder.dueAt),
-                        ]))
+                        continuation.yield(.object(reminder))
                     }
                     continuation.finish()
                 }
@@ -102,48 +93,48 @@ enum TaskResolvers {
         for (field, kind) in [("Mutation.createTask", TaskKind.task), ("Mutation.createEvent", TaskKind.event)] {
             resolvers.field(field) { input in
                 let actor = try input.signedIn().user.id
-                let household = try HouseholdValues.id(input, "householdId")
-                let draft = TaskValues.draft(input[argument: "input"], kind: kind)
-                return .value(TaskValues.task(try await tasks.createItem(actor: actor, householdID: household, draft: draft)))
+                let household = try input.id("householdId")
+                let draft = TaskArguments.draft(input[argument: "input"], kind: kind)
+                return .object(try await tasks.createItem(actor: actor, householdID: household, draft: draft))
             }
         }
         item(&resolvers, "Mutation.updateTask", "id") { actor, id, input in
-            try await tasks.updateItem(actor: actor, id: id, patch: TaskValues.patch(input[argument: "input"]))
+            try await tasks.updateItem(actor: actor, id: id, patch: TaskArguments.patch(input[argument: "input"]))
         }
         item(&resolvers, "Mutation.completeTask", "id") { actor, id, _ in try await tasks.completeItem(actor: actor, id: id) }
         item(&resolvers, "Mutation.reopenTask", "id") { actor, id, _ in try await tasks.reopenItem(actor: actor, id: id) }
         item(&resolvers, "Mutation.deleteTask", "id") { actor, id, _ in try await tasks.deleteItem(actor: actor, id: id) }
         item(&resolvers, "Mutation.addSubtask", "taskId") { actor, id, input in
-            try await tasks.addSubtask(actor: actor, taskID: id, title: UserValues.string(input[argument: "title"]) ?? "")
+            try await tasks.addSubtask(actor: actor, taskID: id, title: input[argument: "title"].stringValue ?? "")
         }
         item(&resolvers, "Mutation.updateSubtask", "id") { actor, id, input in
-            let done: Bool? = if case .bool(let flag)? = input[argument: "done"] { flag } else { nil }
-            return try await tasks.updateSubtask(actor: actor, id: id, title: UserValues.string(input[argument: "title"]), done: done)
+            let done = input[argument: "done"].boolValue
+            return try await tasks.updateSubtask(actor: actor, id: id, title: input[argument: "title"].stringValue, done: done)
         }
         item(&resolvers, "Mutation.reorderSubtasks", "taskId") { actor, id, input in
-            try await tasks.reorderSubtasks(actor: actor, taskID: id, ids: TaskValues.ids(input[argument: "subtaskIds"]) ?? [])
+            try await tasks.reorderSubtasks(actor: actor, taskID: id, ids: input[argument: "subtaskIds"].uuids ?? [])
         }
         item(&resolvers, "Mutation.removeSubtask", "id") { actor, id, _ in try await tasks.removeSubtask(actor: actor, id: id) }
         item(&resolvers, "Mutation.snoozeReminder", "taskId") { actor, id, input in
-            try await tasks.snoozeReminder(actor: actor, taskID: id, minutes: TaskValues.int(input[argument: "minutes"]) ?? 15)
+            try await tasks.snoozeReminder(actor: actor, taskID: id, minutes: input[argument: "minutes"].intValue ?? 15)
         }
         resolvers.field("Mutation.createLabel") { input in
             let actor = try input.signedIn().user.id
-            let household = try HouseholdValues.id(input, "householdId")
-            let name = UserValues.string(input[argument: "name"]) ?? ""
-            let color = UserValues.string(input[argument: "color"]) ?? "gray"
-            return .value(TaskValues.label(try await tasks.createLabel(actor: actor, householdID: household, name: name, color: color)))
+            let household = try input.id("householdId")
+            let name = input[argument: "name"].stringValue ?? ""
+            let color = input[argument: "color"].stringValue ?? "gray"
+            return .object(try await tasks.createLabel(actor: actor, householdID: household, name: name, color: color))
         }
         resolvers.field("Mutation.updateLabel") { input in
             let actor = try input.signedIn().user.id
-            let id = try HouseholdValues.id(input, "id")
-            let (name, color) = (UserValues.string(input[argument: "name"]), UserValues.string(input[argument: "color"]))
-            return .value(TaskValues.label(try await tasks.updateLabel(actor: actor, id: id, name: name, color: color)))
+            let id = try input.id("id")
+            let (name, color) = (input[argument: "name"].stringValue, input[argument: "color"].stringValue)
+            return .object(try await tasks.updateLabel(actor: actor, id: id, name: name, color: color))
         }
         resolvers.field("Mutation.deleteLabel") { input in
             let actor = try input.signedIn().user.id
-            let id = try HouseholdValues.id(input, "id")
-            return .value(TaskValues.label(try await tasks.deleteLabel(actor: actor, id: id)))
+            let id = try input.id("id")
+            return .object(try await tasks.deleteLabel(actor: actor, id: id))
         }
     }
 
@@ -152,8 +143,8 @@ enum TaskResolvers {
                              _ body: @escaping @Sendable (UUID, UUID, FieldInput) async throws -> TaskItem) {
         resolvers.field(field) { input in
             let actor = try input.signedIn().user.id
-            let id = try HouseholdValues.id(input, idArgument)
-            return .value(TaskValues.task(try await body(actor, id, input)))
+            let id = try input.id(idArgument)
+            return .object(try await body(actor, id, input))
         }
     }
 }

@@ -2,30 +2,24 @@ import Foundation
 import GraphQLEngine
 import HearthCore
 
-/// `schema.graphql`'s accounts, sessions, profile and preferences fields, mapped onto ``UserService``.
+/// `schema.graphql`'s root fields for accounts, sessions, profile and preferences, mapped onto
+/// ``UserService``; the types they answer with are in `Types/User+GraphQL.swift`.
 enum UserResolvers {
-    /// Object types whose fields are plain data read by the default resolver.
-    static let plainTypes: Set<String> = ["AuthPayload", "Me", "PublicUser", "Session", "Preferences", "NotificationPreferences"]
-
     static func register(_ resolvers: inout Resolvers, users: UserService) {
         resolvers.field("Query.me") { input in
             let context = try input.context(GraphQLRequestContext.self)
-            return context.caller.signedIn.map { .value(UserValues.me($0.user)) } ?? .null
-        }
-        resolvers.field("Me.preferences") { input in
-            guard let id = UserValues.sourceID(input) else { return .null }
-            return .value(UserValues.preferences(try await users.preferences(userID: id)))
+            return .optional(context.caller.signedIn?.user)
         }
         resolvers.field("Query.sessions") { input in
             let signedIn = try input.signedIn()
             let sessions = try await users.sessions(userID: signedIn.user.id)
-            return .value(.list(sessions.map { UserValues.session($0, current: signedIn.session.id) }))
+            return .objects(sessions)
         }
         resolvers.field("Query.searchUsers") { input in
             _ = try input.signedIn()
             guard case .string(let query)? = input[argument: "query"], case .int(let first)? = input[argument: "first"] else { return .null }
             let found = try await users.searchUsers(query: query, first: first)
-            return .value(.list(found.map(UserValues.publicUser)))
+            return .objects(found)
         }
         resolvers.field("Query.exportPreferences") { input in
             let signedIn = try input.signedIn()
@@ -38,19 +32,19 @@ enum UserResolvers {
             guard case .object(let fields)? = input[argument: "input"], case .string(let email)? = fields["email"],
                 case .string(let password)? = fields["password"], case .string(let name)? = fields["displayName"]
             else { return .null }
-            let device = UserValues.string(fields["deviceName"]) ?? context.userAgent
+            let device = fields["deviceName"].stringValue ?? context.userAgent
             let payload = try await users.signUp(email: email, password: password, displayName: name, deviceName: device,
-                                                 invitationCode: UserValues.string(fields["invitationCode"]), clientAddress: context.clientAddress)
-            return .value(UserValues.payload(payload))
+                                                 invitationCode: fields["invitationCode"].stringValue, clientAddress: context.clientAddress)
+            return .object(payload)
         }
         resolvers.field("Mutation.signIn") { input in
             let context = try input.context(GraphQLRequestContext.self)
             guard case .string(let email)? = input[argument: "email"], case .string(let password)? = input[argument: "password"] else {
                 return .null
             }
-            let device = UserValues.string(input[argument: "deviceName"]) ?? context.userAgent
+            let device = input[argument: "deviceName"].stringValue ?? context.userAgent
             let payload = try await users.signIn(email: email, password: password, deviceName: device, clientAddress: context.clientAddress)
-            return .value(UserValues.payload(payload))
+            return .object(payload)
         }
         resolvers.field("Mutation.signOut") { input in
             let signedIn = try input.signedIn()
@@ -63,7 +57,7 @@ enum UserResolvers {
         }
         resolvers.field("Mutation.revokeSession") { input in
             let signedIn = try input.signedIn()
-            guard let id = UserValues.uuid(input[argument: "id"]) else { return .null }
+            let id = try input.id("id")
             try await users.revokeSession(id: id, userID: signedIn.user.id)
             return .bool(true)
         }
@@ -82,7 +76,7 @@ enum UserResolvers {
             default: avatar = nil
             }
             let user = try await users.updateProfile(userID: signedIn.user.id, displayName: name, avatarURL: avatar)
-            return .value(UserValues.me(user))
+            return .object(user)
         }
         resolvers.field("Mutation.changePassword") { input in
             let signedIn = try input.signedIn()
@@ -102,21 +96,15 @@ enum UserResolvers {
         }
         resolvers.field("Mutation.updatePreferences") { input in
             let signedIn = try input.signedIn()
-            let patch = try PreferencesPatch.parse(UserValues.json(input[argument: "input"] ?? .null), field: "input")
+            let patch = try PreferencesPatch.parse(input[argument: "input"].json, field: "input")
             let updated = try await users.updatePreferences(userID: signedIn.user.id, patch)
-            return .value(UserValues.preferences(updated))
+            return .object(updated)
         }
         resolvers.field("Mutation.importPreferences") { input in
             let signedIn = try input.signedIn()
-            let document = UserValues.json(input[argument: "preferences"] ?? .null)
+            let document = input[argument: "preferences"].json
             let updated = try await users.importPreferences(userID: signedIn.user.id, json: document)
-            return .value(UserValues.preferences(updated))
+            return .object(updated)
         }
-    }
-
-    /// A key of a plain-data parent.
-    static func plainField(_ source: Resolved, _ name: String) -> GraphQLValue? {
-        guard case .value(.object(let object)) = source else { return nil }
-        return object[name]
     }
 }

@@ -1,0 +1,44 @@
+/// The field table of one object type whose values are the host type `Parent`: each resolver
+/// receives the parent already typed, so the table reads like the type it maps.
+///
+/// ```swift
+/// resolvers.object("Store", Store.self) { store in
+///     store.field("name") { .string($0.name) }
+///     store.resolve("products") { parent, input in … }
+/// }
+/// ```
+public struct ObjectFields<Parent: Sendable> {
+    public let typeName: String
+    var registered: [(name: String, resolver: FieldResolver)] = []
+
+    init(typeName: String) {
+        self.typeName = typeName
+    }
+
+    /// A field read from the parent alone, at once: no task, no arguments, no request.
+    public mutating func field(_ name: String, _ read: @escaping @Sendable (Parent) -> Resolved) {
+        let coordinate = typeName + "." + name
+        registered.append((name, .read { source in
+            guard let parent = source.object(as: Parent.self) else {
+                throw ResolverError.unexpectedParent(field: coordinate, expected: String(describing: Parent.self))
+            }
+            return read(parent)
+        }))
+    }
+
+    /// A field that needs its arguments or the request (the caller, loaders) and may suspend.
+    public mutating func resolve(_ name: String, _ resolve: @escaping @Sendable (Parent, FieldInput) async throws -> Resolved) {
+        registered.append((name, .async { input in try await resolve(try input.parent(Parent.self), input) }))
+    }
+}
+
+extension Resolvers {
+    /// Registers the field table of the object type `typeName`, whose values are `Parent`s.
+    public mutating func object<Parent: Sendable>(
+        _ typeName: String, _ parent: Parent.Type, _ build: (inout ObjectFields<Parent>) -> Void
+    ) {
+        var fields = ObjectFields<Parent>(typeName: typeName)
+        build(&fields)
+        for (name, resolver) in fields.registered { register(typeName + "." + name, resolver) }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+
+extension Product {
+    /// `Product`, `ProductImage`, `Variant` and `PriceSnapshot`. A product's variants are batched
+    /// across every product of the request level: one statement, however many pages of products.
+    static func registerGraphQL(_ resolvers: inout Resolvers, stores: StoreService) {
+        resolvers.object("Product", Product.self) { product in
+            product.field("id") { .id($0.id) }
+            product.field("storeId") { .id($0.storeID) }
+            product.field("title") { .string($0.title) }
+            product.field("handle") { .string($0.handle) }
+            product.field("url") { product in
+                let handle = product.handle.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? product.handle
+                return .string("https://\(product.storeDomain)/products/\(handle)")
+            }
+            product.field("vendor") { .string($0.vendor) }
+            product.field("productType") { .string($0.productType) }
+            product.field("tags") { .strings($0.tags) }
+            product.field("images") { .objects($0.images) }
+            product.field("minPrice") { .money($0.minPrice) }
+            product.field("maxPrice") { .money($0.maxPrice) }
+            product.field("available") { .bool($0.available) }
+            product.field("firstSeenAt") { .date($0.firstSeenAt) }
+            product.field("lastChangedAt") { .date($0.lastChangedAt) }
+            product.field("removedAt") { .date($0.removedAt) }
+            product.resolve("variants") { parent, input in .objects(try await variantLoader(input, stores).load(parent.id)) }
+            product.resolve("priceHistory") { parent, input in
+                var limit = 50
+                if let first = input[argument: "first"].intValue {
+                    guard (1...500).contains(first) else { throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 500.") }
+                    limit = first
+                }
+                return .objects(try await stores.priceHistory(productID: parent.id, limit: limit))
+            }
+        }
+        ConnectionFields.register(&resolvers, "Product", of: Product.self)
+        resolvers.object("ProductImage", FeedImage.self) { image in
+            image.field("src") { .string($0.src) }
+            image.field("width") { .int(orNull: $0.width) }
+            image.field("height") { .int(orNull: $0.height) }
+        }
+        resolvers.object("Variant", ProductVariant.self) { variant in
+            variant.field("id") { .id($0.id) }
+            variant.field("title") { .string($0.title) }
+            variant.field("sku") { .string(orNull: $0.sku) }
+            variant.field("options") { .strings($0.options) }
+            variant.field("price") { .money($0.price) }
+            variant.field("compareAtPrice") { .money($0.compareAtPrice) }
+            variant.field("available") { .bool($0.available) }
+        }
+        resolvers.object("PriceSnapshot", PriceSnapshot.self) { snapshot in
+            snapshot.field("variantId") { .id($0.variantID) }
+            snapshot.field("price") { .money($0.price) }
+            snapshot.field("compareAtPrice") { .money($0.compareAtPrice) }
+            snapshot.field("available") { .bool($0.available) }
+            snapshot.field("recordedAt") { .date($0.recordedAt) }
+        }
+    }
+
+    /// The request's loader of variants by product, so a page of products costs one query — also
+    /// the pages of a page of stores (at most 100 × 100 products: one batch holds them all).
+    static func variantLoader(_ input: FieldInput, _ stores: StoreService) -> DataLoader<UUID, [ProductVariant]> {
+        input.request.loader("variants", maxBatchSize: PageRequest.maximumSize * PageRequest.maximumSize) { (keys: [UUID]) in
+            let found = try await stores.variants(productIDs: keys)
+            return keys.map { .success(found[$0] ?? []) }
+        }
+    }
+}

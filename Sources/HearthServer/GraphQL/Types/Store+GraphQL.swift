@@ -1,0 +1,77 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+
+extension Store {
+    /// `Store`, `SyncStatus` and `SyncError`. A store's unread count and products are batched
+    /// across the stores of a page: one statement each per request level, whatever the number of
+    /// stores (the stores were authorised when they were read).
+    static func registerGraphQL(_ resolvers: inout Resolvers, stores: StoreService) {
+        resolvers.object("Store", Store.self) { store in
+            store.field("id") { .id($0.id) }
+            store.field("householdId") { .id($0.householdID) }
+            store.field("domain") { .string($0.domain) }
+            store.field("name") { .string($0.name) }
+            store.field("url") { .string("https://\($0.domain)") }
+            store.field("createdAt") { .date($0.createdAt) }
+            store.field("productCount") { .int($0.productCount) }
+            store.field("previewImages") { .strings($0.previewImages) }
+            store.field("syncStatus") { .object($0.syncStatus) }
+            store.resolve("unreadEventCount") { parent, input in
+                let actor = try input.signedIn().user.id
+                let loader = input.request.loader("store-unread") { (keys: [Key]) in
+                    let counts = try await stores.unreadEventCounts(actor: actor, stores: keys.map { ($0.id, $0.household) })
+                    return keys.map { .success(counts[$0.id] ?? 0) }
+                }
+                return .int(try await loader.load(Key(parent)))
+            }
+            store.resolve("products") { parent, input in
+                let actor = try input.signedIn().user.id
+                let stock = input[argument: "stock"].stringValue.flatMap(ProductQuery.Stock.init(rawValue:)) ?? .all
+                let sort = input[argument: "sort"].stringValue.flatMap(ProductQuery.Sort.init(rawValue:)) ?? .title
+                let search = input[argument: "search"].stringValue
+                let query = try ProductQuery(search: search, stock: stock, sort: sort)
+                let page = try input.page()
+                // One loader per distinct set of arguments: stores asked the same way share a batch.
+                let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)"
+                let loader = input.request.loader(name) { (keys: [Key]) in
+                    let pages = try await stores.products(actor: actor, stores: keys.map { ($0.id, $0.household) }, query: query, page: page)
+                    return keys.map { .success(pages[$0.id] ?? .empty) }
+                }
+                return .object(try await loader.load(Key(parent)))
+            }
+        }
+        ConnectionFields.register(&resolvers, "Store", of: Store.self)
+        resolvers.object("SyncStatus", StoreSyncStatus.self) { status in
+            status.field("state") { .enumeration($0.state) }
+            status.field("lastSyncedAt") { .date($0.lastSyncedAt) }
+            status.field("lastError") { status in .optional(status.lastError.map { LastError(error: $0, at: status.lastErrorAt) }) }
+            status.field("nextSyncAt") { .date($0.nextSyncAt) }
+        }
+        resolvers.object("SyncError", LastError.self) { error in
+            error.field("code") { .enumeration($0.error.code) }
+            error.field("message") { .string($0.error.message) }
+            error.field("suggestion") { .string($0.error.suggestion) }
+            error.field("status") { .int(orNull: $0.error.status) }
+            error.field("retryAfter") { status in status.error.retryAfter.map(Resolved.double) ?? .null }
+            error.field("at") { .date($0.at) }
+        }
+    }
+
+    /// A store's id and household: the key of the per-store loaders.
+    struct Key: Hashable, Sendable {
+        let id: UUID
+        let household: UUID
+
+        init(_ store: Store) {
+            id = store.id
+            household = store.householdID
+        }
+    }
+
+    /// A sync status's last error with when it happened: the parent of `SyncError`.
+    struct LastError: Sendable {
+        let error: StoreSyncError
+        let at: Date?
+    }
+}
