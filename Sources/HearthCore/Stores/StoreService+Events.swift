@@ -5,9 +5,9 @@ extension StoreService {
     /// The event columns, with `reader`'s read state last.
     private static func eventSelect(reader: UUID) -> SQLCondition {
         .predicate([.sql("""
-            e.id, e.household_id, e.store_id, s.name, e.product_id, p.title, e.variant_id, v.title, e.type, e.old_price, e.new_price, \
-            e.magnitude, e.created_at,
-            """)] + readState(reader))
+            e.id, e.household_id, e.store_id, s.name AS store_name, e.product_id, p.title AS product_title, e.variant_id, \
+            v.title AS variant_title, e.type, e.old_price, e.new_price, e.magnitude, e.created_at,
+            """)] + readState(reader) + [.sql(" AS read")])
     }
 
     private static let eventJoins = """
@@ -136,12 +136,15 @@ extension StoreService {
 
     static func decodeEvents(_ rows: PostgresRowSequence) async throws -> [StoreEvent] {
         var events: [StoreEvent] = []
-        for try await row in rows {
-            let c = try row.decode((Int64, UUID, UUID, String, UUID, String, UUID?, String?, String, Int64?, Int64?, String?, Date, Bool).self)
-            guard let type = StoreEventType(rawValue: c.8) else { continue }
-            events.append(StoreEvent(id: c.0, householdID: c.1, storeID: c.2, storeName: c.3, productID: c.4, productTitle: c.5, variantID: c.6,
-                                     variantTitle: c.7, type: type, oldPrice: c.9, newPrice: c.10, magnitude: c.11.flatMap(PriceChangeMagnitude.init),
-                                     createdAt: c.12, isRead: c.13))
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            guard let type = StoreEventType(rawValue: try row("type")) else { continue }
+            events.append(StoreEvent(
+                id: try row("id"), householdID: try row("household_id"), storeID: try row("store_id"), storeName: try row("store_name"),
+                productID: try row("product_id"), productTitle: try row("product_title"), variantID: try row("variant_id"),
+                variantTitle: try row("variant_title"), type: type, oldPrice: try row("old_price"), newPrice: try row("new_price"),
+                magnitude: try row("magnitude", as: String?.self).flatMap(PriceChangeMagnitude.init), createdAt: try row("created_at"),
+                isRead: try row("read")))
         }
         return events
     }

@@ -10,8 +10,8 @@ extension StoreService {
         let total = try await households.pageTotal(page, "SELECT count(*) FROM notifications n WHERE n.user_id = \(actor) AND \(unread)")
         let keyset = SQLCondition.keyset(after: after, time: "n.created_at", id: "n.id", descending: true)
         let rows = try await database.client.query("""
-            SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts::text, n.created_at, n.read_at,
-                   \(unescaped: Cursor.microsecondsSQL("n.created_at"))
+            SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts::text AS counts, n.created_at, n.read_at,
+                   \(unescaped: Cursor.microsecondsSQL("n.created_at")) AS micros
             FROM notifications n WHERE n.user_id = \(actor) AND \(unread) AND \(keyset)
             ORDER BY n.created_at DESC, n.id DESC LIMIT \(page.first + 1)
             """, logger: logger)
@@ -24,7 +24,7 @@ extension StoreService {
     public func markNotificationRead(actor: UUID, id: UUID) async throws -> StoreNotification {
         let rows = try await database.client.query("""
             UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now)) WHERE id = \(id) AND user_id = \(actor)
-            RETURNING id, user_id, household_id, store_id, title, body, priority, counts::text, created_at, read_at, 0::bigint
+            RETURNING id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, 0::bigint AS micros
             """, logger: logger)
         guard let notification = try await Self.decodeNotifications(rows).first?.notification else { throw ServiceError.notFound("Notification") }
         return notification
@@ -34,7 +34,7 @@ extension StoreService {
     static func notifications(ids: [UUID], from client: PostgresClient, logger: Logger) async throws -> [StoreNotification] {
         guard !ids.isEmpty else { return [] }
         let rows = try await client.query("""
-            SELECT id, user_id, household_id, store_id, title, body, priority, counts::text, created_at, read_at, 0::bigint
+            SELECT id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, 0::bigint AS micros
             FROM notifications WHERE id = ANY(\(ids))
             """, logger: logger)
         return try await decodeNotifications(rows).map(\.notification)
@@ -42,17 +42,19 @@ extension StoreService {
 
     static func decodeNotifications(_ rows: PostgresRowSequence) async throws -> [(notification: StoreNotification, micros: Int64)] {
         var result: [(StoreNotification, Int64)] = []
-        for try await row in rows {
-            let c = try row.decode((UUID, UUID, UUID, UUID?, String, String, String, String, Date, Date?, Int64).self)
+        for try await raw in rows {
+            let row = NamedRow(raw)
             var counts: [StoreEventType: Int] = [:]
-            if case .object(let object)? = JSONValue.parse(Data(c.7.utf8)) {
+            if case .object(let object)? = JSONValue.parse(Data(try row("counts", as: String.self).utf8)) {
                 for (key, value) in object {
                     if let type = StoreEventType(rawValue: key), case .number(let number) = value { counts[type] = Int(number) }
                 }
             }
-            result.append((StoreNotification(id: c.0, userID: c.1, householdID: c.2, storeID: c.3, title: c.4, body: c.5,
-                                              priority: StoreNotification.Priority(rawValue: c.6) ?? .normal, counts: counts, createdAt: c.8,
-                                              readAt: c.9), c.10))
+            let notification = StoreNotification(
+                id: try row("id"), userID: try row("user_id"), householdID: try row("household_id"), storeID: try row("store_id"),
+                title: try row("title"), body: try row("body"), priority: try row("priority", or: .normal), counts: counts,
+                createdAt: try row("created_at"), readAt: try row("read_at"))
+            result.append((notification, try row("micros")))
         }
         return result
     }

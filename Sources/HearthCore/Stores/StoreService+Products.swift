@@ -3,10 +3,10 @@ import PostgresNIO
 
 extension StoreService {
     static let productSelect = """
-        p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, p.images::text, \
+        p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, p.images::text AS images, \
         p.min_price, p.max_price, p.available, p.first_seen_at, p.last_changed_at, p.removed_at, \
-        \(Cursor.microsecondsSQL("p.first_seen_at")), \(Cursor.microsecondsSQL("p.last_changed_at")), \
-        (SELECT s.domain FROM stores s WHERE s.id = p.store_id)
+        \(Cursor.microsecondsSQL("p.first_seen_at")) AS first_seen_micros, \(Cursor.microsecondsSQL("p.last_changed_at")) AS changed_micros, \
+        (SELECT s.domain FROM stores s WHERE s.id = p.store_id) AS store_domain
         """
 
     /// A store's current products (removed ones left out), filtered and sorted, a page at a time.
@@ -65,7 +65,7 @@ extension StoreService {
                 case .newest: String(row.firstSeenMicros)
                 case .recentlyChanged: String(row.changedMicros)
                 }
-                return Cursor.make([sort.rawValue, key, row.product.id.uuidString])
+                return Cursor.make([sort.rawValue, key, row.product.id.lowercasedString])
             }, item: \.product)
         }
         return pages
@@ -106,38 +106,57 @@ extension StoreService {
             FROM variants WHERE product_id = ANY(\(productIDs)) ORDER BY product_id, position, shopify_id
             """, logger: logger)
         var result: [UUID: [ProductVariant]] = [:]
-        for try await row in rows.decode((UUID, UUID, Int64, String, String?, String?, String?, String?, Int, Int64, Int64?, Bool).self) {
-            let options = [row.5, row.6, row.7].compactMap { $0 }
-            result[row.0, default: []].append(ProductVariant(id: row.1, shopifyID: row.2, title: row.3, sku: row.4, options: options, position: row.8,
-                                                             price: row.9, compareAtPrice: row.10, available: row.11))
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            let options: [String] = [try row("option1"), try row("option2"), try row("option3")].compactMap { $0 }
+            let variant = ProductVariant(
+                id: try row("id"), shopifyID: try row("shopify_id"), title: try row("title"), sku: try row("sku"), options: options,
+                position: try row("position"), price: try row("price"), compareAtPrice: try row("compare_at_price"), available: try row("available"))
+            result[try row("product_id"), default: []].append(variant)
+        }
+        return result
+    }
+
+    /// Several products' price histories, by product: the snapshots written before each change,
+    /// newest first, at most `limit` (1 to 500) each, in one statement.
+    public func priceHistories(productIDs: [UUID], limit: Int) async throws -> [UUID: [PriceSnapshot]] {
+        let rows = try await database.client.query("""
+            SELECT parent.id AS product_id, s.variant_id, s.price, s.compare_at_price, s.available, s.recorded_at
+            FROM unnest(\(productIDs)::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT s.* FROM variant_snapshots s JOIN variants v ON v.id = s.variant_id
+                WHERE v.product_id = parent.id ORDER BY s.recorded_at DESC, s.id DESC LIMIT \(min(max(limit, 1), 500))
+            ) s
+            ORDER BY parent.id, s.recorded_at DESC, s.id DESC
+            """, logger: logger)
+        var result: [UUID: [PriceSnapshot]] = [:]
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            let snapshot = PriceSnapshot(variantID: try row("variant_id"), price: try row("price"), compareAtPrice: try row("compare_at_price"),
+                                         available: try row("available"), recordedAt: try row("recorded_at"))
+            result[try row("product_id"), default: []].append(snapshot)
         }
         return result
     }
 
     /// A product's price history: the snapshots written before each change, newest first.
     public func priceHistory(productID: UUID, limit: Int) async throws -> [PriceSnapshot] {
-        let rows = try await database.client.query("""
-            SELECT s.variant_id, s.price, s.compare_at_price, s.available, s.recorded_at
-            FROM variant_snapshots s JOIN variants v ON v.id = s.variant_id
-            WHERE v.product_id = \(productID) ORDER BY s.recorded_at DESC, s.id DESC LIMIT \(min(max(limit, 1), 500))
-            """, logger: logger)
-        var snapshots: [PriceSnapshot] = []
-        for try await (variant, price, compareAt, available, at) in rows.decode((UUID, Int64, Int64?, Bool, Date).self) {
-            snapshots.append(PriceSnapshot(variantID: variant, price: price, compareAtPrice: compareAt, available: available, recordedAt: at))
-        }
-        return snapshots
+        try await priceHistories(productIDs: [productID], limit: limit)[productID] ?? []
     }
 
     static func decodeProducts(_ rows: PostgresRowSequence) async throws -> [(product: Product, firstSeenMicros: Int64, changedMicros: Int64)] {
         var products: [(Product, Int64, Int64)] = []
         let decoder = JSONDecoder()
-        for try await row in rows {
-            let c = try row.decode((UUID, UUID, UUID, Int64, String, String, String, String, [String], String, Int64, Int64, Bool, Date, Date, Date?,
-                                    Int64, Int64, String).self)
-            let images = (try? decoder.decode([FeedImage].self, from: Data(c.9.utf8))) ?? []
-            products.append((Product(id: c.0, storeID: c.1, storeDomain: c.18, householdID: c.2, shopifyID: c.3, title: c.4, handle: c.5, vendor: c.6, productType: c.7,
-                                     tags: c.8, images: images, minPrice: c.10, maxPrice: c.11, available: c.12, firstSeenAt: c.13,
-                                     lastChangedAt: c.14, removedAt: c.15), c.16, c.17))
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            let images = (try? decoder.decode([FeedImage].self, from: Data(try row("images", as: String.self).utf8))) ?? []
+            let product = Product(
+                id: try row("id"), storeID: try row("store_id"), storeDomain: try row("store_domain"), householdID: try row("household_id"),
+                shopifyID: try row("shopify_id"), title: try row("title"), handle: try row("handle"), vendor: try row("vendor"),
+                productType: try row("product_type"), tags: try row("tags"), images: images, minPrice: try row("min_price"),
+                maxPrice: try row("max_price"), available: try row("available"), firstSeenAt: try row("first_seen_at"),
+                lastChangedAt: try row("last_changed_at"), removedAt: try row("removed_at"))
+            products.append((product, try row("first_seen_micros"), try row("changed_micros")))
         }
         return products
     }

@@ -44,7 +44,7 @@ public final class StoreService: ServiceHealth {
     static let storeSelect = """
         s.id, s.household_id, s.domain, s.name, s.created_at, s.product_count, s.preview_images, s.last_synced_at, s.next_sync_at, \
         s.last_error, s.last_error_message, s.last_error_status, s.last_error_retry_after, s.last_error_at, \
-        s.lease_expires_at, s.failure_count, \(Cursor.microsecondsSQL("s.created_at"))
+        s.lease_expires_at, s.failure_count, \(Cursor.microsecondsSQL("s.created_at")) AS micros
         """
 
     // MARK: Stores
@@ -142,27 +142,29 @@ public final class StoreService: ServiceHealth {
     func decodeStores(_ rows: PostgresRowSequence) async throws -> [(store: Store, micros: Int64)] {
         let now = clock.now
         var stores: [(Store, Int64)] = []
-        for try await row in rows {
-            let cells = try row.decode((UUID, UUID, String, String, Date, Int, [String], Date?, Date, String?, String?, Int?, Double?, Date?,
-                                        Date?, Int, Int64).self)
+        for try await raw in rows {
+            let row = NamedRow(raw)
             var lastError: StoreSyncError?
-            if let code = cells.9.flatMap(StoreSyncError.Code.init(rawValue:)) {
-                lastError = StoreSyncError(code, cells.10 ?? "", status: cells.11, retryAfter: cells.12)
+            if let code = try row("last_error", as: String?.self).flatMap(StoreSyncError.Code.init(rawValue:)) {
+                lastError = StoreSyncError(code, try row("last_error_message") ?? "", status: try row("last_error_status"),
+                                           retryAfter: try row("last_error_retry_after"))
             }
+            let lastSyncedAt: Date? = try row("last_synced_at")
             let state: StoreSyncStatus.State
-            if let lease = cells.14, lease > now {
+            if let lease: Date = try row("lease_expires_at"), lease > now {
                 state = .syncing
             } else if lastError != nil {
                 state = .failed
-            } else if cells.15 > 0 {
+            } else if try row("failure_count", as: Int.self) > 0 {
                 state = .waiting
             } else {
-                state = cells.7 == nil ? .neverSynced : .synced
+                state = lastSyncedAt == nil ? .neverSynced : .synced
             }
-            let status = StoreSyncStatus(state: state, lastSyncedAt: cells.7, lastError: lastError, lastErrorAt: lastError == nil ? nil : cells.13,
-                                         nextSyncAt: cells.8)
-            stores.append((Store(id: cells.0, householdID: cells.1, domain: cells.2, name: cells.3, createdAt: cells.4, productCount: cells.5,
-                                 previewImages: cells.6, syncStatus: status), cells.16))
+            let status = StoreSyncStatus(state: state, lastSyncedAt: lastSyncedAt, lastError: lastError,
+                                         lastErrorAt: lastError == nil ? nil : try row("last_error_at"), nextSyncAt: try row("next_sync_at"))
+            stores.append((Store(id: try row("id"), householdID: try row("household_id"), domain: try row("domain"), name: try row("name"),
+                                 createdAt: try row("created_at"), productCount: try row("product_count"), previewImages: try row("preview_images"),
+                                 syncStatus: status), try row("micros")))
         }
         return stores
     }

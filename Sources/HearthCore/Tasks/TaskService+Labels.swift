@@ -105,15 +105,19 @@ extension TaskService {
         }
     }
 
-    /// The columns ``decodeLabels(_:)`` reads.
+    /// The columns ``decodeLabel(_:)`` reads.
     static let labelColumns = "id, household_id, name, color, created_at"
 
     static func decodeLabels(_ rows: PostgresRowSequence) async throws -> [TaskLabel] {
         var labels: [TaskLabel] = []
-        for try await (id, household, name, color, created) in rows.decode((UUID, UUID, String, String, Date).self) {
-            labels.append(TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created))
-        }
+        for try await row in rows { labels.append(try decodeLabel(NamedRow(row))) }
         return labels
+    }
+
+    /// One row holding ``labelColumns``.
+    static func decodeLabel(_ row: NamedRow) throws -> TaskLabel {
+        TaskLabel(id: try row("id"), householdID: try row("household_id"), name: try row("name"), color: try row("color"),
+                  createdAt: try row("created_at"))
     }
 }
 

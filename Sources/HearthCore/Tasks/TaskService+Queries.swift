@@ -26,19 +26,19 @@ extension TaskService {
         let ordering = query.sort.ordering
         let keyset = try Self.itemKeyset(page, sort: query.sort)
         let rows = try await database.client.query("""
-            SELECT \(unescaped: Self.itemSelect), \(unescaped: ordering.key)::text FROM task_items t
+            SELECT \(unescaped: Self.itemSelect), \(unescaped: ordering.key)::text AS sort_key FROM task_items t
             WHERE \(condition) AND \(keyset) ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
             """, logger: logger)
         var items: [TaskItem] = []
         var keys: [String] = []
-        for try await row in rows {
+        for try await raw in rows {
+            let row = NamedRow(raw)
             items.append(try Self.decodeItem(row))
-            let cells = row.makeRandomAccess()
-            keys.append(try cells[cells.count - 1].decode(String.self))
+            keys.append(try row("sort_key"))
         }
         let sort = query.sort
         return Page(rows: Array(zip(try await withDetails(items), keys)), request: page, totalCount: total,
-                    cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.uuidString]) }, item: \.0)
+                    cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.lowercasedString]) }, item: \.0)
     }
 
     static func itemKeyset(_ page: PageRequest, sort: TaskQuery.Sort) throws(PageRequestError) -> SQLCondition {

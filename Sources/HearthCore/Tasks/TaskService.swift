@@ -140,25 +140,19 @@ public final class TaskService: ServiceHealth {
 
     static func decodeItems(_ rows: PostgresRowSequence) async throws -> [TaskItem] {
         var items: [TaskItem] = []
-        for try await row in rows { items.append(try decodeItem(row)) }
+        for try await row in rows { items.append(try decodeItem(NamedRow(row))) }
         return items
     }
 
     /// One row of ``itemSelect`` (further columns are ignored).
-    static func decodeItem(_ row: PostgresRow) throws -> TaskItem {
-        let cells = row.makeRandomAccess()
-        var index = -1
-        func next<T: PostgresDecodable>(_: T.Type) throws -> T {
-            index += 1
-            return try cells[index].decode(T.self)
-        }
-        return TaskItem(
-            id: try next(UUID.self), householdID: try next(UUID.self), kind: TaskKind(rawValue: try next(String.self)) ?? .task,
-            title: try next(String.self), notes: try next(String?.self), priority: TaskPriority(rawValue: try next(String.self)) ?? .none,
-            deadline: try next(Date?.self), estimateMinutes: try next(Int?.self), assigneeID: try next(UUID?.self), startsAt: try next(Date?.self),
-            endsAt: try next(Date?.self), location: try next(String?.self), completedAt: try next(Date?.self), completedBy: try next(UUID?.self),
-            createdBy: try next(UUID?.self), createdAt: try next(Date.self), updatedBy: try next(UUID?.self), updatedAt: try next(Date.self),
-            labels: [], subtasks: [], reminderID: try next(UUID.self), remindAt: try next(Date?.self), reminderDueAt: try next(Date?.self))
+    static func decodeItem(_ row: NamedRow) throws -> TaskItem {
+        TaskItem(
+            id: try row("id"), householdID: try row("household_id"), kind: try row("kind", or: .task), title: try row("title"),
+            notes: try row("notes"), priority: try row("priority", or: .none), deadline: try row("deadline"),
+            estimateMinutes: try row("estimate_minutes"), assigneeID: try row("assignee_id"), startsAt: try row("starts_at"),
+            endsAt: try row("ends_at"), location: try row("location"), completedAt: try row("completed_at"), completedBy: try row("completed_by"),
+            createdBy: try row("created_by"), createdAt: try row("created_at"), updatedBy: try row("updated_by"), updatedAt: try row("updated_at"),
+            labels: [], subtasks: [], reminderID: try row("reminder_id"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"))
     }
 
     /// Items with their labels and subtasks (two queries for all of them).
@@ -181,8 +175,9 @@ public final class TaskService: ServiceHealth {
             FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ANY(\(ids)) ORDER BY lower(l.name), l.id
             """, logger: logger)
         var result: [UUID: [TaskLabel]] = [:]
-        for try await (task, id, household, name, color, created) in rows.decode((UUID, UUID, UUID, String, String, Date).self) {
-            result[task, default: []].append(TaskLabel(id: id, householdID: household, name: name, color: color, createdAt: created))
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            result[try row("task_id"), default: []].append(try Self.decodeLabel(row))
         }
         return result
     }
@@ -192,8 +187,10 @@ public final class TaskService: ServiceHealth {
         let rows = try await database.client.query(
             "SELECT task_id, id, position, title, done FROM subtasks WHERE task_id = ANY(\(ids)) ORDER BY task_id, position", logger: logger)
         var result: [UUID: [Subtask]] = [:]
-        for try await (task, id, position, title, done) in rows.decode((UUID, UUID, Int, String, Bool).self) {
-            result[task, default: []].append(Subtask(id: id, position: position, title: title, done: done))
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            let subtask = Subtask(id: try row("id"), position: try row("position"), title: try row("title"), done: try row("done"))
+            result[try row("task_id"), default: []].append(subtask)
         }
         return result
     }

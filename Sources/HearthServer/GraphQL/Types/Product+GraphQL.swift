@@ -3,8 +3,9 @@ import GraphQLEngine
 import HearthCore
 
 extension Product {
-    /// `Product`, `ProductImage`, `Variant` and `PriceSnapshot`. A product's variants are batched
-    /// across every product of the request level: one statement, however many pages of products.
+    /// `Product`, `ProductImage`, `Variant` and `PriceSnapshot`. A product's variants and price
+    /// history are batched across every product of the request level: one statement each, however
+    /// many pages of products.
     static func registerGraphQL(_ resolvers: inout Resolvers, stores: StoreService) {
         resolvers.object("Product", Product.self) { product in
             product.field("id") { .id($0.id) }
@@ -27,12 +28,15 @@ extension Product {
             product.field("removedAt") { .date($0.removedAt) }
             product.resolve("variants") { parent, input in .objects(try await variantLoader(input, stores).load(parent.id)) }
             product.resolve("priceHistory") { parent, input in
-                var limit = 50
-                if let first = input[argument: "first"].intValue {
-                    guard (1...500).contains(first) else { throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 500.") }
-                    limit = first
+                let limit = input[argument: "first"].intValue ?? 50
+                guard (1...500).contains(limit) else { throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 500.") }
+                // Batched across the products of the level, one loader per limit.
+                let loader = input.request.loader("price-history\u{1F}\(limit)", maxBatchSize: PageRequest.maximumSize * PageRequest.maximumSize) {
+                    (keys: [UUID]) in
+                    let found = try await stores.priceHistories(productIDs: keys, limit: limit)
+                    return keys.map { .success(found[$0] ?? []) }
                 }
-                return .objects(try await stores.priceHistory(productID: parent.id, limit: limit))
+                return .objects(try await loader.load(parent.id))
             }
         }
         ConnectionFields.register(&resolvers, "Product", of: Product.self)

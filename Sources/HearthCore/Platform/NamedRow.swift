@@ -1,0 +1,29 @@
+import PostgresNIO
+
+/// A result row read by column name: a SELECT list and its decoder name the same columns, so
+/// reordering the list cannot shift fields. A name the statement does not return is an error
+/// naming it (not a crash), and each cell decodes to the type the call site asks for.
+struct NamedRow {
+    private let cells: PostgresRandomAccessRow
+
+    init(_ row: PostgresRow) {
+        cells = row.makeRandomAccess()
+    }
+
+    /// The column `name` as `T`.
+    func callAsFunction<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
+        guard cells.contains(name) else { throw MissingColumn(name: name) }
+        return try cells[name].decode(T.self)
+    }
+
+    /// A column's text as the enum `T` whose raw values the column holds; `fallback` for an unknown value.
+    func callAsFunction<T: RawRepresentable<String>>(_ name: String, or fallback: T) throws -> T {
+        T(rawValue: try self(name, as: String.self)) ?? fallback
+    }
+
+    /// A statement's SELECT list lacks a column its decoder reads: a programming mistake.
+    struct MissingColumn: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "the statement returns no column named \(name)" }
+    }
+}
