@@ -10,7 +10,7 @@ extension HouseholdService {
     /// time's exact microseconds (the page cursor).
     static let invitationSelect = """
         i.id, i.household_id, i.role, i.created_by, u.display_name, u.avatar_url, i.created_at, i.expires_at, i.max_uses, i.uses, \
-        i.revoked_at, \(Cursor.microsecondsSQL("i.created_at"))
+        i.revoked_at, \(Cursor.microsecondsSQL("i.created_at")) AS micros
         """
 
     /// Creates an invitation code for `role`, lasting `expiresIn` seconds (default 7 days, at most
@@ -145,11 +145,16 @@ extension HouseholdService {
 
     static func decodeInvitations(_ rows: PostgresRowSequence) async throws -> [(invitation: Invitation, micros: Int64)] {
         var found: [(invitation: Invitation, micros: Int64)] = []
-        for try await row in rows.decode((UUID, UUID, String, UUID?, String?, String?, Date, Date, Int, Int, Date?, Int64).self) {
-            let creator = row.3.flatMap { id in row.4.map { PublicUser(id: id, displayName: $0, avatarURL: row.5) } } ?? .deleted
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            var creator = PublicUser.deleted
+            if let id: UUID = try row("created_by"), let name: String = try row("display_name") {
+                creator = PublicUser(id: id, displayName: name, avatarURL: try row("avatar_url"))
+            }
             found.append((Invitation(
-                id: row.0, householdID: row.1, role: HouseholdRole(rawValue: row.2) ?? .viewer, createdBy: creator,
-                createdAt: row.6, expiresAt: row.7, maxUses: row.8, uses: row.9, revokedAt: row.10), row.11))
+                id: try row("id"), householdID: try row("household_id"), role: try row("role", or: .viewer), createdBy: creator,
+                createdAt: try row("created_at"), expiresAt: try row("expires_at"), maxUses: try row("max_uses"), uses: try row("uses"),
+                revokedAt: try row("revoked_at")), try row("micros")))
         }
         return found
     }

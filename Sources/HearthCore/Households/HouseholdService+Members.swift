@@ -18,16 +18,17 @@ extension HouseholdService {
             "SELECT count(*) FROM household_members m WHERE m.household_id = \(householdID) AND \(allowed)")
         let rows = try await database.client.query(
             """
-            SELECT m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, \(unescaped: Cursor.microsecondsSQL("m.joined_at"))
+            SELECT m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
             FROM household_members m JOIN users u ON u.id = m.user_id
             WHERE m.household_id = \(householdID) AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "m.joined_at", id: "m.user_id"))
             ORDER BY m.joined_at, m.user_id LIMIT \(page.first + 1)
             """, logger: logger)
         var found: [(member: HouseholdMember, micros: Int64)] = []
-        for try await (id, name, avatar, role, joined, micros) in rows.decode((UUID, String, String?, String, Date, Int64).self) {
-            guard let role = HouseholdRole(rawValue: role) else { continue }
-            found.append((HouseholdMember(householdID: householdID, user: PublicUser(id: id, displayName: name, avatarURL: avatar),
-                                          role: role, joinedAt: joined), micros))
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            guard let role = HouseholdRole(rawValue: try row("role")) else { continue }
+            let user = PublicUser(id: try row("user_id"), displayName: try row("display_name"), avatarURL: try row("avatar_url"))
+            found.append((HouseholdMember(householdID: householdID, user: user, role: role, joinedAt: try row("joined_at")), try row("micros")))
         }
         return Page(rows: found, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.member.user.id) },
                     item: \.member)

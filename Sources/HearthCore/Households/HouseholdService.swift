@@ -257,12 +257,15 @@ public final class HouseholdService: ServiceHealth {
 
     /// The columns ``decodeHouseholds(_:)`` reads, with the creation time's exact microseconds (the page cursor).
     static let householdSelect = "h.id, h.name, h.description, h.time_zone, h.created_at, h.updated_at, "
-        + Cursor.microsecondsSQL("h.created_at")
+        + Cursor.microsecondsSQL("h.created_at") + " AS micros"
 
     static func decodeHouseholds(_ rows: PostgresRowSequence) async throws -> [(household: Household, micros: Int64)] {
         var found: [(household: Household, micros: Int64)] = []
-        for try await row in rows.decode((UUID, String, String, String, Date, Date, Int64).self) {
-            found.append((Household(id: row.0, name: row.1, description: row.2, timeZone: row.3, createdAt: row.4, updatedAt: row.5), row.6))
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            let household = Household(id: try row("id"), name: try row("name"), description: try row("description"), timeZone: try row("time_zone"),
+                                      createdAt: try row("created_at"), updatedAt: try row("updated_at"))
+            found.append((household, try row("micros")))
         }
         return found
     }

@@ -21,7 +21,11 @@ extension TaskService {
             RETURNING id, household_id, reminder_id, title, priority, reminder_due_at, assignee_id
             """, logger: logger)
         var claimed: [(task: UUID, household: UUID, reminder: UUID, title: String, priority: String, due: Date, assignee: UUID?)] = []
-        for try await row in rows.decode((UUID, UUID, UUID, String, String, Date, UUID?).self) { claimed.append(row) }
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            claimed.append((task: try row("id"), household: try row("household_id"), reminder: try row("reminder_id"), title: try row("title"),
+                            priority: try row("priority"), due: try row("reminder_due_at"), assignee: try row("assignee_id")))
+        }
         var sent: [TaskReminder] = []
         for item in claimed {
             if let reminder = try await deliver(item, now: now) { sent.append(reminder) }

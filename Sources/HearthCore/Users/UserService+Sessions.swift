@@ -15,8 +15,9 @@ extension UserService {
             SELECT \(unescaped: Self.userColumns), password_hash FROM users WHERE email = \(email)
             """, logger: logger)
         var found: (User, String)?
-        for try await (id, email, name, avatar, admin, created, hash) in rows.decode((UUID, String, String, String?, Bool, Date, String).self) {
-            found = (User(id: id, email: email, displayName: name, avatarURL: avatar, isAdmin: admin, createdAt: created), hash)
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            found = (try Self.decodeUser(row), try row("password_hash"))
         }
         guard let (user, hash) = found else {
             try await hasher.spendVerificationTime(password)
@@ -60,15 +61,16 @@ extension UserService {
             let rows = try await database.client.query(
                 """
                 SELECT u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at,
-                       s.id, s.device_name, s.created_at, s.last_used_at, s.expires_at
+                       s.id AS session_id, s.device_name, s.created_at AS session_created_at, s.last_used_at, s.expires_at
                 FROM user_sessions s JOIN users u ON u.id = s.user_id
                 WHERE s.token_hash = \(key)
                 """, logger: logger)
-            for try await row in rows.decode((UUID, String, String, String?, Bool, Date, UUID, String, Date, Date, Date).self) {
-                let user = User(id: row.0, email: row.1, displayName: row.2, avatarURL: row.3, isAdmin: row.4, createdAt: row.5)
-                signedIn = SignedIn(
-                    user: user,
-                    session: UserSession(id: row.6, userID: row.0, deviceName: row.7, createdAt: row.8, lastUsedAt: row.9, expiresAt: row.10))
+            for try await raw in rows {
+                let row = NamedRow(raw)
+                let user = try Self.decodeUser(row)
+                let session = UserSession(id: try row("session_id"), userID: user.id, deviceName: try row("device_name"),
+                                          createdAt: try row("session_created_at"), lastUsedAt: try row("last_used_at"), expiresAt: try row("expires_at"))
+                signedIn = SignedIn(user: user, session: session)
             }
         }
         guard var found = signedIn else { return nil }
@@ -124,8 +126,10 @@ extension UserService {
             WHERE user_id = \(userID) AND expires_at > \(clock.now) ORDER BY last_used_at DESC, id
             """, logger: logger)
         var found: [UserSession] = []
-        for try await (id, device, created, used, expires) in rows.decode((UUID, String, Date, Date, Date).self) {
-            found.append(UserSession(id: id, userID: userID, deviceName: device, createdAt: created, lastUsedAt: used, expiresAt: expires))
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            found.append(UserSession(id: try row("id"), userID: userID, deviceName: try row("device_name"), createdAt: try row("created_at"),
+                                     lastUsedAt: try row("last_used_at"), expiresAt: try row("expires_at")))
         }
         return found
     }

@@ -252,15 +252,19 @@ public final class UserService: ServiceHealth {
 
     // MARK: Queries shared by the methods above
 
-    /// The columns ``decodeUsers(_:)`` reads, in its order.
+    /// The columns ``decodeUser(_:)`` reads.
     static let userColumns = "id, email, display_name, avatar_url, is_admin, created_at"
 
     static func decodeUsers(_ rows: PostgresRowSequence) async throws -> [User] {
         var users: [User] = []
-        for try await (id, email, name, avatar, admin, created) in rows.decode((UUID, String, String, String?, Bool, Date).self) {
-            users.append(User(id: id, email: email, displayName: name, avatarURL: avatar, isAdmin: admin, createdAt: created))
-        }
+        for try await row in rows { users.append(try decodeUser(NamedRow(row))) }
         return users
+    }
+
+    /// One row holding ``userColumns``.
+    static func decodeUser(_ row: NamedRow) throws -> User {
+        User(id: try row("id"), email: try row("email"), displayName: try row("display_name"), avatarURL: try row("avatar_url"),
+             isAdmin: try row("is_admin"), createdAt: try row("created_at"))
     }
 
     /// The account's email and password hash.
