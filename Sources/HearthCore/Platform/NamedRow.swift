@@ -3,8 +3,12 @@ import PostgresNIO
 /// A result row read by column name: a SELECT list and its decoder name the same columns, so
 /// reordering the list cannot shift fields. A name the statement does not return is an error
 /// naming it (not a crash), and each cell decodes to the type the call site asks for.
-struct NamedRow {
+///
+/// Decoders mostly read columns in the list's order, so the cell after the last one read is
+/// tried first (a string comparison); only a miss looks the name up.
+final class NamedRow {
     private let cells: PostgresRandomAccessRow
+    private var next = 0
 
     init(_ row: PostgresRow) {
         cells = row.makeRandomAccess()
@@ -12,8 +16,17 @@ struct NamedRow {
 
     /// The column `name` as `T`.
     func callAsFunction<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
+        if next < cells.count {
+            let cell = cells[next]
+            if cell.columnName == name {
+                next += 1
+                return try cell.decode(T.self)
+            }
+        }
         guard cells.contains(name) else { throw MissingColumn(name: name) }
-        return try cells[name].decode(T.self)
+        let cell = cells[name]
+        next = cell.columnIndex + 1
+        return try cell.decode(T.self)
     }
 
     /// A column's text as the enum `T` whose raw values the column holds; `fallback` for an unknown value.
