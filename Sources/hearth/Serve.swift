@@ -86,24 +86,12 @@ struct Serve: AsyncParsableCommand {
         users usersConfiguration: UsersConfiguration, households householdsConfiguration: HouseholdsConfiguration,
         stores storesConfiguration: (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool), registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
-        // No statement outlives the request it serves: PostgreSQL cancels it at the GraphQL timeout.
-        var configuration = configuration
-        configuration.boundStatements(by: graphQL.executor.executionTimeout)
-        let database = Database(configuration: configuration, logger: logger)
-        let migrator = Migrator(migrations: migrations, logger: logger)
-        let households = HouseholdService(database: database, configuration: householdsConfiguration, logger: logger)
-        let users = UserService(database: database, configuration: usersConfiguration, logger: logger, accountHooks: households)
-        let client = ShopifyClient(configuration: storesConfiguration.client)
-        let stores = StoreService(database: database, households: households, client: client, configuration: storesConfiguration.stores, logger: logger)
-        let tasks = TaskService(database: database, households: households, cacheTTL: householdsConfiguration.cacheTTL, logger: logger)
-        let health = HealthRegistry([database, database.bus, users, households, stores, tasks])
-        let schema = try HearthGraphQLSchema(
-            source: graphQL.source, facts: graphQL.facts,
-            services: HearthServices(users: users, households: households, stores: stores, tasks: tasks, health: health))
-        let dependencies = HearthDependencies(
-            database: database, migrator: migrator, health: health, metrics: registry,
-            graphQL: schema.makeExecutor(logger: logger, configuration: graphQL.executor), authenticator: .sessions(users))
-        var app = buildApplication(configuration: server, dependencies: dependencies, logger: logger) { port in
+        let runtime = try HearthRuntime(
+            .init(server: server, database: configuration, users: usersConfiguration, households: householdsConfiguration,
+                  stores: storesConfiguration.stores, shopify: storesConfiguration.client, executor: graphQL.executor,
+                  syncsStores: storesConfiguration.loop),
+            schema: graphQL.source, facts: graphQL.facts, migrations: migrations, metrics: registry, logger: logger)
+        var app = runtime.application { port in
             let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"
             FileHandle.standardOutput.write(Data(line.utf8))
             logger.info("listening", metadata: ["address": "\(server.host):\(port)"])
@@ -111,31 +99,17 @@ struct Serve: AsyncParsableCommand {
         let (migrated, migratedContinuation) = AsyncStream.makeStream(of: Void.self)
         app.beforeServerStarts {
             defer { migratedContinuation.finish() }
-            let applied = try await migrator.migrate(database.client)
-            logger.info("database is current", metadata: [
-                "applied_now": "\(applied.count)", "migrations": "\(migrations.count)",
-            ])
-            do {
-                let permissions = try await households.loadPermissions()
-                logger.info("role permissions loaded", metadata: ["roles": "\(permissions.templates.keys.sorted().joined(separator: ","))"])
-            } catch let error as PermissionRuleError {
-                logger.critical("role_permissions holds a rule Hearth cannot use", metadata: ["problem": "\(error)"])
-                throw error
-            }
+            try await runtime.prepare()
         }
         var services: [any Service] = []
         if let embedded { services.append(EmbeddedPostgresService(cluster: embedded)) }
-        services.append(database)
+        services.append(runtime.database)
         // One LISTEN connection: other instances' cache drops and store changes come in here.
-        services.append(database.bus)
+        services.append(runtime.database.bus)
         services.append(app)
-        // Reminders are sent once migrations ran; like the sync loop, it stops before the pool closes.
-        services.append(TaskReminderLoop(tasks: tasks, startWhen: { for await _ in migrated {} }))
-        // Last to start, first to stop: no sync is cut off by the pool closing under it.
-        if storesConfiguration.loop {
-            // It starts syncing once the migrations ran (the stream ends then, or when start-up failed).
-            services.append(StoreSyncLoop(stores: stores) { for await _ in migrated {} })
-        }
+        // Last to start, first to stop: no reminder or sync is cut off by the pool closing under it.
+        // They start once the migrations ran (the stream ends then, or when start-up failed).
+        services.append(contentsOf: runtime.loops { for await _ in migrated {} })
         // Shutdown runs in reverse: the server drains its requests, then the pool closes,
         // then the embedded cluster stops.
         var groupConfiguration = ServiceGroupConfiguration(
@@ -148,10 +122,10 @@ struct Serve: AsyncParsableCommand {
         do {
             try await group.run()
         } catch {
-            try? await client.shutdown()
+            try? await runtime.shutdown()
             throw error
         }
-        try? await client.shutdown()
+        try? await runtime.shutdown()
         logger.info("stopped")
     }
 

@@ -63,16 +63,9 @@ import Glibc
             try await database.whileRunning { database in
                 let migrator = Migrator(migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: TestPostgres.logger)
                 _ = try await migrator.migrate(database.client)
-                let services = HearthGraphQLSchemaTests.services(database)
-                let schema = try HearthGraphQLSchema.load(
-                    from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts, services: services)
-                let app = buildApplication(
-                    configuration: .init(host: "127.0.0.1", port: 0),
-                    dependencies: HearthDependencies(
-                        database: database, migrator: migrator, health: services.health, metrics: TestMetrics.registry,
-                        graphQL: schema.makeExecutor(logger: TestPostgres.logger, configuration: ExecutorConfiguration(executionTimeout: .seconds(3))),
-                        authenticator: .sessions(services.users)),
-                    logger: TestPostgres.logger)
+                let runtime = try HearthRuntime.testing(on: database, executor: ExecutorConfiguration(executionTimeout: .seconds(3)))
+                let services = runtime.services
+                let app = runtime.application()
                 try await app.test(.live) { client in
                     let port = try #require(client.port)
                     // The account and household are set up through the services: only the writes below are under test

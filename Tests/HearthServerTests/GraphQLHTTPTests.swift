@@ -30,19 +30,12 @@ import Testing
         _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         do {
-            let services = HearthGraphQLSchemaTests.services(database)
-            let schema = try HearthGraphQLSchema.load(
-                from: HearthGraphQLSchemaTests.schemaURL, facts: HearthGraphQLSchemaTests.facts, services: services)
-            let migrator = Migrator(
-                migrations: try Migration.load(from: TestPostgres.migrationsDirectory), logger: TestPostgres.logger)
+            let runtime = try HearthRuntime.testing(on: database)
             let app = buildApplication(
                 configuration: .init(
                     host: "127.0.0.1", port: 0, graphQL: GraphQLHTTPConfiguration(maxBodyBytes: maxBodyBytes), corsOrigins: corsOrigins,
                     connections: connections),
-                dependencies: HearthDependencies(
-                    database: database, migrator: migrator, health: services.health, metrics: TestMetrics.registry,
-                    graphQL: Executor(schema.executable), authenticator: .sessions(services.users)),
-                logger: TestPostgres.logger)
+                dependencies: runtime.dependencies, logger: TestPostgres.logger)
             try await app.test(.live) { client throws in try await body(client) }
         }
     }

@@ -12,38 +12,13 @@ import Testing
     static let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("schema.graphql")
 
-    /// Services over a pool that is never started: the fields these tests run (serverInfo,
-    /// heartbeat) never reach the database; tests that do use a real one (GraphQLHTTPTests).
+    /// Services over a pool that is never started, built as `hearth serve` builds them: the fields
+    /// these tests run (serverInfo, heartbeat) never reach the database; tests that do use a real one.
     static let offlineServices: HearthServices = {
         // A syntactically valid URL; nothing connects to it.
         let configuration = try! DatabaseConfiguration.parse(url: "postgres://hearth@127.0.0.1:1/none", poolSize: 1)
-        let database = Database(configuration: configuration, logger: TestPostgres.logger)
-        let households = HouseholdService(database: database)
-        let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4), accountHooks: households)
-        let stores = StoreService(database: database, households: households, client: ShopifyClient())
-        let tasks = TaskService(database: database, households: households)
-        return HearthServices(users: users, households: households, stores: stores, tasks: tasks,
-                              health: HealthRegistry([database, users, households, stores, tasks]))
+        return try! HearthRuntime.testing(database: configuration).services
     }()
-
-    /// Services on `database` with bcrypt at its lowest cost.
-    /// Services on `database` with bcrypt at its lowest cost. Stores are fetched with `shopify`'s
-    /// settings (its allow-list names the fixture shop); call `stores.shutdown()` when done.
-    static func services(_ database: Database, clock: any HearthClock = SystemClock(), signUpMode: SignUpMode = .open,
-                         shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
-                         stores storesConfiguration: StoresConfiguration = StoresConfiguration(),
-                         signUpsPerAddress: Int = UsersConfiguration().signUpsPerAddress) -> HearthServices {
-        let households = HouseholdService(database: database, clock: clock)
-        let users = UserService(
-            database: database, configuration: UsersConfiguration(bcryptCost: 4, signUpMode: signUpMode, signUpsPerAddress: signUpsPerAddress),
-            clock: clock,
-            accountHooks: households)
-        let stores = StoreService(database: database, households: households, client: ShopifyClient(configuration: shopify),
-                                  configuration: storesConfiguration, clock: clock)
-        let tasks = TaskService(database: database, households: households, clock: clock)
-        return HearthServices(users: users, households: households, stores: stores, tasks: tasks,
-                              health: HealthRegistry([database, users, households, stores, tasks]), clock: clock)
-    }
 
     static let facts = HearthGraphQLSchema.ServerFacts(
         version: "9.8.7", startedAt: Date(timeIntervalSince1970: 1_795_000_000.125))

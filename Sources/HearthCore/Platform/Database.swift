@@ -8,6 +8,8 @@ import ServiceLifecycle
 /// Run it as a service (`run()` drives the pool until shutdown); services borrow it to query.
 public final class Database: Service, ServiceHealth {
     public let client: PostgresClient
+    /// What the pool was made from.
+    public let configuration: DatabaseConfiguration
     public let logger: Logger
     /// Messages to and from the other instances on this database; run it as a service to listen.
     public let bus: EventBus
@@ -16,6 +18,7 @@ public final class Database: Service, ServiceHealth {
 
     public init(configuration: DatabaseConfiguration, logger: Logger, healthCheckTimeout: Duration = .seconds(2)) {
         self.client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        self.configuration = configuration
         self.logger = logger
         self.bus = EventBus(client: client, logger: logger)
         self.healthCheckTimeout = healthCheckTimeout

@@ -1,0 +1,127 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+import Hummingbird
+import Logging
+import Prometheus
+import ServiceLifecycle
+
+/// Everything one Hearth process runs, from one configuration: the database pool and its event
+/// bus, the caches and services, the GraphQL schema bound to them, the background loops and the
+/// HTTP application. `hearth serve` and the tests both build the server through it; tests change
+/// only what they must (the clock, the port, bcrypt's cost, intervals).
+public struct HearthRuntime: Sendable {
+    /// What to build: each part's configuration, and the clock every service tells time by.
+    public struct Configuration: Sendable {
+        public var server: HearthServerConfiguration
+        public var database: DatabaseConfiguration
+        public var users: UsersConfiguration
+        public var households: HouseholdsConfiguration
+        public var stores: StoresConfiguration
+        public var shopify: ShopifyClientConfiguration
+        public var executor: ExecutorConfiguration
+        /// Whether stores are synced on their schedule (the sync loop runs).
+        public var syncsStores: Bool
+        /// How often the reminder loop looks for due reminders.
+        public var reminderPollInterval: Duration
+        public var clock: any HearthClock
+
+        public init(
+            server: HearthServerConfiguration, database: DatabaseConfiguration, users: UsersConfiguration = UsersConfiguration(),
+            households: HouseholdsConfiguration = HouseholdsConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
+            shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(), executor: ExecutorConfiguration = ExecutorConfiguration(),
+            syncsStores: Bool = true, reminderPollInterval: Duration = .seconds(15), clock: any HearthClock = SystemClock()
+        ) {
+            self.server = server
+            self.database = database
+            self.users = users
+            self.households = households
+            self.stores = stores
+            self.shopify = shopify
+            self.executor = executor
+            self.syncsStores = syncsStores
+            self.reminderPollInterval = reminderPollInterval
+            self.clock = clock
+        }
+    }
+
+    public let configuration: Configuration
+    public let database: Database
+    public let migrator: Migrator
+    public let services: HearthServices
+    public let schema: HearthGraphQLSchema
+    public let dependencies: HearthDependencies
+    let logger: Logger
+
+    /// Builds every part (nothing runs yet). The database's statements are bounded by the GraphQL
+    /// timeout: no statement outlives the request it serves.
+    public init(
+        _ configuration: Configuration, schema source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts,
+        migrations: [Migration], metrics: PrometheusCollectorRegistry, logger: Logger
+    ) throws(HearthGraphQLSchema.LoadError) {
+        var databaseConfiguration = configuration.database
+        databaseConfiguration.boundStatements(by: configuration.executor.executionTimeout)
+        try self.init(configuration, database: Database(configuration: databaseConfiguration, logger: logger), schema: source, facts: facts,
+                      migrations: migrations, metrics: metrics, logger: logger)
+    }
+
+    /// The same on a pool made elsewhere (`configuration.database` describes it, it is not used):
+    /// for tests whose pool needs settings no deployment uses.
+    public init(
+        _ configuration: Configuration, database: Database, schema source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts,
+        migrations: [Migration], metrics: PrometheusCollectorRegistry, logger: Logger
+    ) throws(HearthGraphQLSchema.LoadError) {
+        self.configuration = configuration
+        self.logger = logger
+        let clock = configuration.clock
+        let households = HouseholdService(database: database, configuration: configuration.households, clock: clock, logger: logger)
+        let users = UserService(database: database, configuration: configuration.users, clock: clock, logger: logger, accountHooks: households)
+        let client = ShopifyClient(configuration: configuration.shopify)
+        let stores = StoreService(database: database, households: households, client: client, configuration: configuration.stores,
+                                  clock: clock, logger: logger)
+        let tasks = TaskService(database: database, households: households, clock: clock, cacheTTL: configuration.households.cacheTTL, logger: logger)
+        let health = HealthRegistry([database, database.bus, users, households, stores, tasks])
+        let services = HearthServices(users: users, households: households, stores: stores, tasks: tasks, health: health, clock: clock)
+        let schema = try HearthGraphQLSchema(source: source, facts: facts, services: services)
+        self.database = database
+        self.migrator = Migrator(migrations: migrations, logger: logger)
+        self.services = services
+        self.schema = schema
+        self.dependencies = HearthDependencies(
+            database: database, migrator: migrator, health: health, metrics: metrics,
+            graphQL: schema.makeExecutor(logger: logger, configuration: configuration.executor), authenticator: .sessions(users))
+    }
+
+    /// The HTTP application; `onServerRunning` receives the bound port (useful with port 0).
+    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> Application<RouterResponder<HearthRequestContext>>
+    {
+        buildApplication(configuration: configuration.server, dependencies: dependencies, logger: logger, onServerRunning: onServerRunning)
+    }
+
+    /// Brings the database up to date and loads the role permissions: what must hold before requests are served.
+    public func prepare() async throws {
+        let applied = try await migrator.migrate(database.client)
+        logger.info("database is current", metadata: ["applied_now": "\(applied.count)", "migrations": "\(migrator.migrations.count)"])
+        do {
+            let permissions = try await services.households.loadPermissions()
+            logger.info("role permissions loaded", metadata: ["roles": "\(permissions.templates.keys.sorted().joined(separator: ","))"])
+        } catch let error as PermissionRuleError {
+            logger.critical("role_permissions holds a rule Hearth cannot use", metadata: ["problem": "\(error)"])
+            throw error
+        }
+    }
+
+    /// The background loops, each starting once `ready` returns: reminders, and store syncs when configured.
+    /// Run them after the pool and before the HTTP server stops, so no loop is cut off by the pool closing under it.
+    public func loops(startWhen ready: @escaping @Sendable () async -> Void) -> [any Service] {
+        var loops: [any Service] = [TaskReminderLoop(tasks: services.tasks, pollInterval: configuration.reminderPollInterval, startWhen: ready)]
+        if configuration.syncsStores { loops.append(StoreSyncLoop(stores: services.stores, startWhen: ready)) }
+        return loops
+    }
+
+    /// Releases what outlives the services: the shops' HTTP client.
+    public func shutdown() async throws {
+        try await services.stores.shutdown()
+    }
+}

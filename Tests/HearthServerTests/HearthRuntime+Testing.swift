@@ -1,0 +1,43 @@
+import Foundation
+import GraphQLEngine
+import HearthCore
+import HearthServer
+import HearthTestSupport
+import Logging
+
+extension HearthRuntime {
+    /// Hearth as `hearth serve` builds it, changed only where tests must: port 0 on loopback,
+    /// the given clock, bcrypt at its lowest cost, and the shops' fetch settings (whose allow-list
+    /// names the fixture shop). Call `shutdown()` when done.
+    static func testing(
+        database: DatabaseConfiguration, clock: any HearthClock = SystemClock(), server: HearthServerConfiguration = .init(host: "127.0.0.1", port: 0),
+        users: UsersConfiguration = UsersConfiguration(bcryptCost: 4), shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
+        stores: StoresConfiguration = StoresConfiguration(), executor: ExecutorConfiguration = ExecutorConfiguration(),
+        logger: Logger = TestPostgres.logger
+    ) throws -> HearthRuntime {
+        try HearthRuntime(
+            configuration(server: server, users: users, shopify: shopify, stores: stores, executor: executor, clock: clock, database: database),
+            schema: HearthGraphQLSchema.Source.read(HearthGraphQLSchemaTests.schemaURL), facts: HearthGraphQLSchemaTests.facts,
+            migrations: try Migration.load(from: TestPostgres.migrationsDirectory), metrics: TestMetrics.registry, logger: logger)
+    }
+
+    /// The same on a pool the test made itself.
+    static func testing(
+        on database: Database, clock: any HearthClock = SystemClock(), executor: ExecutorConfiguration = ExecutorConfiguration(),
+        logger: Logger = TestPostgres.logger
+    ) throws -> HearthRuntime {
+        try HearthRuntime(
+            configuration(executor: executor, clock: clock, database: database.configuration), database: database,
+            schema: HearthGraphQLSchema.Source.read(HearthGraphQLSchemaTests.schemaURL), facts: HearthGraphQLSchemaTests.facts,
+            migrations: try Migration.load(from: TestPostgres.migrationsDirectory), metrics: TestMetrics.registry, logger: logger)
+    }
+
+    private static func configuration(
+        server: HearthServerConfiguration = .init(host: "127.0.0.1", port: 0), users: UsersConfiguration = UsersConfiguration(bcryptCost: 4),
+        shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
+        executor: ExecutorConfiguration, clock: any HearthClock, database: DatabaseConfiguration
+    ) -> Configuration {
+        Configuration(server: server, database: database, users: users, stores: stores, shopify: shopify, executor: executor,
+                      syncsStores: false, clock: clock)
+    }
+}
