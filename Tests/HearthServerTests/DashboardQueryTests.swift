@@ -64,15 +64,17 @@ import Testing
     }
 
     /// Runs the dashboard as `token`; returns the statements it cost and the households it saw.
-    static func measure(_ server: UsersOverHTTPTests.Server, token: String) async throws -> (statements: Int, data: [String: Any]) {
+    static func measure(
+        _ server: UsersOverHTTPTests.Server, token: String, query: String = dashboard
+    ) async throws -> (statements: Int, data: [String: Any]) {
         let now = server.clock.now
         let variables: [String: Any] = [
             "from": DateTimeScalar.string(from: now), "to": DateTimeScalar.string(from: now.addingTimeInterval(7 * 86_400)),
         ]
         // Once to warm the caches a running server has warm (the session, abilities, households).
-        _ = try await server.data(dashboard, variables, token: token)
+        _ = try await server.data(query, variables, token: token)
         let before = try await server.database.statementCount()
-        let data = try await server.data(dashboard, variables, token: token)
+        let data = try await server.data(query, variables, token: token)
         let after = try await server.database.statementCount()
         if ProcessInfo.processInfo.environment["HEARTH_SHOW_STATEMENTS"] != nil {
             for line in try await server.database.strings(
@@ -149,5 +151,51 @@ import Testing
         print("dashboard statements: \(counts[0]) for 2 stores / 5 tasks, \(counts[1]) for 20 stores / 50 tasks")
         #expect(counts[0] == counts[1], "the count grows with the data: \(counts)")
         #expect(counts[1] <= 15, "\(counts)")
+    }
+
+    /// Lists below a list of households (members, activity) and below a list of products (price
+    /// history) are loaded for all their parents at once: three households cost what one does.
+    @Test func householdListsAndPriceHistoriesAreBatched() async throws {
+        let query = """
+            query($from: DateTime!, $to: DateTime!) {
+              households {
+                edges {
+                  node {
+                    members { totalCount edges { node { role user { displayName } } } }
+                    activity(first: 5) { edges { node { kind } } }
+                    stores { edges { node { products(first: 5) { edges { node { title priceHistory(first: 3) { price } } } } } } }
+                    agenda(from: $from, to: $to) { title }
+                  }
+                }
+              }
+            }
+            """
+        let measured = Mutex<[Int]>([])
+        for count in [1, 3] {
+            try await UsersOverHTTPTests.withServer { server in
+                let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+                let ownerID = try #require(UUID(uuidString: owner.id))
+                for _ in 0..<count {
+                    let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+                    try await Self.seed(server, owner: ownerID, household: try #require(UUID(uuidString: home)), stores: 1, tasks: 0)
+                }
+                let (statements, data) = try await Self.measure(server, token: owner.token, query: query)
+                let households = try #require((data["households"] as? [String: Any])?["edges"] as? [[String: Any]])
+                #expect(households.count == count)
+                for household in households.compactMap({ $0["node"] as? [String: Any] }) {
+                    #expect((household["members"] as? [String: Any])?["totalCount"] as? Int == 1)
+                    let kinds = ((household["activity"] as? [String: Any])?["edges"] as? [[String: Any]])?
+                        .compactMap { ($0["node"] as? [String: Any])?["kind"] as? String }
+                    #expect(kinds == ["HOUSEHOLD_CREATED"])
+                    let stores = try #require((household["stores"] as? [String: Any])?["edges"] as? [[String: Any]])
+                    let products = try #require(((stores.first?["node"] as? [String: Any])?["products"] as? [String: Any])?["edges"] as? [[String: Any]])
+                    #expect(products.count == 5)
+                    #expect(products.allSatisfy { (($0["node"] as? [String: Any])?["priceHistory"] as? [Any])?.isEmpty == true })
+                }
+                measured.withLock { $0.append(statements) }
+            }
+        }
+        let counts = measured.withLock { $0 }
+        #expect(counts.count == 2 && counts[0] == counts[1], "statements for 1 and 3 households: \(counts)")
     }
 }

@@ -16,32 +16,70 @@ extension HouseholdService {
     public func activity(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<ActivityEntry> {
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
-        try Self.authorize(caller, "read", .instance(type: "Activity", fields: ["householdId": .string(householdID.lowercasedString)]))
+        try Self.authorize(caller, "read", Self.activitySubject(householdID))
+        return try await activity(households: [householdID], page: page)[householdID] ?? .empty
+    }
+
+    /// The same page of activity for each of several households the caller was shown (not read
+    /// again; households whose activity they may not read get an empty page), in one statement
+    /// (`LATERAL … LIMIT` per household) plus one grouped count when the page wants totals.
+    public func activity(actor: UUID, households: [UUID], page: PageRequest) async throws -> [UUID: Page<ActivityEntry>] {
+        let caller = try await ability(for: actor)
+        var pages = try await activity(households: households.filter { caller.ability.can("read", Self.activitySubject($0)) }, page: page)
+        for household in households where pages[household] == nil { pages[household] = .empty }
+        return pages
+    }
+
+    private static func activitySubject(_ householdID: UUID) -> AbilitySubject {
+        .instance(type: "Activity", fields: ["householdId": .string(householdID.lowercasedString)])
+    }
+
+    private func activity(households: [UUID], page: PageRequest) async throws -> [UUID: Page<ActivityEntry>] {
+        guard !households.isEmpty else { return [:] }
         let after = try page.afterInteger()
-        let total = try await pageTotal(page, "SELECT count(*) FROM household_activity WHERE household_id = \(householdID)")
+        var totals: [UUID: Int] = [:]
+        if page.countsTotal {
+            let rows = try await database.client.query(
+                "SELECT household_id, count(*)::int8 FROM household_activity WHERE household_id = ANY(\(households)) GROUP BY 1", logger: logger)
+            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
+        }
         let rows = try await database.client.query(
             """
-            SELECT a.id, a.kind, a.actor_id, actor.display_name, actor.avatar_url, a.member_id, member.display_name,
-                   member.avatar_url, a.role, a.previous_role, a.invitation_id, a.created_at
-            FROM household_activity a
+            SELECT a.household_id, a.id, a.kind, a.actor_id, actor.display_name AS actor_name, actor.avatar_url AS actor_avatar, a.member_id,
+                   member.display_name AS member_name, member.avatar_url AS member_avatar, a.role, a.previous_role, a.invitation_id, a.created_at
+            FROM unnest(\(households)::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT * FROM household_activity a WHERE a.household_id = parent.id AND a.id < \(after ?? Int64.max)
+                ORDER BY a.id DESC LIMIT \(page.first + 1)
+            ) a
             LEFT JOIN users actor ON actor.id = a.actor_id
             LEFT JOIN users member ON member.id = a.member_id
-            WHERE a.household_id = \(householdID) AND a.id < \(after ?? Int64.max)
-            ORDER BY a.id DESC LIMIT \(page.first + 1)
+            ORDER BY a.household_id, a.id DESC
             """, logger: logger)
-        var entries: [ActivityEntry] = []
-        for try await row in rows.decode(
-            (Int64, String, UUID?, String?, String?, UUID?, String?, String?, String?, String?, UUID?, Date).self)
-        {
-            guard let kind = ActivityEntry.Kind(rawValue: row.1) else { continue }
-            let actor = row.2.flatMap { id in row.3.map { PublicUser(id: id, displayName: $0, avatarURL: row.4) } } ?? .deleted
-            let member = row.5.flatMap { id in row.6.map { PublicUser(id: id, displayName: $0, avatarURL: row.7) } }
-                ?? (kind.isAboutMember ? .deleted : nil)
-            entries.append(ActivityEntry(
-                id: row.0, householdID: householdID, kind: kind, actor: actor, member: member,
-                role: row.8.flatMap(HouseholdRole.init(rawValue:)), previousRole: row.9.flatMap(HouseholdRole.init(rawValue:)),
-                invitationID: row.10, createdAt: row.11))
+        var found: [UUID: [ActivityEntry]] = [:]
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            guard let kind = ActivityEntry.Kind(rawValue: try row("kind")) else { continue }
+            var actor = PublicUser.deleted
+            if let id: UUID = try row("actor_id"), let name: String = try row("actor_name") {
+                actor = PublicUser(id: id, displayName: name, avatarURL: try row("actor_avatar"))
+            }
+            var member: PublicUser? = kind.isAboutMember ? .deleted : nil
+            if let id: UUID = try row("member_id"), let name: String = try row("member_name") {
+                member = PublicUser(id: id, displayName: name, avatarURL: try row("member_avatar"))
+            }
+            let household: UUID = try row("household_id")
+            found[household, default: []].append(ActivityEntry(
+                id: try row("id"), householdID: household, kind: kind, actor: actor, member: member,
+                role: try row("role", as: String?.self).flatMap(HouseholdRole.init(rawValue:)),
+                previousRole: try row("previous_role", as: String?.self).flatMap(HouseholdRole.init(rawValue:)),
+                invitationID: try row("invitation_id"), createdAt: try row("created_at")))
         }
-        return Page(rows: entries, request: page, totalCount: total, cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
+        var pages: [UUID: Page<ActivityEntry>] = [:]
+        for household in households {
+            pages[household] = Page(rows: found[household] ?? [], request: page, totalCount: totals[household] ?? 0,
+                                    cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
+        }
+        return pages
     }
 }

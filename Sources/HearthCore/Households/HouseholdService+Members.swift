@@ -10,28 +10,55 @@ extension HouseholdService {
     public func members(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<HouseholdMember> {
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
+        return try await members(caller: caller, households: [householdID], page: page)[householdID] ?? .empty
+    }
+
+    /// The same page of members for each of several households the caller was shown (they are not
+    /// read again; the member rule is applied in SQL), in one statement (`LATERAL … LIMIT` per
+    /// household) plus one grouped count when the page wants totals.
+    public func members(actor: UUID, households: [UUID], page: PageRequest) async throws -> [UUID: Page<HouseholdMember>] {
+        try await members(caller: try await ability(for: actor), households: households, page: page)
+    }
+
+    private func members(caller: CallerAbility, households: [UUID], page: PageRequest) async throws -> [UUID: Page<HouseholdMember>] {
         let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Member", columns: Self.memberColumns) else {
-            return .empty
+            return [:]
         }
-        let total = try await pageTotal(page, 
-            "SELECT count(*) FROM household_members m WHERE m.household_id = \(householdID) AND \(allowed)")
+        var totals: [UUID: Int] = [:]
+        if page.countsTotal {
+            let rows = try await database.client.query(
+                "SELECT m.household_id, count(*)::int8 AS total FROM household_members m WHERE m.household_id = ANY(\(households)) AND \(allowed) GROUP BY 1",
+                logger: logger)
+            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
+        }
         let rows = try await database.client.query(
             """
-            SELECT m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
-            FROM household_members m JOIN users u ON u.id = m.user_id
-            WHERE m.household_id = \(householdID) AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "m.joined_at", id: "m.user_id"))
-            ORDER BY m.joined_at, m.user_id LIMIT \(page.first + 1)
+            SELECT m.household_id, m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
+            FROM unnest(\(households)::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT m.* FROM household_members m
+                WHERE m.household_id = parent.id AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "m.joined_at", id: "m.user_id"))
+                ORDER BY m.joined_at, m.user_id LIMIT \(page.first + 1)
+            ) m
+            JOIN users u ON u.id = m.user_id
+            ORDER BY m.household_id, m.joined_at, m.user_id
             """, logger: logger)
-        var found: [(member: HouseholdMember, micros: Int64)] = []
+        var found: [UUID: [(member: HouseholdMember, micros: Int64)]] = [:]
         for try await raw in rows {
             let row = NamedRow(raw)
             guard let role = HouseholdRole(rawValue: try row("role")) else { continue }
+            let household: UUID = try row("household_id")
             let user = PublicUser(id: try row("user_id"), displayName: try row("display_name"), avatarURL: try row("avatar_url"))
-            found.append((HouseholdMember(householdID: householdID, user: user, role: role, joinedAt: try row("joined_at")), try row("micros")))
+            found[household, default: []].append((HouseholdMember(householdID: household, user: user, role: role, joinedAt: try row("joined_at")),
+                                                   try row("micros")))
         }
-        return Page(rows: found, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.member.user.id) },
-                    item: \.member)
+        var pages: [UUID: Page<HouseholdMember>] = [:]
+        for household in households {
+            pages[household] = Page(rows: found[household] ?? [], request: page, totalCount: totals[household] ?? 0,
+                                    cursor: { Cursor.make(microseconds: $0.micros, id: $0.member.user.id) }, item: \.member)
+        }
+        return pages
     }
 
     /// Adds an existing account to the household. Admins add members and viewers; owners anyone.

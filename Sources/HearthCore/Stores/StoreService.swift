@@ -120,15 +120,41 @@ public final class StoreService: ServiceHealth {
     public func stores(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<Store> {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
+        return try await stores(caller: caller, households: [householdID], page: page)[householdID] ?? .empty
+    }
+
+    /// The same page of stores for each of several households the caller was shown (not read
+    /// again; the store rule is applied in SQL), in one statement (`LATERAL … LIMIT` per household)
+    /// plus one grouped count when the page wants totals.
+    public func stores(actor: UUID, households ids: [UUID], page: PageRequest) async throws -> [UUID: Page<Store>] {
+        try await stores(caller: try await households.ability(for: actor), households: ids, page: page)
+    }
+
+    private func stores(caller: CallerAbility, households ids: [UUID], page: PageRequest) async throws -> [UUID: Page<Store>] {
         let after = try page.afterKeyset()
-        guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return .empty }
-        let total = try await households.pageTotal(page, "SELECT count(*) FROM stores s WHERE s.household_id = \(householdID) AND \(allowed)")
+        guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return [:] }
+        var totals: [UUID: Int] = [:]
+        if page.countsTotal {
+            let rows = try await database.client.query(
+                "SELECT s.household_id, count(*)::int8 FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed) GROUP BY 1", logger: logger)
+            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
+        }
         let rows = try await decodeStores(try await database.client.query("""
-            SELECT \(unescaped: Self.storeSelect) FROM stores s
-            WHERE s.household_id = \(householdID) AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "s.created_at", id: "s.id"))
-            ORDER BY s.created_at, s.id LIMIT \(page.first + 1)
+            SELECT \(unescaped: Self.storeSelect) FROM unnest(\(ids)::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT * FROM stores s
+                WHERE s.household_id = parent.id AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "s.created_at", id: "s.id"))
+                ORDER BY s.created_at, s.id LIMIT \(page.first + 1)
+            ) s
+            ORDER BY s.household_id, s.created_at, s.id
             """, logger: logger))
-        return Page(rows: rows, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.store.id) }, item: \.store)
+        let byHousehold = Dictionary(grouping: rows) { $0.store.householdID }
+        var pages: [UUID: Page<Store>] = [:]
+        for household in ids {
+            pages[household] = Page(rows: byHousehold[household] ?? [], request: page, totalCount: totals[household] ?? 0,
+                                    cursor: { Cursor.make(microseconds: $0.micros, id: $0.store.id) }, item: \.store)
+        }
+        return pages
     }
 
     func readableStore(_ caller: CallerAbility, _ id: UUID) async throws -> Store {

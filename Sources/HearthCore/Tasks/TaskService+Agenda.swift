@@ -10,20 +10,35 @@ extension TaskService {
     public func agenda(actor: UUID, householdID: UUID, from: Date, to: Date) async throws -> [TaskItem] {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
+        return try await agenda(caller: caller, households: [householdID], from: from, to: to)[householdID] ?? []
+    }
+
+    /// The agendas of several households the caller was shown (not read again; households whose
+    /// items they may not read get none), in one statement and one for their labels and subtasks.
+    public func agenda(actor: UUID, households ids: [UUID], from: Date, to: Date) async throws -> [UUID: [TaskItem]] {
+        try await agenda(caller: try await households.ability(for: actor), households: ids, from: from, to: to)
+    }
+
+    private func agenda(caller: CallerAbility, households ids: [UUID], from: Date, to: Date) async throws -> [UUID: [TaskItem]] {
         guard to > from else { throw ServiceError.invalidInput(field: "to", message: "to must be after from.") }
         guard to.timeIntervalSince(from) <= 366 * 86_400 else {
             throw ServiceError.invalidInput(field: "to", message: "An agenda spans at most 366 days.")
         }
-        guard caller.ability.can("read", .ofHousehold("Task", householdID)) else { return [] }
+        let readable = ids.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
+        guard !readable.isEmpty else { return [:] }
         let rows = try await database.client.query("""
-            SELECT \(unescaped: Self.itemSelect) FROM (
-                SELECT * FROM task_items WHERE household_id = \(householdID) AND kind = 'EVENT' AND ends_at > \(from) AND starts_at < \(to)
-                UNION ALL
-                SELECT * FROM task_items WHERE household_id = \(householdID) AND kind = 'TASK' AND deadline >= \(from) AND deadline < \(to)
+            SELECT \(unescaped: Self.itemSelect) FROM unnest(\(readable)::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT * FROM (
+                    SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'EVENT' AND ends_at > \(from) AND starts_at < \(to)
+                    UNION ALL
+                    SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'TASK' AND deadline >= \(from) AND deadline < \(to)
+                ) t
+                ORDER BY t.occurs_at, t.id LIMIT \(Self.agendaLimit)
             ) t
-            ORDER BY t.occurs_at, t.id LIMIT \(Self.agendaLimit)
+            ORDER BY t.household_id, t.occurs_at, t.id
             """, logger: logger)
-        return try await withDetails(try await Self.decodeItems(rows))
+        return Dictionary(grouping: try await withDetails(try await Self.decodeItems(rows))) { $0.householdID }
     }
 
     /// What occurs on a calendar day (`YYYY-MM-DD`) in the household's time zone: events that

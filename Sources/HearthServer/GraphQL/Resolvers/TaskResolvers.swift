@@ -18,10 +18,16 @@ enum TaskResolvers {
     /// What occurs in the household from `from` to `to`.
     static func agenda(_ input: FieldInput, _ household: UUID, _ tasks: TaskService) async throws -> Resolved {
         let actor = try input.signedIn().user.id
+        let (from, to) = try agendaRange(input)
+        return .objects(try await tasks.agenda(actor: actor, householdID: household, from: from, to: to))
+    }
+
+    /// The `from` and `to` arguments of an agenda.
+    static func agendaRange(_ input: FieldInput) throws(ServiceError) -> (from: Date, to: Date) {
         guard let from = input[argument: "from"].dateValue, let to = input[argument: "to"].dateValue else {
             throw ServiceError.invalidInput(field: "from", message: "from and to must be date-times.")
         }
-        return .objects(try await tasks.agenda(actor: actor, householdID: household, from: from, to: to))
+        return (from, to)
     }
 
     /// The household's labels.

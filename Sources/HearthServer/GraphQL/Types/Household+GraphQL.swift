@@ -18,21 +18,53 @@ extension Household {
                 let caller = try await households.ability(for: try input.signedIn().user.id)
                 return .enumeration(caller.roles[parent.id])
             }
+            // Members and activity are batched across the households of a page: one statement each
+            // per request level (one loader per page request; households asked alike share it).
             household.resolve("members") { parent, input in
                 let actor = try input.signedIn().user.id
-                return .object(try await households.members(actor: actor, householdID: parent.id, page: try input.page()))
+                let page = try input.page()
+                let loader = input.request.loader("household-members\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)") {
+                    (keys: [UUID]) in
+                    let pages = try await households.members(actor: actor, households: keys, page: page)
+                    return keys.map { .success(pages[$0] ?? .empty) }
+                }
+                return .object(try await loader.load(parent.id))
             }
             household.resolve("activity") { parent, input in
                 let actor = try input.signedIn().user.id
-                return .object(try await households.activity(actor: actor, householdID: parent.id, page: try input.page()))
+                let page = try input.page()
+                let loader = input.request.loader("household-activity\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)") {
+                    (keys: [UUID]) in
+                    let pages = try await households.activity(actor: actor, households: keys, page: page)
+                    return keys.map { .success(pages[$0] ?? .empty) }
+                }
+                return .object(try await loader.load(parent.id))
             }
-            household.resolve("stores") { parent, input in try await StoreResolvers.storePage(input, parent.id, stores) }
+            household.resolve("stores") { parent, input in
+                let actor = try input.signedIn().user.id
+                let page = try input.page()
+                let loader = input.request.loader("household-stores\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)") {
+                    (keys: [UUID]) in
+                    let pages = try await stores.stores(actor: actor, households: keys, page: page)
+                    return keys.map { .success(pages[$0] ?? .empty) }
+                }
+                return .object(try await loader.load(parent.id))
+            }
             household.resolve("storeChanges") { parent, input in try await StoreResolvers.changes(input, parent.id, stores) }
             household.resolve("unreadEventCount") { parent, input in
                 .int(try await stores.unreadEventCount(actor: try input.signedIn().user.id, householdID: parent.id, storeID: nil))
             }
             household.resolve("tasks") { parent, input in try await TaskResolvers.taskPage(input, parent.id, tasks) }
-            household.resolve("agenda") { parent, input in try await TaskResolvers.agenda(input, parent.id, tasks) }
+            household.resolve("agenda") { parent, input in
+                let actor = try input.signedIn().user.id
+                let (from, to) = try TaskResolvers.agendaRange(input)
+                let loader = input.request.loader("household-agenda\u{1F}\(from.timeIntervalSince1970)\u{1F}\(to.timeIntervalSince1970)") {
+                    (keys: [UUID]) in
+                    let agendas = try await tasks.agenda(actor: actor, households: keys, from: from, to: to)
+                    return keys.map { .success(agendas[$0] ?? []) }
+                }
+                return .objects(try await loader.load(parent.id))
+            }
             household.resolve("labels") { parent, input in try await TaskResolvers.labels(input, parent.id, tasks) }
         }
         ConnectionFields.register(&resolvers, "Household", of: Household.self)
