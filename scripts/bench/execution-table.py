@@ -33,6 +33,14 @@ cached = swift.get("typename-cached", {}).get("Hearth")
 if cached:
     print(f"| {{ __typename }}, document cache on | {cached['us']:.2f} | {cached.get('mallocs', 0):.0f} | | | | |")
     failed = failed or cached["us"] >= 5
+for name, label in [("github-introspection", "introspection query (GitHub schema)"),
+                    ("nested-10x10x10-sync", "10 × 10 × 10 nested lists, synchronous resolvers")]:
+    document = swift.get(name + "-document-cached", {}).get("Hearth")
+    shared = swift.get(name + "-cached", {}).get("Hearth")
+    if document and shared:
+        print(f"| {label}, document cached, plans per request | {document['us']:.2f} | {document.get('mallocs', 0):.0f} | | | | |")
+        print(f"| {label}, document cached, plans shared | {shared['us']:.2f} | {shared.get('mallocs', 0):.0f} | | | "
+              f"{document['us'] / shared['us']:.2f}× (per request ÷ shared) | |")
 large = swift.get("typename-github-schema", {}).get("Hearth")
 if large:
     print(f"| {{ __typename }} on GitHub's schema (allocations do not grow with the schema) | {large['us']:.2f} | {large.get('mallocs', 0):.0f} | | | | |")

@@ -58,6 +58,11 @@ let benchmarks: @Sendable () -> Void = {
     if let sdl = BenchInputs.input("github-schema.graphql"), let query = BenchInputs.introspection {
         let github = executor(sdl, Resolvers(defaultResolution: .everywhere))
         measure("github-introspection", github, query)
+        // Repeated with the document cached: with plans rebuilt per request, then shared (planned once).
+        var documentOnly = ExecutorConfiguration(limits: .unlimited)
+        documentOnly.sharesPlans = false
+        measure("github-introspection-document-cached", executor(sdl, Resolvers(defaultResolution: .everywhere), documentOnly), query)
+        measure("github-introspection-cached", executor(sdl, Resolvers(defaultResolution: .everywhere), ExecutorConfiguration(limits: .unlimited)), query)
         // A small request on a large schema costs what it costs on a small one.
         measure("typename-github-schema", github, "{ __typename }")
     } else {
@@ -77,6 +82,10 @@ let benchmarks: @Sendable () -> Void = {
     sync.field("A.children") { input in children(of: parentID(input)) }
     sync.field("B.children") { input in children(of: parentID(input)) }
     measure("nested-10x10x10-sync", executor(nestedSDL, sync), nestedQuery)
+    var nestedDocumentOnly = ExecutorConfiguration(limits: .unlimited)
+    nestedDocumentOnly.sharesPlans = false
+    measure("nested-10x10x10-sync-document-cached", executor(nestedSDL, sync, nestedDocumentOnly), nestedQuery)
+    measure("nested-10x10x10-sync-cached", executor(nestedSDL, sync, ExecutorConfiguration(limits: .unlimited)), nestedQuery)
 
     var suspending = Resolvers(defaultResolution: .everywhere)
     suspending.field("Query.items") { _ in await Task.yield(); return children(of: 0) }

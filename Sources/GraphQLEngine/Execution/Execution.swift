@@ -15,6 +15,8 @@ final class Execution {
     /// The request's loaders and their scheduler, made when the first resolver runs.
     private(set) lazy var scope = RequestScope()
     let onInternalError: (@Sendable (InternalErrorReport) -> Void)?
+    /// The operation's plan shared by every execution of the document, when it has one.
+    let sharedRoot: SelectionPlan?
 
     // Only this execution's own task touches these (see the type's comment), so the runtime's
     // exclusivity checks, paid on every slot write, are left out.
@@ -43,8 +45,9 @@ final class Execution {
 
     init(
         executable: ExecutableSchema, document: Document, fragments: [String: FragmentDefinition], variables: GraphQLObject,
-        context: any Sendable, onInternalError: (@Sendable (InternalErrorReport) -> Void)?
+        context: any Sendable, onInternalError: (@Sendable (InternalErrorReport) -> Void)?, sharedRoot: SelectionPlan? = nil
     ) {
+        self.sharedRoot = sharedRoot
         self.executable = executable
         self.schema = executable.schema
         self.source = document.source
@@ -96,7 +99,7 @@ final class Execution {
 
     /// Slot 0 as the root object with its fields' slots after it; returns the first field's slot.
     private func layOutRoot(_ selectionSet: SelectionSet, on root: GraphQLNamedType) -> Int {
-        let plan = collector.plan([selectionSet], on: root)
+        let plan = sharedRoot ?? collector.plan([selectionSet], on: root)
         slots.reserveCapacity(64)
         slots.append(.null)
         let first = reserve(plan.fields.count)
@@ -298,11 +301,14 @@ final class Execution {
             plan = last
         } else if let cached = field.subPlans[type.id] {
             plan = cached
-            field.lastSubPlan = cached
+            if !field.isShared { field.lastSubPlan = cached }
         } else {
             plan = collector.plan(field.nodes.compactMap(\.selectionSet), on: type)
-            field.subPlans[type.id] = plan
-            field.lastSubPlan = plan
+            // A shared plan has every sub-plan already; nothing is added to it.
+            if !field.isShared {
+                field.subPlans[type.id] = plan
+                field.lastSubPlan = plan
+            }
         }
         let first = reserve(plan.fields.count)
         slots[slot] = .object(plan, first: Int32(first))

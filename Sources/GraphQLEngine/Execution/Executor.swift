@@ -8,6 +8,9 @@ public struct ExecutorConfiguration: Sendable {
     public var documentCacheCapacity: Int
     /// Most bytes of document text the cache holds in all; a larger document is never cached.
     public var documentCacheBytes: Int
+    /// Whether the executions of a cached document share their selection plans (``PlanCache``);
+    /// off only to measure what sharing saves.
+    public var sharesPlans = true
     /// The cache key of a document's text; the host passes a digest such as SHA-256 (hex) so keys
     /// stay small. Nil: the text itself.
     public var documentKey: (@Sendable (String) -> String)?
@@ -149,14 +152,21 @@ public final class Executor: Sendable {
                 positions: [operation.range.start], extensions: [("code", .string("GRAPHQL_VALIDATION_FAILED"))])
             return .refused(.executed([error], slots: []))
         }
-        let execution = makeExecution(document, prepared, variables: coerced.values, context: context)
-        return .ready(execution, operation, schema.schema[rootID])
+        let root = schema.schema[rootID]
+        let shared = !configuration.sharesPlans ? nil : prepared.plans.root(of: operation) {
+            FieldCollector(schema: schema, fragments: prepared.fragments, variables: GraphQLObject())
+                .sharedPlan(of: operation, on: root, source: document.source)
+        }
+        let execution = makeExecution(document, prepared, variables: coerced.values, context: context, sharedRoot: shared)
+        return .ready(execution, operation, root)
     }
 
     /// A fresh execution (its own result, errors and DataLoaders) of a prepared document.
-    func makeExecution(_ document: Document, _ prepared: PreparedDocument, variables: GraphQLObject, context: any Sendable) -> Execution {
+    func makeExecution(
+        _ document: Document, _ prepared: PreparedDocument, variables: GraphQLObject, context: any Sendable, sharedRoot: SelectionPlan? = nil
+    ) -> Execution {
         Execution(
             executable: schema, document: document, fragments: prepared.fragments, variables: variables,
-            context: context, onInternalError: configuration.onInternalError)
+            context: context, onInternalError: configuration.onInternalError, sharedRoot: sharedRoot)
     }
 }

@@ -92,6 +92,8 @@ public final class PreparedDocument: Sendable {
     public let errors: [GraphQLError]
     let refusal: GraphQLResponse.Refusal?
     let fragments: [String: FragmentDefinition]
+    /// Its operations' selection plans, shared by the executions of a cached document.
+    let plans = PlanCache()
 
     /// `fragments` defaults to the document's fragment definitions by name (pass them when known already).
     init(document: Document?, fragments: [String: FragmentDefinition]? = nil, errors: [GraphQLError], refusal: GraphQLResponse.Refusal?) {

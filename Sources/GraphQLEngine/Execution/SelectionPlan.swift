@@ -70,6 +70,9 @@ final class PlannedField {
     let leaf: BuiltInLeaf?
     /// Locations of the field's nodes, computed when an error needs them.
     var cachedLocations: [SourceLocation]?
+    /// Part of a plan shared by every execution of its document (``PlanCache``): built in full,
+    /// then never written again.
+    var isShared = false
 
     init(
         responseKey: String, nodes: [Field], kind: Kind, definition: GraphQLField, parentType: GraphQLNamedType, schema: GraphQLSchema,
@@ -97,7 +100,7 @@ final class PlannedField {
     func locations(in source: Source) -> [SourceLocation] {
         if let cachedLocations { return cachedLocations }
         let locations = nodes.map { source.location(ofByte: $0.range.start) }
-        cachedLocations = locations
+        if !isShared { cachedLocations = locations }
         return locations
     }
 }
