@@ -99,15 +99,10 @@ extension StoreService {
         return (product, try await variants(productIDs: [id])[id] ?? [])
     }
 
-    /// Variants of several products, by product, in position order (one query).
+    /// Variants of several products, by product, in position order (one prepared statement).
     public func variants(productIDs: [UUID]) async throws -> [UUID: [ProductVariant]] {
-        let rows = try await database.client.query("""
-            SELECT product_id, id, shopify_id, title, sku, option1, option2, option3, position, price, compare_at_price, available
-            FROM variants WHERE product_id = ANY(\(productIDs)) ORDER BY product_id, position, shopify_id
-            """, logger: logger)
         var result: [UUID: [ProductVariant]] = [:]
-        for try await raw in rows {
-            let row = NamedRow(raw)
+        for row in try await database.rows(VariantsOfProducts(productIDs: productIDs)) {
             let options: [String] = [try row("option1"), try row("option2"), try row("option3")].compactMap { $0 }
             let variant = ProductVariant(
                 id: try row("id"), shopifyID: try row("shopify_id"), title: try row("title"), sku: try row("sku"), options: options,
@@ -117,26 +112,52 @@ extension StoreService {
         return result
     }
 
+    struct VariantsOfProducts: PreparedQuery {
+        static let sql = """
+            SELECT product_id, id, shopify_id, title, sku, option1, option2, option3, position, price, compare_at_price, available
+            FROM variants WHERE product_id = ANY($1) ORDER BY product_id, position, shopify_id
+            """
+        let productIDs: [UUID]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(productIDs)
+            return bindings
+        }
+    }
+
     /// Several products' price histories, by product: the snapshots written before each change,
-    /// newest first, at most `limit` (1 to 500) each, in one statement.
+    /// newest first, at most `limit` (1 to 500) each, in one prepared statement.
     public func priceHistories(productIDs: [UUID], limit: Int) async throws -> [UUID: [PriceSnapshot]] {
-        let rows = try await database.client.query("""
-            SELECT parent.id AS product_id, s.variant_id, s.price, s.compare_at_price, s.available, s.recorded_at
-            FROM unnest(\(productIDs)::uuid[]) AS parent(id)
-            CROSS JOIN LATERAL (
-                SELECT s.* FROM variant_snapshots s JOIN variants v ON v.id = s.variant_id
-                WHERE v.product_id = parent.id ORDER BY s.recorded_at DESC, s.id DESC LIMIT \(min(max(limit, 1), 500))
-            ) s
-            ORDER BY parent.id, s.recorded_at DESC, s.id DESC
-            """, logger: logger)
         var result: [UUID: [PriceSnapshot]] = [:]
-        for try await raw in rows {
-            let row = NamedRow(raw)
+        for row in try await database.rows(PriceHistories(productIDs: productIDs, limit: min(max(limit, 1), 500))) {
             let snapshot = PriceSnapshot(variantID: try row("variant_id"), price: try row("price"), compareAtPrice: try row("compare_at_price"),
                                          available: try row("available"), recordedAt: try row("recorded_at"))
             result[try row("product_id"), default: []].append(snapshot)
         }
         return result
+    }
+
+    struct PriceHistories: PreparedQuery {
+        static let sql = """
+            SELECT parent.id AS product_id, s.variant_id, s.price, s.compare_at_price, s.available, s.recorded_at
+            FROM unnest($1::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT s.id, s.variant_id, s.price, s.compare_at_price, s.available, s.recorded_at
+                FROM variant_snapshots s JOIN variants v ON v.id = s.variant_id
+                WHERE v.product_id = parent.id ORDER BY s.recorded_at DESC, s.id DESC LIMIT $2
+            ) s
+            ORDER BY parent.id, s.recorded_at DESC, s.id DESC
+            """
+        let productIDs: [UUID]
+        let limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(productIDs)
+            bindings.append(limit)
+            return bindings
+        }
     }
 
     /// A product's price history: the snapshots written before each change, newest first.

@@ -26,19 +26,40 @@ extension TaskService {
         }
         let readable = ids.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
         guard !readable.isEmpty else { return [:] }
-        let rows = try await database.client.query("""
-            SELECT \(unescaped: Self.itemSelect) FROM unnest(\(readable)::uuid[]) AS parent(id)
+        var items: [TaskItem] = []
+        for row in try await database.rows(Agendas(households: readable, from: from, to: to, limit: Self.agendaLimit)) {
+            items.append(try Self.decodeItem(row))
+        }
+        return Dictionary(grouping: try await withDetails(items)) { $0.householdID }
+    }
+
+    /// Each household's items occurring from `$2` to `$3` (at most `$4` each), by household and time.
+    struct Agendas: PreparedQuery {
+        static let sql = """
+            SELECT \(TaskService.itemSelect) FROM unnest($1::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (
                 SELECT * FROM (
-                    SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'EVENT' AND ends_at > \(from) AND starts_at < \(to)
+                    SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'EVENT' AND ends_at > $2 AND starts_at < $3
                     UNION ALL
-                    SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'TASK' AND deadline >= \(from) AND deadline < \(to)
+                    SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'TASK' AND deadline >= $2 AND deadline < $3
                 ) t
-                ORDER BY t.occurs_at, t.id LIMIT \(Self.agendaLimit)
+                ORDER BY t.occurs_at, t.id LIMIT $4
             ) t
             ORDER BY t.household_id, t.occurs_at, t.id
-            """, logger: logger)
-        return Dictionary(grouping: try await withDetails(try await Self.decodeItems(rows))) { $0.householdID }
+            """
+        let households: [UUID]
+        let from: Date
+        let to: Date
+        let limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(households)
+            bindings.append(from)
+            bindings.append(to)
+            bindings.append(limit)
+            return bindings
+        }
     }
 
     /// What occurs on a calendar day (`YYYY-MM-DD`) in the household's time zone: events that

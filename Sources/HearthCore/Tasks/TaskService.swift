@@ -168,31 +168,46 @@ public final class TaskService: ServiceHealth {
         }
     }
 
-    /// Labels of several items, by item, by name (one query).
+    /// Labels of several items, by item, by name (one prepared statement).
     public func labels(ofItems ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
-        let rows = try await database.client.query("""
-            SELECT tl.task_id, l.id, l.household_id, l.name, l.color, l.created_at
-            FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ANY(\(ids)) ORDER BY lower(l.name), l.id
-            """, logger: logger)
         var result: [UUID: [TaskLabel]] = [:]
-        for try await raw in rows {
-            let row = NamedRow(raw)
-            result[try row("task_id"), default: []].append(try Self.decodeLabel(row))
-        }
+        for row in try await database.rows(LabelsOfItems(ids: ids)) { result[try row("task_id"), default: []].append(try Self.decodeLabel(row)) }
         return result
     }
 
-    /// Subtasks of several items, by item, in order (one query).
+    struct LabelsOfItems: PreparedQuery {
+        static let sql = """
+            SELECT tl.task_id, l.id, l.household_id, l.name, l.color, l.created_at
+            FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ANY($1) ORDER BY lower(l.name), l.id
+            """
+        let ids: [UUID]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(ids)
+            return bindings
+        }
+    }
+
+    /// Subtasks of several items, by item, in order (one prepared statement).
     public func subtasks(ofItems ids: [UUID]) async throws -> [UUID: [Subtask]] {
-        let rows = try await database.client.query(
-            "SELECT task_id, id, position, title, done FROM subtasks WHERE task_id = ANY(\(ids)) ORDER BY task_id, position", logger: logger)
         var result: [UUID: [Subtask]] = [:]
-        for try await raw in rows {
-            let row = NamedRow(raw)
+        for row in try await database.rows(SubtasksOfItems(ids: ids)) {
             let subtask = Subtask(id: try row("id"), position: try row("position"), title: try row("title"), done: try row("done"))
             result[try row("task_id"), default: []].append(subtask)
         }
         return result
+    }
+
+    struct SubtasksOfItems: PreparedQuery {
+        static let sql = "SELECT task_id, id, position, title, done FROM subtasks WHERE task_id = ANY($1) ORDER BY task_id, position"
+        let ids: [UUID]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(ids)
+            return bindings
+        }
     }
 
     /// Refuses an assignee who is not a member of the household.

@@ -1,0 +1,21 @@
+import PostgresNIO
+
+/// A statement of fixed text that PostgreSQL parses and plans once per connection (PostgresNIO
+/// prepares it on a connection's first use, by the type's name) instead of on every call: the
+/// hot statements of a request's batched loads. Its rows come back as they are, to be read by
+/// name (``NamedRow``); its text must name its columns (no `*`) so a migration cannot change
+/// what a prepared plan returns.
+protocol PreparedQuery: PostgresPreparedStatement where Row == PostgresRow {}
+
+extension PreparedQuery {
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+extension Database {
+    /// Runs a prepared query; each row is read by name.
+    func rows<Query: PreparedQuery>(_ query: Query) async throws -> [NamedRow] {
+        var rows: [NamedRow] = []
+        for try await row in try await client.execute(query, logger: logger) { rows.append(NamedRow(row)) }
+        return rows
+    }
+}
