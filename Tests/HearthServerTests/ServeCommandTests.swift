@@ -121,7 +121,7 @@ import Glibc
         #expect(outputs.filter { $0.contains("database is current") }.count == 1, "\(outputs)")
         let database = Database(configuration: .embedded(endpoint, poolSize: 1), logger: TestPostgres.logger)
         let versions = try await database.whileRunning { database in
-            try await database.strings("SELECT version::text FROM schema_migrations ORDER BY version")
+            try await database.strings("SELECT version::text FROM schema_migrations ORDER BY schema_migrations.version")
         }
         #expect(versions == all)
     }
