@@ -176,3 +176,34 @@ if profile:
         parts = line.split()
         if len(parts) >= 4 and not line.startswith("#"):
             print("%8s  %-24s %s" % (parts[0], parts[1], parts[3][:100]))
+
+
+# The plans of one dashboard request's statements (auto_explain, turned on for it alone): the
+# statements that sort rows instead of reading them in an index's order, or scan a whole table.
+psql("ALTER SYSTEM SET auto_explain.log_min_duration = 0")
+psql("SELECT pg_reload_conf()")
+logs = os.path.join(work, "postgres", "log")
+before = {name: os.path.getsize(os.path.join(logs, name)) for name in os.listdir(logs)} if os.path.isdir(logs) else {}
+graphql(query, {"from": start, "to": end}, token)
+psql("ALTER SYSTEM SET auto_explain.log_min_duration = -1")
+psql("SELECT pg_reload_conf()")
+text = ""
+for name in sorted(os.listdir(logs)) if os.path.isdir(logs) else []:
+    with open(os.path.join(logs, name), errors="replace") as log:
+        log.seek(before.get(name, 0))
+        text += log.read()
+plans = [entry for entry in re.split(r"\n(?=\S.*LOG:\s+duration:)", text) if "Query Text:" in entry and "pg_" not in entry.split("Query Text:")[1][:40]]
+print("\nThe plans of one dashboard request (%d statements):" % len(plans))
+for entry in plans:
+    statement = re.sub(r"\s+", " ", entry.split("Query Text:")[1].split("\n  ")[0]).strip()[:90]
+    findings = []
+    sorted_rows = [int(rows) for rows in re.findall(r"Sort\s+\(cost=[\d.]+\.\.[\d.]+ rows=(\d+)", entry)]
+    if sorted_rows:
+        findings.append("sorts %d rows" % max(sorted_rows))
+    scans = {}
+    for table, rows in re.findall(r"Seq Scan on (\w+)(?: \w+)?\s+\(cost=[\d.]+\.\.[\d.]+ rows=(\d+)", entry):
+        scans[table] = max(scans.get(table, 0), int(rows))
+    if scans:
+        findings.append("scans " + ", ".join("%s (%d rows)" % item for item in sorted(scans.items())))
+    print("  %-44s %s" % ("; ".join(findings) or "index order, no scan", statement[:70]))
+print("(estimated rows; a sort of a batch's few rows and a whole scan of a tiny table are what the planner should choose)")

@@ -5,7 +5,9 @@
 # connections for 15 s (requests/s, p50, p99, SQL statements per request from pg_stat_statements),
 # beside the same answer built by one hand-written SQL statement run by pgbench at the same
 # concurrency: the physical reference. Release build, embedded PostgreSQL, one run.
-# Also prints the CPU each request cost Hearth and PostgreSQL; PERF=1 adds a perf profile of Hearth.
+# Also prints the CPU each request cost Hearth and PostgreSQL; PERF=1 adds a perf profile of Hearth;
+# after the load, each statement of one dashboard request is checked with its plan (auto_explain):
+# which ones sort rows or read a whole table.
 # Usage: scripts/bench/dashboard.sh   (DURATION=15 CONNECTIONS=16 to change the load)
 source "$(dirname "$0")/hearth-server.sh"
 duration=${DURATION:-15}
@@ -19,7 +21,9 @@ done
 start_hearth
 password=$(cat "$work/postgres/hearth.password")
 export PGPASSWORD=$password PGHOST="$work/postgres" PGUSER=hearth PGDATABASE=hearth
-psql -q -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"
+# auto_explain stays off until dashboard.py turns it on for one request after the load; the plans
+# go to the cluster's own log files (postgres/log).
+psql -q -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements', 'auto_explain'" -c "ALTER SYSTEM SET logging_collector = on"
 kill -INT "$server"; wait "$server" 2>/dev/null || true
 start_hearth
 psql -q -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
