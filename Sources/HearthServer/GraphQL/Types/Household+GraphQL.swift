@@ -18,37 +18,25 @@ extension Household {
                 let caller = try await households.ability(for: try input.signedIn().user.id)
                 return .enumeration(caller.roles[parent.id])
             }
-            // Members and activity are batched across the households of a page: one statement each
-            // per request level (one loader per page request; households asked alike share it).
+            // Lists below a household are loaded for all the households of the level at once: one
+            // statement each, whatever the number of households (they were authorised when read).
             household.resolve("members") { parent, input in
-                let actor = try input.signedIn().user.id
-                let page = try input.page()
-                let loader = input.request.loader("household-members\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)") {
-                    (keys: [UUID]) in
-                    let pages = try await households.members(actor: actor, households: keys, page: page)
-                    return keys.map { .success(pages[$0] ?? .empty) }
-                }
-                return .object(try await loader.load(parent.id))
+                let (actor, page) = (try input.signedIn().user.id, try input.page())
+                return .object(try await batched(input, "members", page, parent.id, empty: .empty) {
+                    try await households.members(actor: actor, households: $0, page: page)
+                })
             }
             household.resolve("activity") { parent, input in
-                let actor = try input.signedIn().user.id
-                let page = try input.page()
-                let loader = input.request.loader("household-activity\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)") {
-                    (keys: [UUID]) in
-                    let pages = try await households.activity(actor: actor, households: keys, page: page)
-                    return keys.map { .success(pages[$0] ?? .empty) }
-                }
-                return .object(try await loader.load(parent.id))
+                let (actor, page) = (try input.signedIn().user.id, try input.page())
+                return .object(try await batched(input, "activity", page, parent.id, empty: .empty) {
+                    try await households.activity(actor: actor, households: $0, page: page)
+                })
             }
             household.resolve("stores") { parent, input in
-                let actor = try input.signedIn().user.id
-                let page = try input.page()
-                let loader = input.request.loader("household-stores\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)") {
-                    (keys: [UUID]) in
-                    let pages = try await stores.stores(actor: actor, households: keys, page: page)
-                    return keys.map { .success(pages[$0] ?? .empty) }
-                }
-                return .object(try await loader.load(parent.id))
+                let (actor, page) = (try input.signedIn().user.id, try input.page())
+                return .object(try await batched(input, "stores", page, parent.id, empty: .empty) {
+                    try await stores.stores(actor: actor, households: $0, page: page)
+                })
             }
             household.resolve("storeChanges") { parent, input in try await StoreResolvers.changes(input, parent.id, stores) }
             household.resolve("unreadEventCount") { parent, input in
@@ -58,12 +46,9 @@ extension Household {
             household.resolve("agenda") { parent, input in
                 let actor = try input.signedIn().user.id
                 let (from, to) = try TaskResolvers.agendaRange(input)
-                let loader = input.request.loader("household-agenda\u{1F}\(from.timeIntervalSince1970)\u{1F}\(to.timeIntervalSince1970)") {
-                    (keys: [UUID]) in
-                    let agendas = try await tasks.agenda(actor: actor, households: keys, from: from, to: to)
-                    return keys.map { .success(agendas[$0] ?? []) }
-                }
-                return .objects(try await loader.load(parent.id))
+                return .objects(try await batched(input, "agenda", [from.timeIntervalSince1970, to.timeIntervalSince1970], parent.id, empty: []) {
+                    try await tasks.agenda(actor: actor, households: $0, from: from, to: to)
+                })
             }
             household.resolve("labels") { parent, input in try await TaskResolvers.labels(input, parent.id, tasks) }
         }
@@ -71,6 +56,19 @@ extension Household {
         HouseholdMember.registerGraphQL(&resolvers)
         Invitation.registerGraphQL(&resolvers, clock: services.clock)
         ActivityEntry.registerGraphQL(&resolvers)
+    }
+
+    /// The value of `household`'s list `field`, loaded by `load` with every household of the request
+    /// level asked with the same `arguments` (one loader each).
+    private static func batched<Value: Sendable>(
+        _ input: FieldInput, _ field: String, _ arguments: some Sendable, _ household: UUID, empty: Value,
+        load: @escaping @Sendable ([UUID]) async throws -> [UUID: Value]
+    ) async throws -> Value {
+        let loader = input.request.loader("Household.\(field)\u{1F}\(arguments)") { (keys: [UUID]) in
+            let found = try await load(keys)
+            return keys.map { .success(found[$0] ?? empty) }
+        }
+        return try await loader.load(household)
     }
 }
 
