@@ -12,17 +12,10 @@ extension HouseholdService {
             """, logger: logger)
     }
 
-    /// The household's activity log, newest first. Members of every role may read it.
-    public func activity(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<ActivityEntry> {
-        let caller = try await ability(for: actor)
-        _ = try await readableHousehold(caller, householdID)
-        try Self.authorize(caller, "read", Self.activitySubject(householdID))
-        return try await activity(households: [householdID], page: page)[householdID] ?? .empty
-    }
-
-    /// The same page of activity for each of several households the caller was shown (not read
-    /// again; households whose activity they may not read get an empty page), in one statement
-    /// (`LATERAL … LIMIT` per household) plus one grouped count when the page wants totals.
+    /// The activity logs of several households the caller was shown, newest first, the same page of
+    /// each (members of every role may read them; households whose log they may not read get an
+    /// empty page, and none is read again): one statement (`LATERAL … LIMIT` per household), plus
+    /// one grouped count when the page wants totals.
     public func activity(actor: UUID, households: [UUID], page: PageRequest) async throws -> [UUID: Page<ActivityEntry>] {
         let caller = try await ability(for: actor)
         var pages = try await activity(households: households.filter { caller.ability.can("read", Self.activitySubject($0)) }, page: page)

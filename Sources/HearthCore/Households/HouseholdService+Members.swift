@@ -6,16 +6,9 @@ extension HouseholdService {
         "householdId": .init("m.household_id", .uuid), "userId": .init("m.user_id", .uuid), "role": .init("m.role", .text),
     ])
 
-    /// The household's members, in the order they joined.
-    public func members(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<HouseholdMember> {
-        let caller = try await ability(for: actor)
-        _ = try await readableHousehold(caller, householdID)
-        return try await members(caller: caller, households: [householdID], page: page)[householdID] ?? .empty
-    }
-
-    /// The same page of members for each of several households the caller was shown (they are not
-    /// read again; the member rule is applied in SQL), in one statement (`LATERAL … LIMIT` per
-    /// household) plus one grouped count when the page wants totals.
+    /// The members of several households the caller was shown, in the order they joined, the same
+    /// page of each (the households are not read again; the member rule is applied in SQL): one
+    /// statement (`LATERAL … LIMIT` per household), plus one grouped count when the page wants totals.
     public func members(actor: UUID, households: [UUID], page: PageRequest) async throws -> [UUID: Page<HouseholdMember>] {
         try await members(caller: try await ability(for: actor), households: households, page: page)
     }

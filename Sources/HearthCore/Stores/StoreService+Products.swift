@@ -160,11 +160,6 @@ extension StoreService {
         }
     }
 
-    /// A product's price history: the snapshots written before each change, newest first.
-    public func priceHistory(productID: UUID, limit: Int) async throws -> [PriceSnapshot] {
-        try await priceHistories(productIDs: [productID], limit: limit)[productID] ?? []
-    }
-
     static func decodeProducts(_ rows: PostgresRowSequence) async throws -> [(product: Product, firstSeenMicros: Int64, changedMicros: Int64)] {
         var products: [(Product, Int64, Int64)] = []
         let decoder = JSONDecoder()

@@ -46,12 +46,7 @@ enum HouseholdResolvers {
                 timeZone: fields["timeZone"].stringValue)
             return .object(household)
         }
-        resolvers.field("Mutation.deleteHousehold") { input in
-            let actor = try input.signedIn().user.id
-            let id = try input.id("id")
-            try await households.deleteHousehold(actor: actor, id: id)
-            return .id(id)
-        }
+        resolvers.deletion("Mutation.deleteHousehold") { actor, id in try await households.deleteHousehold(actor: actor, id: id) }
         resolvers.field("Mutation.addMember") { input in
             let actor = try input.signedIn().user.id
             let (household, user, role) = (try input.id("householdId"), try input.id("userId"),

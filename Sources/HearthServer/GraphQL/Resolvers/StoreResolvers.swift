@@ -68,12 +68,7 @@ enum StoreResolvers {
             let name = input[argument: "name"].stringValue ?? ""
             return .object(try await stores.renameStore(actor: actor, id: id, name: name))
         }
-        resolvers.field("Mutation.removeStore") { input in
-            let actor = try input.signedIn().user.id
-            let id = try input.id("id")
-            try await stores.removeStore(actor: actor, id: id)
-            return .id(id)
-        }
+        resolvers.deletion("Mutation.removeStore") { actor, id in try await stores.removeStore(actor: actor, id: id) }
         resolvers.field("Mutation.syncStore") { input in
             let actor = try input.signedIn().user.id
             let id = try input.id("id")
