@@ -153,8 +153,9 @@ import Testing
         #expect(counts[1] <= 15, "\(counts)")
     }
 
-    /// Lists below a list of households (members, activity) and below a list of products (price
-    /// history) are loaded for all their parents at once: three households cost what one does.
+    /// Lists and counts below a list of households (members, activity, stores, tasks, agenda,
+    /// unread count) and below a list of products (price history) are loaded for all their
+    /// parents at once: three households cost what one does.
     @Test func householdListsAndPriceHistoriesAreBatched() async throws {
         let query = """
             query($from: DateTime!, $to: DateTime!) {
@@ -165,6 +166,8 @@ import Testing
                     activity(first: 5) { edges { node { kind } } }
                     stores { edges { node { products(first: 5) { edges { node { title priceHistory(first: 3) { price } } } } } } }
                     agenda(from: $from, to: $to) { title }
+                    tasks(first: 5) { totalCount edges { node { title } } }
+                    unreadEventCount
                   }
                 }
               }
@@ -177,7 +180,7 @@ import Testing
                 let ownerID = try #require(UUID(uuidString: owner.id))
                 for _ in 0..<count {
                     let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
-                    try await Self.seed(server, owner: ownerID, household: try #require(UUID(uuidString: home)), stores: 1, tasks: 0)
+                    try await Self.seed(server, owner: ownerID, household: try #require(UUID(uuidString: home)), stores: 1, tasks: 2)
                 }
                 let (statements, data) = try await Self.measure(server, token: owner.token, query: query)
                 let households = try #require((data["households"] as? [String: Any])?["edges"] as? [[String: Any]])
@@ -191,6 +194,8 @@ import Testing
                     let products = try #require(((stores.first?["node"] as? [String: Any])?["products"] as? [String: Any])?["edges"] as? [[String: Any]])
                     #expect(products.count == 5)
                     #expect(products.allSatisfy { (($0["node"] as? [String: Any])?["priceHistory"] as? [Any])?.isEmpty == true })
+                    #expect((household["tasks"] as? [String: Any])?["totalCount"] as? Int == 2)
+                    #expect(household["unreadEventCount"] as? Int == 0)
                 }
                 measured.withLock { $0.append(statements) }
             }

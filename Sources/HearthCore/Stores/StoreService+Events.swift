@@ -57,6 +57,21 @@ extension StoreService {
             """)
     }
 
+    /// Unread events per household, for households the caller was shown (reading their events is
+    /// checked in memory), in one grouped statement.
+    public func unreadEventCounts(actor: UUID, households ids: [UUID]) async throws -> [UUID: Int] {
+        let caller = try await households.ability(for: actor)
+        let readable = ids.filter { caller.ability.can("read", Self.eventSubject($0)) }
+        var counts = Dictionary(uniqueKeysWithValues: ids.map { ($0, 0) })
+        guard !readable.isEmpty else { return counts }
+        let rows = try await database.client.query("""
+            SELECT e.household_id, count(*)::int8 FROM store_events e
+            WHERE e.household_id = ANY(\(readable)) AND NOT \(Self.isRead(actor)) GROUP BY e.household_id
+            """, logger: logger)
+        for try await (household, count) in rows.decode((UUID, Int64).self) { counts[household] = Int(count) }
+        return counts
+    }
+
     /// Unread events per store, for stores the caller was shown (reading their household's
     /// events is checked in memory), in one grouped statement.
     public func unreadEventCounts(actor: UUID, stores: [(id: UUID, householdID: UUID)]) async throws -> [UUID: Int] {

@@ -6,8 +6,20 @@ extension TaskService {
     public func items(actor: UUID, householdID: UUID, query: TaskQuery, page: PageRequest) async throws -> Page<TaskItem> {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
-        guard caller.ability.can("read", .ofHousehold("Task", householdID)) else { return .empty }
-        var filter: [SQLCondition] = [.predicate([.sql("t.household_id = "), .bind(.uuid(householdID))])]
+        return try await items(caller: caller, households: [householdID], query: query, page: page)[householdID] ?? .empty
+    }
+
+    /// The same page of items for each of several households the caller was shown (not read again;
+    /// households whose items they may not read get an empty page): one statement (`LATERAL … LIMIT`
+    /// per household, in the sort's index order), plus one grouped count when the page wants totals.
+    public func items(actor: UUID, households ids: [UUID], query: TaskQuery, page: PageRequest) async throws -> [UUID: Page<TaskItem>] {
+        try await items(caller: try await households.ability(for: actor), households: ids, query: query, page: page)
+    }
+
+    private func items(caller: CallerAbility, households ids: [UUID], query: TaskQuery, page: PageRequest) async throws -> [UUID: Page<TaskItem>] {
+        let readable = ids.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
+        guard !readable.isEmpty else { return [:] }
+        var filter: [SQLCondition] = []
         if let kind = query.kind { filter.append(.predicate([.sql("t.kind = "), .bind(.text(kind.rawValue))])) }
         if let completed = query.completed { filter.append(.predicate([.sql(completed ? "t.completed_at IS NOT NULL" : "t.completed_at IS NULL")])) }
         if let assignee = query.assigneeID { filter.append(.predicate([.sql("t.assignee_id = "), .bind(.uuid(assignee))])) }
@@ -22,12 +34,22 @@ extension TaskService {
                                       .bind(.text(pattern)), .sql(")")]))
         }
         let condition = SQLCondition.and(filter)
-        let total = try await households.pageTotal(page, "SELECT count(*) FROM task_items t WHERE \(condition)")
+        var totals: [UUID: Int] = [:]
+        if page.countsTotal {
+            let rows = try await database.client.query(
+                "SELECT t.household_id, count(*)::int8 FROM task_items t WHERE t.household_id = ANY(\(readable)) AND \(condition) GROUP BY 1",
+                logger: logger)
+            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
+        }
         let ordering = query.sort.ordering
         let keyset = try Self.itemKeyset(page, sort: query.sort)
         let rows = try await database.client.query("""
-            SELECT \(unescaped: Self.itemSelect), \(unescaped: ordering.key)::text AS sort_key FROM task_items t
-            WHERE \(condition) AND \(keyset) ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
+            SELECT \(unescaped: Self.itemSelect), \(unescaped: ordering.key)::text AS sort_key FROM unnest(\(readable)::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT * FROM task_items t WHERE t.household_id = parent.id AND \(condition) AND \(keyset)
+                ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
+            ) t
+            ORDER BY t.household_id, \(unescaped: ordering.orderBy)
             """, logger: logger)
         var items: [TaskItem] = []
         var keys: [String] = []
@@ -36,9 +58,14 @@ extension TaskService {
             items.append(try Self.decodeItem(row))
             keys.append(try row("sort_key"))
         }
+        let byHousehold = Dictionary(grouping: zip(try await withDetails(items), keys)) { $0.0.householdID }
         let sort = query.sort
-        return Page(rows: Array(zip(try await withDetails(items), keys)), request: page, totalCount: total,
-                    cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.lowercasedString]) }, item: \.0)
+        var pages: [UUID: Page<TaskItem>] = [:]
+        for household in ids {
+            pages[household] = Page(rows: byHousehold[household] ?? [], request: page, totalCount: totals[household] ?? 0,
+                                    cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.lowercasedString]) }, item: \.0)
+        }
+        return pages
     }
 
     static func itemKeyset(_ page: PageRequest, sort: TaskQuery.Sort) throws(PageRequestError) -> SQLCondition {

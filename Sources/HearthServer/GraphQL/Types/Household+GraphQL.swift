@@ -40,9 +40,18 @@ extension Household {
             }
             household.resolve("storeChanges") { parent, input in try await StoreResolvers.changes(input, parent.id, stores) }
             household.resolve("unreadEventCount") { parent, input in
-                .int(try await stores.unreadEventCount(actor: try input.signedIn().user.id, householdID: parent.id, storeID: nil))
+                let actor = try input.signedIn().user.id
+                return .int(try await batched(input, "unreadEventCount", "", parent.id, empty: 0) {
+                    try await stores.unreadEventCounts(actor: actor, households: $0)
+                })
             }
-            household.resolve("tasks") { parent, input in try await TaskResolvers.taskPage(input, parent.id, tasks) }
+            household.resolve("tasks") { parent, input in
+                let (actor, page) = (try input.signedIn().user.id, try input.page())
+                let query = try TaskArguments.query(input[argument: "filter"], sort: input[argument: "sort"])
+                return .object(try await batched(input, "tasks", "\(query)\u{1F}\(page)", parent.id, empty: .empty) {
+                    try await tasks.items(actor: actor, households: $0, query: query, page: page)
+                })
+            }
             household.resolve("agenda") { parent, input in
                 let actor = try input.signedIn().user.id
                 let (from, to) = try TaskResolvers.agendaRange(input)
