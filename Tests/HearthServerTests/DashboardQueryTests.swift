@@ -154,7 +154,7 @@ import Testing
     }
 
     /// Lists and counts below a list of households (members, activity, stores, tasks, agenda,
-    /// unread count) and below a list of products (price history) are loaded for all their
+    /// labels, store changes, unread count) and below a list of products (price history) are loaded for all their
     /// parents at once: three households cost what one does.
     @Test func householdListsAndPriceHistoriesAreBatched() async throws {
         let query = """
@@ -168,6 +168,8 @@ import Testing
                     agenda(from: $from, to: $to) { title }
                     tasks(first: 5) { totalCount edges { node { title } } }
                     unreadEventCount
+                    labels { name }
+                    storeChanges(first: 5) { totalCount edges { node { type } } }
                   }
                 }
               }
@@ -196,6 +198,8 @@ import Testing
                     #expect(products.allSatisfy { (($0["node"] as? [String: Any])?["priceHistory"] as? [Any])?.isEmpty == true })
                     #expect((household["tasks"] as? [String: Any])?["totalCount"] as? Int == 2)
                     #expect(household["unreadEventCount"] as? Int == 0)
+                    #expect((household["labels"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Label 0", "Label 1"])
+                    #expect((household["storeChanges"] as? [String: Any])?["totalCount"] as? Int == 0)
                 }
                 measured.withLock { $0.append(statements) }
             }

@@ -10,9 +10,9 @@ extension StoreService {
             """)] + readState(reader) + [.sql(" AS read")])
     }
 
+    /// The event's store, product and variant (for their names), joined to events `e`.
     private static let eventJoins = """
-        FROM store_events e JOIN stores s ON s.id = e.store_id JOIN products p ON p.id = e.product_id
-        LEFT JOIN variants v ON v.id = e.variant_id
+        JOIN stores s ON s.id = e.store_id JOIN products p ON p.id = e.product_id LEFT JOIN variants v ON v.id = e.variant_id
         """
 
     /// Whether the caller may read a household's events; `notFound` for a household not theirs.
@@ -25,8 +25,24 @@ extension StoreService {
     /// The household's change events, newest first, with the caller's read state.
     public func events(actor: UUID, householdID: UUID, query: StoreEventQuery, page: PageRequest) async throws -> Page<StoreEvent> {
         guard try await mayReadEvents(actor: actor, householdID: householdID) else { return .empty }
+        return try await events(reader: actor, households: [householdID], query: query, page: page)[householdID] ?? .empty
+    }
+
+    /// The same page of change events for each of several households the caller was shown (not read
+    /// again; households whose events they may not read get an empty page): one statement
+    /// (`LATERAL … LIMIT` per household, newest first), plus one grouped count when the page wants totals.
+    public func events(actor: UUID, households ids: [UUID], query: StoreEventQuery, page: PageRequest) async throws -> [UUID: Page<StoreEvent>] {
+        let caller = try await households.ability(for: actor)
+        let readable = ids.filter { caller.ability.can("read", Self.eventSubject($0)) }
+        var pages = try await events(reader: actor, households: readable, query: query, page: page)
+        for household in ids where pages[household] == nil { pages[household] = .empty }
+        return pages
+    }
+
+    private func events(reader: UUID, households ids: [UUID], query: StoreEventQuery, page: PageRequest) async throws -> [UUID: Page<StoreEvent>] {
+        guard !ids.isEmpty else { return [:] }
         let after = try page.afterInteger()
-        var filter: [SQLCondition] = [.predicate([.sql("e.household_id = "), .bind(.uuid(householdID))])]
+        var filter: [SQLCondition] = []
         if let stores = query.storeIDs {
             filter.append(.or(stores.map { .predicate([.sql("e.store_id = "), .bind(.uuid($0))]) }))
         }
@@ -36,16 +52,32 @@ extension StoreService {
         if let since = query.since {
             filter.append(.predicate([.sql("e.created_at >= ")] + SQLPiece.timestamp(since)))
         }
-        if query.unreadOnly { filter.append(.not(Self.isRead(actor))) }
+        if query.unreadOnly { filter.append(.not(Self.isRead(reader))) }
         let condition = SQLCondition.and(filter)
-        let total = try await households.pageTotal(page, "SELECT count(*) FROM store_events e WHERE \(condition)")
+        var totals: [UUID: Int] = [:]
+        if page.countsTotal {
+            let rows = try await database.client.query(
+                "SELECT e.household_id, count(*)::int8 FROM store_events e WHERE e.household_id = ANY(\(ids)) AND \(condition) GROUP BY 1",
+                logger: logger)
+            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
+        }
         let keyset: SQLCondition = after.map { .predicate([.sql("e.id < "), .bind(.integer($0))]) } ?? .alwaysTrue
         let rows = try await database.client.query("""
-            SELECT \(Self.eventSelect(reader: actor)) \(unescaped: Self.eventJoins)
-            WHERE \(condition) AND \(keyset) ORDER BY e.id DESC LIMIT \(page.first + 1)
+            SELECT \(Self.eventSelect(reader: reader)) FROM unnest(\(ids)::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT e.* FROM store_events e WHERE e.household_id = parent.id AND \(condition) AND \(keyset)
+                ORDER BY e.id DESC LIMIT \(page.first + 1)
+            ) e
+            \(unescaped: Self.eventJoins)
+            ORDER BY e.household_id, e.id DESC
             """, logger: logger)
-        let events = try await Self.decodeEvents(rows)
-        return Page(rows: events, request: page, totalCount: total, cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
+        let byHousehold = Dictionary(grouping: try await Self.decodeEvents(rows)) { $0.householdID }
+        var pages: [UUID: Page<StoreEvent>] = [:]
+        for household in ids {
+            pages[household] = Page(rows: byHousehold[household] ?? [], request: page, totalCount: totals[household] ?? 0,
+                                    cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
+        }
+        return pages
     }
 
     /// Events of one household the caller has not read, optionally of one store.
@@ -130,7 +162,8 @@ extension StoreService {
     /// Events with these ids (for subscriptions), oldest first.
     public func events(ids: [Int64], reader: UUID) async throws -> [StoreEvent] {
         let rows = try await database.client.query(
-            "SELECT \(Self.eventSelect(reader: reader)) \(unescaped: Self.eventJoins) WHERE e.id = ANY(\(ids)) ORDER BY e.id", logger: logger)
+            "SELECT \(Self.eventSelect(reader: reader)) FROM store_events e \(unescaped: Self.eventJoins) WHERE e.id = ANY(\(ids)) ORDER BY e.id",
+            logger: logger)
         return try await Self.decodeEvents(rows)
     }
 

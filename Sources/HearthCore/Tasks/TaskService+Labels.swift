@@ -31,13 +31,32 @@ extension TaskService {
     public func labels(actor: UUID, householdID: UUID) async throws -> [TaskLabel] {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
-        guard caller.ability.can("read", .ofHousehold("Label", householdID)) else { return [] }
-        if let cached = labelCache.value(for: householdID) { return cached }
+        return try await labels(caller: caller, households: [householdID])[householdID] ?? []
+    }
+
+    /// The labels of several households the caller was shown (not read again; households whose
+    /// labels they may not read have none), from the cache or, for the rest, one statement.
+    public func labels(actor: UUID, households ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
+        try await labels(caller: try await households.ability(for: actor), households: ids)
+    }
+
+    private func labels(caller: CallerAbility, households ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
+        var result: [UUID: [TaskLabel]] = [:]
+        var missing: [UUID] = []
+        for id in ids where caller.ability.can("read", .ofHousehold("Label", id)) {
+            if let cached = labelCache.value(for: id) { result[id] = cached } else { missing.append(id) }
+        }
+        guard !missing.isEmpty else { return result }
         let ticket = labelCache.beginRead()
-        let labels = try await Self.decodeLabels(try await database.client.query(
-            "SELECT \(unescaped: Self.labelColumns) FROM labels WHERE household_id = \(householdID) ORDER BY lower(name), id", logger: logger))
-        labelCache.store(labels, for: householdID, readSince: ticket)
-        return labels
+        let found = Dictionary(grouping: try await Self.decodeLabels(try await database.client.query(
+            "SELECT \(unescaped: Self.labelColumns) FROM labels WHERE household_id = ANY(\(missing)) ORDER BY household_id, lower(name), id",
+            logger: logger))) { $0.householdID }
+        for id in missing {
+            let labels = found[id] ?? []
+            labelCache.store(labels, for: id, readSince: ticket)
+            result[id] = labels
+        }
+        return result
     }
 
     static let labelsTopic = "task-labels"

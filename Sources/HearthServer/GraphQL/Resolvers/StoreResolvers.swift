@@ -23,10 +23,14 @@ enum StoreResolvers {
     /// A page of the household's store activity feed, filtered by the field's arguments.
     static func changes(_ input: FieldInput, _ household: UUID, _ stores: StoreService) async throws -> Resolved {
         let actor = try input.signedIn().user.id
+        return .object(try await stores.events(actor: actor, householdID: household, query: try changesQuery(input), page: try input.page()))
+    }
+
+    /// The activity feed's filters (`storeIds`, `types`, `since`, `unreadOnly`).
+    static func changesQuery(_ input: FieldInput) throws -> StoreEventQuery {
         let types = input[argument: "types"].strings?.compactMap(StoreEventType.init(rawValue:))
-        let query = try StoreEventQuery(
+        return try StoreEventQuery(
             storeIDs: try input.ids("storeIds"), types: types, since: input[argument: "since"].dateValue, unreadOnly: input.flag("unreadOnly"))
-        return .object(try await stores.events(actor: actor, householdID: household, query: query, page: try input.page()))
     }
 
     private static func registerQueries(_ resolvers: inout Resolvers, stores: StoreService) {

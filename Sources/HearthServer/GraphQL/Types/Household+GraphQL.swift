@@ -38,7 +38,12 @@ extension Household {
                     try await stores.stores(actor: actor, households: $0, page: page)
                 })
             }
-            household.resolve("storeChanges") { parent, input in try await StoreResolvers.changes(input, parent.id, stores) }
+            household.resolve("storeChanges") { parent, input in
+                let (actor, page, query) = (try input.signedIn().user.id, try input.page(), try StoreResolvers.changesQuery(input))
+                return .object(try await batched(input, "storeChanges", "\(query)\u{1F}\(page)", parent.id, empty: .empty) {
+                    try await stores.events(actor: actor, households: $0, query: query, page: page)
+                })
+            }
             household.resolve("unreadEventCount") { parent, input in
                 let actor = try input.signedIn().user.id
                 return .int(try await batched(input, "unreadEventCount", "", parent.id, empty: 0) {
@@ -59,7 +64,12 @@ extension Household {
                     try await tasks.agenda(actor: actor, households: $0, from: from, to: to)
                 })
             }
-            household.resolve("labels") { parent, input in try await TaskResolvers.labels(input, parent.id, tasks) }
+            household.resolve("labels") { parent, input in
+                let actor = try input.signedIn().user.id
+                return .objects(try await batched(input, "labels", "", parent.id, empty: []) {
+                    try await tasks.labels(actor: actor, households: $0)
+                })
+            }
         }
         ConnectionFields.register(&resolvers, "Household", of: Household.self)
         HouseholdMember.registerGraphQL(&resolvers)
