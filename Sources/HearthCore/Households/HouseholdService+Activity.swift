@@ -30,12 +30,7 @@ extension HouseholdService {
     private func activity(households: [UUID], page: PageRequest) async throws -> [UUID: Page<ActivityEntry>] {
         guard !households.isEmpty else { return [:] }
         let after = try page.afterInteger()
-        var totals: [UUID: Int] = [:]
-        if page.countsTotal {
-            let rows = try await database.client.query(
-                "SELECT household_id, count(*)::int8 FROM household_activity WHERE household_id = ANY(\(households)) GROUP BY 1", logger: logger)
-            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
-        }
+        let totals = try await database.counts("SELECT household_id, count(*)::int8 FROM household_activity WHERE household_id = ANY(\(households)) GROUP BY 1", wanted: page.countsTotal)
         let rows = try await database.client.query(
             """
             SELECT a.household_id, a.id, a.kind, a.actor_id, actor.display_name AS actor_name, actor.avatar_url AS actor_avatar, a.member_id,

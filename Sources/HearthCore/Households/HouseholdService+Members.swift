@@ -18,13 +18,7 @@ extension HouseholdService {
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Member", columns: Self.memberColumns) else {
             return [:]
         }
-        var totals: [UUID: Int] = [:]
-        if page.countsTotal {
-            let rows = try await database.client.query(
-                "SELECT m.household_id, count(*)::int8 AS total FROM household_members m WHERE m.household_id = ANY(\(households)) AND \(allowed) GROUP BY 1",
-                logger: logger)
-            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
-        }
+        let totals = try await database.counts("SELECT m.household_id, count(*)::int8 AS total FROM household_members m WHERE m.household_id = ANY(\(households)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
         let rows = try await database.client.query(
             """
             SELECT m.household_id, m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros

@@ -54,13 +54,7 @@ extension StoreService {
         }
         if query.unreadOnly { filter.append(.not(Self.isRead(reader))) }
         let condition = SQLCondition.and(filter)
-        var totals: [UUID: Int] = [:]
-        if page.countsTotal {
-            let rows = try await database.client.query(
-                "SELECT e.household_id, count(*)::int8 FROM store_events e WHERE e.household_id = ANY(\(ids)) AND \(condition) GROUP BY 1",
-                logger: logger)
-            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
-        }
+        let totals = try await database.counts("SELECT e.household_id, count(*)::int8 FROM store_events e WHERE e.household_id = ANY(\(ids)) AND \(condition) GROUP BY 1", wanted: page.countsTotal)
         let keyset: SQLCondition = after.map { .predicate([.sql("e.id < "), .bind(.integer($0))]) } ?? .alwaysTrue
         let rows = try await database.client.query("""
             SELECT \(Self.eventSelect(reader: reader)) FROM unnest(\(ids)::uuid[]) AS parent(id)
@@ -90,33 +84,26 @@ extension StoreService {
     }
 
     /// Unread events per household, for households the caller was shown (reading their events is
-    /// checked in memory), in one grouped statement.
+    /// checked in memory), in one grouped statement; a household without any is absent.
     public func unreadEventCounts(actor: UUID, households ids: [UUID]) async throws -> [UUID: Int] {
         let caller = try await households.ability(for: actor)
         let readable = ids.filter { caller.ability.can("read", Self.eventSubject($0)) }
-        var counts = Dictionary(uniqueKeysWithValues: ids.map { ($0, 0) })
-        guard !readable.isEmpty else { return counts }
-        let rows = try await database.client.query("""
+        guard !readable.isEmpty else { return [:] }
+        return try await database.counts("""
             SELECT e.household_id, count(*)::int8 FROM store_events e
-            WHERE e.household_id = ANY(\(readable)) AND NOT \(Self.isRead(actor)) GROUP BY e.household_id
-            """, logger: logger)
-        for try await (household, count) in rows.decode((UUID, Int64).self) { counts[household] = Int(count) }
-        return counts
+            WHERE e.household_id = ANY(\(readable)) AND NOT \(Self.isRead(actor)) GROUP BY 1
+            """)
     }
 
     /// Unread events per store, for stores the caller was shown (reading their household's
-    /// events is checked in memory), in one grouped statement.
+    /// events is checked in memory), in one grouped statement; a store without any is absent.
     public func unreadEventCounts(actor: UUID, stores: [(id: UUID, householdID: UUID)]) async throws -> [UUID: Int] {
         let caller = try await households.ability(for: actor)
         let readable = stores.filter { caller.ability.can("read", Self.eventSubject($0.householdID)) }.map(\.id)
-        var counts = Dictionary(uniqueKeysWithValues: stores.map { ($0.id, 0) })
-        guard !readable.isEmpty else { return counts }
-        let rows = try await database.client.query("""
-            SELECT e.store_id, count(*)::int8 FROM store_events e
-            WHERE e.store_id = ANY(\(readable)) AND NOT \(Self.isRead(actor)) GROUP BY e.store_id
-            """, logger: logger)
-        for try await (store, count) in rows.decode((UUID, Int64).self) { counts[store] = Int(count) }
-        return counts
+        guard !readable.isEmpty else { return [:] }
+        return try await database.counts("""
+            SELECT e.store_id, count(*)::int8 FROM store_events e WHERE e.store_id = ANY(\(readable)) AND NOT \(Self.isRead(actor)) GROUP BY 1
+            """)
     }
 
     /// Marks one event read for the caller (MEMBER and up).

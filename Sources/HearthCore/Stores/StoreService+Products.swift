@@ -40,13 +40,7 @@ extension StoreService {
         let condition = SQLCondition.and(filter)
         let keyset = try Self.productKeyset(page, sort: query.sort)
         let ordering = query.sort.ordering
-        var totals: [UUID: Int] = [:]
-        if page.countsTotal {
-            let rows = try await database.client.query(
-                "SELECT p.store_id, count(*)::int8 FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id",
-                logger: logger)
-            for try await (store, count) in rows.decode((UUID, Int64).self) { totals[store] = Int(count) }
-        }
+        let totals = try await database.counts("SELECT p.store_id, count(*)::int8 FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id", wanted: page.countsTotal)
         let rows = try await Self.decodeProducts(try await database.client.query("""
             SELECT \(unescaped: Self.productSelect) FROM unnest(\(readable)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (

@@ -133,12 +133,7 @@ public final class StoreService: ServiceHealth {
     private func stores(caller: CallerAbility, households ids: [UUID], page: PageRequest) async throws -> [UUID: Page<Store>] {
         let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return [:] }
-        var totals: [UUID: Int] = [:]
-        if page.countsTotal {
-            let rows = try await database.client.query(
-                "SELECT s.household_id, count(*)::int8 FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed) GROUP BY 1", logger: logger)
-            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
-        }
+        let totals = try await database.counts("SELECT s.household_id, count(*)::int8 FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
         let rows = try await decodeStores(try await database.client.query("""
             SELECT \(unescaped: Self.storeSelect) FROM unnest(\(ids)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (

@@ -34,13 +34,7 @@ extension TaskService {
                                       .bind(.text(pattern)), .sql(")")]))
         }
         let condition = SQLCondition.and(filter)
-        var totals: [UUID: Int] = [:]
-        if page.countsTotal {
-            let rows = try await database.client.query(
-                "SELECT t.household_id, count(*)::int8 FROM task_items t WHERE t.household_id = ANY(\(readable)) AND \(condition) GROUP BY 1",
-                logger: logger)
-            for try await (household, total) in rows.decode((UUID, Int64).self) { totals[household] = Int(total) }
-        }
+        let totals = try await database.counts("SELECT t.household_id, count(*)::int8 FROM task_items t WHERE t.household_id = ANY(\(readable)) AND \(condition) GROUP BY 1", wanted: page.countsTotal)
         let ordering = query.sort.ordering
         let keyset = try Self.itemKeyset(page, sort: query.sort)
         let rows = try await database.client.query("""
