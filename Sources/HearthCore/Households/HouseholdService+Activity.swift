@@ -13,14 +13,12 @@ extension HouseholdService {
     }
 
     /// The activity logs of several households the caller was shown, newest first, the same page of
-    /// each (members of every role may read them; households whose log they may not read get an
-    /// empty page, and none is read again): one statement (`LATERAL … LIMIT` per household), plus
+    /// each (members of every role may read them; households whose log they may not read are
+    /// left out, and none is read again): one statement (`LATERAL … LIMIT` per household), plus
     /// one grouped count when the page wants totals.
     public func activity(actor: UUID, households: [UUID], page: PageRequest) async throws -> [UUID: Page<ActivityEntry>] {
         let caller = try await ability(for: actor)
-        var pages = try await activity(households: households.filter { caller.ability.can("read", Self.activitySubject($0)) }, page: page)
-        for household in households where pages[household] == nil { pages[household] = .empty }
-        return pages
+        return try await activity(households: households.filter { caller.ability.can("read", Self.activitySubject($0)) }, page: page)
     }
 
     private static func activitySubject(_ householdID: UUID) -> AbilitySubject {
@@ -44,7 +42,7 @@ extension HouseholdService {
             LEFT JOIN users member ON member.id = a.member_id
             ORDER BY a.household_id, a.id DESC
             """, logger: logger)
-        var found: [UUID: [ActivityEntry]] = [:]
+        var found: [ActivityEntry] = []
         for try await raw in rows {
             let row = NamedRow(raw)
             guard let kind = ActivityEntry.Kind(rawValue: try row("kind")) else { continue }
@@ -56,18 +54,13 @@ extension HouseholdService {
             if let id: UUID = try row("member_id"), let name: String = try row("member_name") {
                 member = PublicUser(id: id, displayName: name, avatarURL: try row("member_avatar"))
             }
-            let household: UUID = try row("household_id")
-            found[household, default: []].append(ActivityEntry(
-                id: try row("id"), householdID: household, kind: kind, actor: actor, member: member,
+            found.append(ActivityEntry(
+                id: try row("id"), householdID: try row("household_id"), kind: kind, actor: actor, member: member,
                 role: try row("role", as: String?.self).flatMap(HouseholdRole.init(rawValue:)),
                 previousRole: try row("previous_role", as: String?.self).flatMap(HouseholdRole.init(rawValue:)),
                 invitationID: try row("invitation_id"), createdAt: try row("created_at")))
         }
-        var pages: [UUID: Page<ActivityEntry>] = [:]
-        for household in households {
-            pages[household] = Page(rows: found[household] ?? [], request: page, totalCount: totals[household] ?? 0,
-                                    cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
-        }
-        return pages
+        return Page.grouped(found, by: \.householdID, parents: households, request: page, totals: totals,
+                            cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
     }
 }

@@ -57,7 +57,8 @@ extension HouseholdService {
             let subject = AbilitySubject.ofHousehold("Invitation", householdID)
             throw ServiceError.denied(caller.denial(ForbiddenError(action: "read", subjectType: "Invitation", field: nil, reason: nil), subject: subject))
         }
-        let total = try await pageTotal(page, "SELECT count(*) FROM household_invitations i WHERE i.household_id = \(householdID) AND \(allowed)")
+        let total = try await database.count(
+            "SELECT count(*) FROM household_invitations i WHERE i.household_id = \(householdID) AND \(allowed)", wanted: page.countsTotal)
         let rows = try await Self.decodeInvitations(try await database.client.query(
             """
             SELECT \(unescaped: Self.invitationSelect)

@@ -31,21 +31,16 @@ extension HouseholdService {
             JOIN users u ON u.id = m.user_id
             ORDER BY m.household_id, m.joined_at, m.user_id
             """, logger: logger)
-        var found: [UUID: [(member: HouseholdMember, micros: Int64)]] = [:]
+        var found: [(member: HouseholdMember, micros: Int64)] = []
         for try await raw in rows {
             let row = NamedRow(raw)
             guard let role = HouseholdRole(rawValue: try row("role")) else { continue }
-            let household: UUID = try row("household_id")
             let user = PublicUser(id: try row("user_id"), displayName: try row("display_name"), avatarURL: try row("avatar_url"))
-            found[household, default: []].append((HouseholdMember(householdID: household, user: user, role: role, joinedAt: try row("joined_at")),
-                                                   try row("micros")))
+            found.append((HouseholdMember(householdID: try row("household_id"), user: user, role: role, joinedAt: try row("joined_at")),
+                          try row("micros")))
         }
-        var pages: [UUID: Page<HouseholdMember>] = [:]
-        for household in households {
-            pages[household] = Page(rows: found[household] ?? [], request: page, totalCount: totals[household] ?? 0,
-                                    cursor: { Cursor.make(microseconds: $0.micros, id: $0.member.user.id) }, item: \.member)
-        }
-        return pages
+        return Page.grouped(found, by: \.member.householdID, parents: households, request: page, totals: totals,
+                            cursor: { Cursor.make(microseconds: $0.micros, id: $0.member.user.id) }, item: \.member)
     }
 
     /// Adds an existing account to the household. Admins add members and viewers; owners anyone.

@@ -147,7 +147,7 @@ public final class HouseholdService: ServiceHealth {
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Household", columns: Self.householdColumns) else {
             return .empty
         }
-        let total = try await pageTotal(page, "SELECT count(*) FROM households h WHERE \(allowed)")
+        let total = try await database.count("SELECT count(*) FROM households h WHERE \(allowed)", wanted: page.countsTotal)
         let rows = try await Self.decodeHouseholds(try await database.client.query(
             """
             SELECT \(unescaped: Self.householdSelect) FROM households h
@@ -244,17 +244,6 @@ public final class HouseholdService: ServiceHealth {
         return trimmed
     }
 
-    /// A page's total: `query`'s count, unless the page does not want it (then 0, never shown).
-    func pageTotal(_ page: PageRequest, _ query: PostgresQuery) async throws -> Int {
-        page.countsTotal ? try await count(query) : 0
-    }
-
-    func count(_ query: PostgresQuery) async throws -> Int {
-        let rows = try await database.client.query(query, logger: logger)
-        for try await total in rows.decode(Int.self) { return total }
-        return 0
-    }
-
     /// The columns ``decodeHouseholds(_:)`` reads, with the creation time's exact microseconds (the page cursor).
     static let householdSelect = "h.id, h.name, h.description, h.time_zone, h.created_at, h.updated_at, "
         + Cursor.microsecondsSQL("h.created_at") + " AS micros"
@@ -289,7 +278,7 @@ public final class HouseholdService: ServiceHealth {
             details[name + "HitRate"] = .rate(hitRate)
         }
         do {
-            _ = try await count("SELECT count(*) FROM households")
+            _ = try await database.count("SELECT count(*) FROM households")
             return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started, details: details)
         } catch {
             return ServiceHealthStatus(

@@ -2,6 +2,14 @@ import Foundation
 import PostgresNIO
 
 extension Database {
+    /// The count a `SELECT count(*) …` statement returns; 0 without running it when not `wanted`
+    /// (a page that does not show its total).
+    func count(_ query: PostgresQuery, wanted: Bool = true) async throws -> Int {
+        guard wanted else { return 0 }
+        for try await total in try await client.query(query, logger: logger).decode(Int.self) { return total }
+        return 0
+    }
+
     /// The counts of a grouped statement (`SELECT key, count(*)::int8 … GROUP BY 1`) by key; keys
     /// with no rows are absent. With `wanted` false nothing runs (a page that does not show its total).
     func counts(_ query: PostgresQuery, wanted: Bool = true) async throws -> [UUID: Int] {

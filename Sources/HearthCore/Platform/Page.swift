@@ -73,6 +73,20 @@ public struct Page<Item: Sendable>: Sendable {
         self.hasNextPage = rows.count > request.first
         self.totalCount = totalCount
     }
+
+    /// The pages of several parents from the rows of one batched statement (each parent's rows in
+    /// the order they came, each fetched with `LIMIT first + 1`); a parent without rows gets an empty page.
+    public static func grouped<Row>(
+        _ rows: [Row], by parent: (Row) -> UUID, parents: [UUID], request: PageRequest, totals: [UUID: Int],
+        cursor: (Row) -> String, item: (Row) -> Item
+    ) -> [UUID: Page] {
+        let byParent = Dictionary(grouping: rows, by: parent)
+        var pages: [UUID: Page] = [:]
+        for id in parents {
+            pages[id] = Page(rows: byParent[id] ?? [], request: request, totalCount: totals[id] ?? 0, cursor: cursor, item: item)
+        }
+        return pages
+    }
 }
 
 /// Opaque cursors: URL-safe base64 of their parts joined by a separator no part holds.

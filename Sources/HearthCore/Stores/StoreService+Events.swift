@@ -29,14 +29,12 @@ extension StoreService {
     }
 
     /// The same page of change events for each of several households the caller was shown (not read
-    /// again; households whose events they may not read get an empty page): one statement
+    /// again; households whose events they may not read are left out): one statement
     /// (`LATERAL … LIMIT` per household, newest first), plus one grouped count when the page wants totals.
     public func events(actor: UUID, households ids: [UUID], query: StoreEventQuery, page: PageRequest) async throws -> [UUID: Page<StoreEvent>] {
         let caller = try await households.ability(for: actor)
         let readable = ids.filter { caller.ability.can("read", Self.eventSubject($0)) }
-        var pages = try await events(reader: actor, households: readable, query: query, page: page)
-        for household in ids where pages[household] == nil { pages[household] = .empty }
-        return pages
+        return try await events(reader: actor, households: readable, query: query, page: page)
     }
 
     private func events(reader: UUID, households ids: [UUID], query: StoreEventQuery, page: PageRequest) async throws -> [UUID: Page<StoreEvent>] {
@@ -65,20 +63,15 @@ extension StoreService {
             \(unescaped: Self.eventJoins)
             ORDER BY e.household_id, e.id DESC
             """, logger: logger)
-        let byHousehold = Dictionary(grouping: try await Self.decodeEvents(rows)) { $0.householdID }
-        var pages: [UUID: Page<StoreEvent>] = [:]
-        for household in ids {
-            pages[household] = Page(rows: byHousehold[household] ?? [], request: page, totalCount: totals[household] ?? 0,
-                                    cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
-        }
-        return pages
+        return Page.grouped(try await Self.decodeEvents(rows), by: \.householdID, parents: ids, request: page, totals: totals,
+                            cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
     }
 
     /// Events of one household the caller has not read, optionally of one store.
     public func unreadEventCount(actor: UUID, householdID: UUID, storeID: UUID?) async throws -> Int {
         guard try await mayReadEvents(actor: actor, householdID: householdID) else { return 0 }
         let store: SQLCondition = storeID.map { .predicate([.sql("e.store_id = "), .bind(.uuid($0))]) } ?? .alwaysTrue
-        return try await households.count("""
+        return try await database.count("""
             SELECT count(*) FROM store_events e WHERE e.household_id = \(householdID) AND \(store) AND NOT \(Self.isRead(actor))
             """)
     }

@@ -7,7 +7,8 @@ extension StoreService {
     public func notifications(actor: UUID, unreadOnly: Bool, page: PageRequest) async throws -> Page<StoreNotification> {
         let after = try page.afterKeyset()
         let unread: SQLCondition = unreadOnly ? .predicate([.sql("n.read_at IS NULL")]) : .alwaysTrue
-        let total = try await households.pageTotal(page, "SELECT count(*) FROM notifications n WHERE n.user_id = \(actor) AND \(unread)")
+        let total = try await database.count(
+            "SELECT count(*) FROM notifications n WHERE n.user_id = \(actor) AND \(unread)", wanted: page.countsTotal)
         let keyset = SQLCondition.keyset(after: after, time: "n.created_at", id: "n.id", descending: true)
         let rows = try await database.client.query("""
             SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts::text AS counts, n.created_at, n.read_at,

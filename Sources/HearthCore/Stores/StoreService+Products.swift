@@ -26,8 +26,7 @@ extension StoreService {
 
     private func products(caller: CallerAbility, stores: [(id: UUID, householdID: UUID)], query: ProductQuery, page: PageRequest) async throws -> [UUID: Page<Product>] {
         let readable = stores.filter { caller.ability.can("read", Product.subject(householdID: $0.householdID)) }.map(\.id)
-        var pages = Dictionary(uniqueKeysWithValues: stores.map { ($0.id, Page<Product>.empty) })
-        guard !readable.isEmpty else { return pages }
+        guard !readable.isEmpty else { return [:] }
         var filter: [SQLCondition] = [.predicate([.sql("p.removed_at IS NULL")])]
         switch query.stock {
         case .all: break
@@ -50,19 +49,15 @@ extension StoreService {
             ORDER BY p.store_id, \(unescaped: ordering.orderBy)
             """, logger: logger))
         let sort = query.sort
-        let byStore = Dictionary(grouping: rows) { $0.product.storeID }
-        for store in readable {
-            pages[store] = Page(rows: byStore[store] ?? [], request: page, totalCount: totals[store] ?? 0, cursor: { row in
-                let key: String = switch sort {
-                case .title: row.product.title.lowercased()
-                case .priceAscending, .priceDescending: String(row.product.minPrice)
-                case .newest: String(row.firstSeenMicros)
-                case .recentlyChanged: String(row.changedMicros)
-                }
-                return Cursor.make([sort.rawValue, key, row.product.id.lowercasedString])
-            }, item: \.product)
-        }
-        return pages
+        return Page.grouped(rows, by: \.product.storeID, parents: readable, request: page, totals: totals, cursor: { row in
+            let key: String = switch sort {
+            case .title: row.product.title.lowercased()
+            case .priceAscending, .priceDescending: String(row.product.minPrice)
+            case .newest: String(row.firstSeenMicros)
+            case .recentlyChanged: String(row.changedMicros)
+            }
+            return Cursor.make([sort.rawValue, key, row.product.id.lowercasedString])
+        }, item: \.product)
     }
 
     /// The rows after a product page's `after` cursor, which must come from the same sort.

@@ -143,13 +143,8 @@ public final class StoreService: ServiceHealth {
             ) s
             ORDER BY s.household_id, s.created_at, s.id
             """, logger: logger))
-        let byHousehold = Dictionary(grouping: rows) { $0.store.householdID }
-        var pages: [UUID: Page<Store>] = [:]
-        for household in ids {
-            pages[household] = Page(rows: byHousehold[household] ?? [], request: page, totalCount: totals[household] ?? 0,
-                                    cursor: { Cursor.make(microseconds: $0.micros, id: $0.store.id) }, item: \.store)
-        }
-        return pages
+        return Page.grouped(rows, by: \.store.householdID, parents: ids, request: page, totals: totals,
+                            cursor: { Cursor.make(microseconds: $0.micros, id: $0.store.id) }, item: \.store)
     }
 
     func readableStore(_ caller: CallerAbility, _ id: UUID) async throws -> Store {
@@ -203,7 +198,7 @@ public final class StoreService: ServiceHealth {
     }
 
     func exists(_ query: PostgresQuery) async throws -> Bool {
-        try await households.count(query) > 0
+        try await database.count(query) > 0
     }
 
     // MARK: Health

@@ -10,7 +10,7 @@ extension TaskService {
     }
 
     /// The same page of items for each of several households the caller was shown (not read again;
-    /// households whose items they may not read get an empty page): one statement (`LATERAL … LIMIT`
+    /// households whose items they may not read are left out): one statement (`LATERAL … LIMIT`
     /// per household, in the sort's index order), plus one grouped count when the page wants totals.
     public func items(actor: UUID, households ids: [UUID], query: TaskQuery, page: PageRequest) async throws -> [UUID: Page<TaskItem>] {
         try await items(caller: try await households.ability(for: actor), households: ids, query: query, page: page)
@@ -52,14 +52,9 @@ extension TaskService {
             items.append(try Self.decodeItem(row))
             keys.append(try row("sort_key"))
         }
-        let byHousehold = Dictionary(grouping: zip(try await withDetails(items), keys)) { $0.0.householdID }
         let sort = query.sort
-        var pages: [UUID: Page<TaskItem>] = [:]
-        for household in ids {
-            pages[household] = Page(rows: byHousehold[household] ?? [], request: page, totalCount: totals[household] ?? 0,
-                                    cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.lowercasedString]) }, item: \.0)
-        }
-        return pages
+        return Page.grouped(Array(zip(try await withDetails(items), keys)), by: \.0.householdID, parents: readable, request: page,
+                            totals: totals, cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.lowercasedString]) }, item: \.0)
     }
 
     static func itemKeyset(_ page: PageRequest, sort: TaskQuery.Sort) throws(PageRequestError) -> SQLCondition {

@@ -12,21 +12,7 @@ enum StoreResolvers {
         registerSubscriptions(&resolvers, stores: stores, tasks: tasks)
     }
 
-    // The root fields take the household as an argument; the same fields of `Household` take it from their parent.
-
-    /// A page of the household's stores.
-    static func storePage(_ input: FieldInput, _ household: UUID, _ stores: StoreService) async throws -> Resolved {
-        let actor = try input.signedIn().user.id
-        return .object(try await stores.stores(actor: actor, householdID: household, page: try input.page()))
-    }
-
-    /// A page of the household's store activity feed, filtered by the field's arguments.
-    static func changes(_ input: FieldInput, _ household: UUID, _ stores: StoreService) async throws -> Resolved {
-        let actor = try input.signedIn().user.id
-        return .object(try await stores.events(actor: actor, householdID: household, query: try changesQuery(input), page: try input.page()))
-    }
-
-    /// The activity feed's filters (`storeIds`, `types`, `since`, `unreadOnly`).
+    /// The activity feed's filters (shared with `Household.storeChanges`) (`storeIds`, `types`, `since`, `unreadOnly`).
     static func changesQuery(_ input: FieldInput) throws -> StoreEventQuery {
         let types = input[argument: "types"].strings?.compactMap(StoreEventType.init(rawValue:))
         return try StoreEventQuery(
@@ -34,8 +20,15 @@ enum StoreResolvers {
     }
 
     private static func registerQueries(_ resolvers: inout Resolvers, stores: StoreService) {
-        resolvers.field("Query.stores") { input in try await storePage(input, try input.id("householdId"), stores) }
-        resolvers.field("Query.events") { input in try await changes(input, try input.id("householdId"), stores) }
+        resolvers.field("Query.stores") { input in
+            let actor = try input.signedIn().user.id
+            return .object(try await stores.stores(actor: actor, householdID: try input.id("householdId"), page: try input.page()))
+        }
+        resolvers.field("Query.events") { input in
+            let actor = try input.signedIn().user.id
+            return .object(try await stores.events(
+                actor: actor, householdID: try input.id("householdId"), query: try changesQuery(input), page: try input.page()))
+        }
         resolvers.field("Query.store") { input in
             let actor = try input.signedIn().user.id
             return .object(try await stores.store(actor: actor, id: try input.id("id")))

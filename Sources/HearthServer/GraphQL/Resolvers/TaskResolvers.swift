@@ -6,23 +6,7 @@ import HearthCore
 /// ``TaskService`` (which checks every request against the caller's ability); the types they
 /// answer with are in `Types/TaskItem+GraphQL.swift`.
 enum TaskResolvers {
-    // The root fields take the household as an argument; the same fields of `Household` take it from their parent.
-
-    /// A page of the household's tasks, filtered and sorted by the field's arguments.
-    static func taskPage(_ input: FieldInput, _ household: UUID, _ tasks: TaskService) async throws -> Resolved {
-        let actor = try input.signedIn().user.id
-        let query = try TaskArguments.query(input[argument: "filter"], sort: input[argument: "sort"])
-        return .object(try await tasks.items(actor: actor, householdID: household, query: query, page: try input.page()))
-    }
-
-    /// What occurs in the household from `from` to `to`.
-    static func agenda(_ input: FieldInput, _ household: UUID, _ tasks: TaskService) async throws -> Resolved {
-        let actor = try input.signedIn().user.id
-        let (from, to) = try agendaRange(input)
-        return .objects(try await tasks.agenda(actor: actor, householdID: household, from: from, to: to))
-    }
-
-    /// The `from` and `to` arguments of an agenda.
+    /// The `from` and `to` arguments of an agenda (shared with `Household.agenda`).
     static func agendaRange(_ input: FieldInput) throws(ServiceError) -> (from: Date, to: Date) {
         guard let from = input[argument: "from"].dateValue, let to = input[argument: "to"].dateValue else {
             throw ServiceError.invalidInput(field: "from", message: "from and to must be date-times.")
@@ -30,15 +14,20 @@ enum TaskResolvers {
         return (from, to)
     }
 
-    /// The household's labels.
-    static func labels(_ input: FieldInput, _ household: UUID, _ tasks: TaskService) async throws -> Resolved {
-        .objects(try await tasks.labels(actor: try input.signedIn().user.id, householdID: household))
-    }
-
     static func register(_ resolvers: inout Resolvers, tasks: TaskService) {
-        resolvers.field("Query.tasks") { input in try await taskPage(input, try input.id("householdId"), tasks) }
-        resolvers.field("Query.agenda") { input in try await agenda(input, try input.id("householdId"), tasks) }
-        resolvers.field("Query.labels") { input in try await labels(input, try input.id("householdId"), tasks) }
+        resolvers.field("Query.tasks") { input in
+            let actor = try input.signedIn().user.id
+            let query = try TaskArguments.query(input[argument: "filter"], sort: input[argument: "sort"])
+            return .object(try await tasks.items(actor: actor, householdID: try input.id("householdId"), query: query, page: try input.page()))
+        }
+        resolvers.field("Query.agenda") { input in
+            let actor = try input.signedIn().user.id
+            let (from, to) = try agendaRange(input)
+            return .objects(try await tasks.agenda(actor: actor, householdID: try input.id("householdId"), from: from, to: to))
+        }
+        resolvers.field("Query.labels") { input in
+            .objects(try await tasks.labels(actor: try input.signedIn().user.id, householdID: try input.id("householdId")))
+        }
         resolvers.field("Query.task") { input in
             let actor = try input.signedIn().user.id
             let id = try input.id("id")
