@@ -24,13 +24,16 @@ public struct HearthRuntime: Sendable {
         public var syncsStores: Bool
         /// How often the reminder loop looks for due reminders.
         public var reminderPollInterval: Duration
+        /// How long sync cursors and tombstones last.
+        public var sync: SyncConfiguration
         public var clock: any HearthClock
 
         public init(
             server: HearthServerConfiguration, database: DatabaseConfiguration, users: UsersConfiguration = UsersConfiguration(),
             households: HouseholdsConfiguration = HouseholdsConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
             shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(), executor: ExecutorConfiguration = ExecutorConfiguration(),
-            syncsStores: Bool = true, reminderPollInterval: Duration = .seconds(15), clock: any HearthClock = SystemClock()
+            syncsStores: Bool = true, reminderPollInterval: Duration = .seconds(15), sync: SyncConfiguration = SyncConfiguration(),
+            clock: any HearthClock = SystemClock()
         ) {
             self.server = server
             self.database = database
@@ -41,6 +44,7 @@ public struct HearthRuntime: Sendable {
             self.executor = executor
             self.syncsStores = syncsStores
             self.reminderPollInterval = reminderPollInterval
+            self.sync = sync
             self.clock = clock
         }
     }
@@ -80,8 +84,10 @@ public struct HearthRuntime: Sendable {
         let stores = StoreService(database: database, households: households, client: client, configuration: configuration.stores,
                                   clock: clock, logger: logger)
         let tasks = TaskService(database: database, households: households, clock: clock, cacheTTL: configuration.households.cacheTTL, logger: logger)
+        let sync = SyncService(database: database, households: households, tasks: tasks, stores: stores, clock: clock,
+                               configuration: configuration.sync, logger: logger)
         let health = HealthRegistry([database, database.bus, users, households, stores, tasks])
-        let services = HearthServices(users: users, households: households, stores: stores, tasks: tasks, health: health, clock: clock)
+        let services = HearthServices(users: users, households: households, stores: stores, tasks: tasks, sync: sync, health: health, clock: clock)
         let schema = try HearthGraphQLSchema(source: source, facts: facts, services: services)
         self.database = database
         self.migrator = Migrator(migrations: migrations, logger: logger)

@@ -84,12 +84,12 @@ struct Serve: AsyncParsableCommand {
         _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?,
         migrations: [Migration], graphQL: (source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts, executor: ExecutorConfiguration),
         users usersConfiguration: UsersConfiguration, households householdsConfiguration: HouseholdsConfiguration,
-        stores storesConfiguration: (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool), registry: PrometheusCollectorRegistry, logger: Logger
+        stores storesConfiguration: (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool, sync: SyncConfiguration), registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         let runtime = try HearthRuntime(
             .init(server: server, database: configuration, users: usersConfiguration, households: householdsConfiguration,
                   stores: storesConfiguration.stores, shopify: storesConfiguration.client, executor: graphQL.executor,
-                  syncsStores: storesConfiguration.loop),
+                  syncsStores: storesConfiguration.loop, sync: storesConfiguration.sync),
             schema: graphQL.source, facts: graphQL.facts, migrations: migrations, metrics: registry, logger: logger)
         var app = runtime.application { port in
             let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"

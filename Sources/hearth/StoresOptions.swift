@@ -15,6 +15,10 @@ struct StoresOptions: ParsableArguments {
             help: "Days price snapshots are kept (env HEARTH_SNAPSHOT_RETENTION_DAYS; default 90).")
     var retentionDays: Int?
 
+    @Option(name: .customLong("sync-retention-days"),
+            help: "Days a sync cursor stays valid and deletions are remembered for clients (env HEARTH_SYNC_RETENTION_DAYS; default 30).")
+    var syncRetentionDays: Int?
+
     @Option(name: .customLong("store-request-timeout"),
             help: "Seconds one feed page may take (env HEARTH_STORE_REQUEST_TIMEOUT; default 15).")
     var requestTimeout: Int?
@@ -27,7 +31,7 @@ struct StoresOptions: ParsableArguments {
     @Flag(name: .customLong("no-sync-loop"), help: "Do not run the background store sync on this instance (members can still sync by hand).")
     var noSyncLoop = false
 
-    func resolve(_ env: EnvironmentValue) throws -> (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool) {
+    func resolve(_ env: EnvironmentValue) throws -> (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool, sync: SyncConfiguration) {
         var stores = StoresConfiguration()
         if let minutes = try env.integer(syncInterval, "HEARTH_SYNC_INTERVAL", range: 1...10_080) { stores.syncInterval = .seconds(minutes * 60) }
         if let count = try env.integer(concurrency, "HEARTH_SYNC_CONCURRENCY", range: 1...64) { stores.concurrency = count }
@@ -44,6 +48,8 @@ struct StoresOptions: ParsableArguments {
                 throw ValidationError("--store-allow-host \(entry): \(error.message)")
             }
         }
-        return (stores, client, !noSyncLoop)
+        var sync = SyncConfiguration()
+        if let days = try env.integer(syncRetentionDays, "HEARTH_SYNC_RETENTION_DAYS", range: 1...3650) { sync.retentionDays = days }
+        return (stores, client, !noSyncLoop, sync)
     }
 }

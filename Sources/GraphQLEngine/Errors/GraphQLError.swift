@@ -84,5 +84,7 @@ public struct GraphQLError: Error, Sendable, Equatable, CustomStringConvertible 
         case int(Int)
         case double(Double)
         case bool(Bool)
+        /// A list of strings, such as the names of fields at fault.
+        case strings([String])
     }
 }

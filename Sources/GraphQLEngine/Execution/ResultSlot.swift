@@ -88,6 +88,13 @@ struct ResultWriter {
                 case .int(let int): writer.appendInt(int)
                 case .double(let double): writer.appendDouble(double)
                 case .bool(let bool): writer.appendBool(bool)
+                case .strings(let strings):
+                    writer.append(91)
+                    for (position, string) in strings.enumerated() {
+                        if position > 0 { writer.append(44) }
+                        writer.appendString(string)
+                    }
+                    writer.append(93)
                 }
             }
             writer.append(125)

@@ -8,6 +8,8 @@ public struct Household: Sendable, Equatable {
     public var timeZone: String
     public var createdAt: Date
     public var updatedAt: Date
+    /// Grows with every change of the record (for sync).
+    public var version: Int = 0
 
     /// The household as a permission subject.
     var subject: AbilitySubject { Self.subject(id) }
@@ -26,6 +28,8 @@ public struct HouseholdMember: Sendable, Equatable {
     public var user: PublicUser
     public var role: HouseholdRole
     public var joinedAt: Date
+    /// Grows with every change of the record (for sync).
+    public var version: Int = 0
 
     static func subject(householdID: UUID, userID: UUID, role: HouseholdRole) -> AbilitySubject {
         .instance(type: "Member", fields: [

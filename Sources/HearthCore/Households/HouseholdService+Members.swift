@@ -21,7 +21,7 @@ extension HouseholdService {
         let totals = try await database.counts("SELECT m.household_id, count(*)::int8 AS total FROM household_members m WHERE m.household_id = ANY(\(households)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
         let rows = try await database.client.query(
             """
-            SELECT m.household_id, m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
+            SELECT m.household_id, m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, m.version, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
             FROM unnest(\(households)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (
                 SELECT m.* FROM household_members m
@@ -36,7 +36,8 @@ extension HouseholdService {
             let row = NamedRow(raw)
             guard let role = HouseholdRole(rawValue: try row("role")) else { continue }
             let user = PublicUser(id: try row("user_id"), displayName: try row("display_name"), avatarURL: try row("avatar_url"))
-            found.append((HouseholdMember(householdID: try row("household_id"), user: user, role: role, joinedAt: try row("joined_at")),
+            found.append((HouseholdMember(householdID: try row("household_id"), user: user, role: role, joinedAt: try row("joined_at"),
+                                          version: try row("version")),
                           try row("micros")))
         }
         return Page.grouped(found, by: \.member.householdID, parents: households, request: page, totals: totals,
@@ -50,21 +51,22 @@ extension HouseholdService {
         try Self.authorize(caller, "create", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
         guard let user = try await publicUser(userID) else { throw ServiceError.notFound("User") }
         let now = clock.now
-        try await database.transaction(logger: logger) { connection in
+        let version = try await database.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 INSERT INTO household_members (household_id, user_id, role, joined_at)
                 VALUES (\(householdID), \(userID), \(role.rawValue), \(now))
-                ON CONFLICT DO NOTHING RETURNING user_id
+                ON CONFLICT DO NOTHING RETURNING version
                 """, logger: logger)
-            var inserted = false
-            for try await _ in rows.decode(UUID.self) { inserted = true }
-            guard inserted else { throw ServiceError.conflict("\(user.displayName) is already a member of this household.") }
+            var inserted: Int?
+            for try await version in rows.decode(Int.self) { inserted = version }
+            guard let inserted else { throw ServiceError.conflict("\(user.displayName) is already a member of this household.") }
             try await makeCurrentIfNone(householdID, userID: userID, on: connection)
             try await record(.memberAdded, household: householdID, actor: actor, member: userID, role: role, on: connection)
+            return inserted
         }
         await forget(users: [userID])
-        return HouseholdMember(householdID: householdID, user: user, role: role, joinedAt: now)
+        return HouseholdMember(householdID: householdID, user: user, role: role, joinedAt: now, version: version)
     }
 
     /// Gives a member another role. The caller must be allowed to update the member both as they
@@ -80,9 +82,10 @@ extension HouseholdService {
             try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
             guard member.role != role else { return member }
             if member.role == .owner { try await ensureAnotherOwner(householdID, besides: userID, on: connection) }
-            try await connection.query(
-                "UPDATE household_members SET role = \(role.rawValue) WHERE household_id = \(householdID) AND user_id = \(userID)",
+            let updated = try await connection.query(
+                "UPDATE household_members SET role = \(role.rawValue) WHERE household_id = \(householdID) AND user_id = \(userID) RETURNING version",
                 logger: logger)
+            for try await version in updated.decode(Int.self) { member.version = version }
             try await record(.memberRoleChanged, household: householdID, actor: actor, member: userID, role: role,
                              previousRole: member.role, on: connection)
             member.role = role
@@ -151,20 +154,37 @@ extension HouseholdService {
         guard found else { throw ServiceError.notFound("Household") }
     }
 
+    /// Members of one household by user id (for sync; the caller checks what they may read).
+    func members(householdID: UUID, userIDs: [UUID]) async throws -> [HouseholdMember] {
+        guard !userIDs.isEmpty else { return [] }
+        let rows = try await database.client.query("""
+            SELECT m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, m.version
+            FROM household_members m JOIN users u ON u.id = m.user_id
+            WHERE m.household_id = \(householdID) AND m.user_id = ANY(\(userIDs))
+            """, logger: logger)
+        var members: [HouseholdMember] = []
+        for try await (user, name, avatar, role, joined, version) in rows.decode((UUID, String, String?, String, Date, Int).self) {
+            guard let role = HouseholdRole(rawValue: role) else { continue }
+            members.append(HouseholdMember(householdID: householdID, user: PublicUser(id: user, displayName: name, avatarURL: avatar),
+                                           role: role, joinedAt: joined, version: version))
+        }
+        return members
+    }
+
     /// A member of the household; `notFound` when they are not one or the caller may not see them.
     func existingMember(_ householdID: UUID, _ userID: UUID, caller: CallerAbility, on connection: PostgresConnection) async throws -> HouseholdMember {
         let rows = try await connection.query(
             """
-            SELECT u.display_name, u.avatar_url, m.role, m.joined_at
+            SELECT u.display_name, u.avatar_url, m.role, m.joined_at, m.version
             FROM household_members m JOIN users u ON u.id = m.user_id
             WHERE m.household_id = \(householdID) AND m.user_id = \(userID)
             """, logger: logger)
-        for try await (name, avatar, role, joined) in rows.decode((String, String?, String, Date).self) {
+        for try await (name, avatar, role, joined, version) in rows.decode((String, String?, String, Date, Int).self) {
             guard let role = HouseholdRole(rawValue: role),
                 caller.ability.can("read", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
             else { break }
             return HouseholdMember(householdID: householdID, user: PublicUser(id: userID, displayName: name, avatarURL: avatar),
-                                   role: role, joinedAt: joined)
+                                   role: role, joinedAt: joined, version: version)
         }
         throw ServiceError.notFound("Member")
     }

@@ -158,28 +158,38 @@ public final class HouseholdService: ServiceHealth {
                     item: \.household)
     }
 
-    /// Changes the given settings (nil leaves one as it is). Admins and owners.
-    public func updateHousehold(actor: UUID, id: UUID, name: String?, description: String??, timeZone: String?) async throws -> Household {
+    /// Changes the given settings (nil leaves one as it is), writing only those, under the
+    /// household's row lock. Admins and owners. With `expectedVersion`, refused (`CONFLICT`) when
+    /// a setting it names changed since.
+    public func updateHousehold(actor: UUID, id: UUID, name: String?, description: String??, timeZone: String?,
+                                expectedVersion: Int? = nil) async throws -> Household {
         let name = try name.map { name throws(ServiceError) in try UserInput.text(name, field: "name", maxLength: 80) }
         let description: String?? = try description.map { text throws(ServiceError) in try Self.description(text) }
         let timeZone = try timeZone.map { zone throws(ServiceError) in try UserInput.timeZone(zone) }
         let caller = try await ability(for: actor)
         let household = try await readableHousehold(caller, id)
         try Self.authorize(caller, "update", household.subject)
-        var updated = household
-        if let name { updated.name = name }
-        if let description { updated.description = description ?? "" }
-        if let timeZone { updated.timeZone = timeZone }
-        updated.updatedAt = clock.now
-        let changed = updated
-        try await database.transaction(logger: logger) { connection in
-            try await connection.query(
+        var named: [(name: String, column: String)] = []
+        if name != nil { named.append(("name", "name")) }
+        if description != nil { named.append(("description", "description")) }
+        if timeZone != nil { named.append(("timeZone", "time_zone")) }
+        let now = clock.now
+        let updated = try await database.transaction(logger: logger) { connection in
+            let locked = try await connection.query(
+                "SELECT version, field_versions::text FROM households WHERE id = \(id) FOR UPDATE", logger: logger)
+            for try await (version, fields) in locked.decode((Int, String).self) {
+                try FieldVersions(version: version, json: fields).refuseStale("Household", expected: expectedVersion, fields: named)
+            }
+            let rows = try await connection.query(
                 """
-                UPDATE households SET name = \(changed.name), description = \(changed.description), time_zone = \(changed.timeZone),
-                    updated_at = \(changed.updatedAt)
-                WHERE id = \(id)
+                UPDATE households h SET name = COALESCE(\(name), name),
+                    description = CASE WHEN \(description != nil) THEN \(description.flatMap { $0 } ?? "") ELSE description END,
+                    time_zone = COALESCE(\(timeZone), time_zone), updated_at = \(now)
+                WHERE id = \(id) RETURNING \(unescaped: Self.householdSelect)
                 """, logger: logger)
+            guard let updated = try await Self.decodeHouseholds(rows).first?.household else { throw ServiceError.notFound("Household") }
             try await record(.householdUpdated, household: id, actor: actor, on: connection)
+            return updated
         }
         await forget(HouseholdCacheChange(household: id))
         return updated
@@ -190,7 +200,11 @@ public final class HouseholdService: ServiceHealth {
         let caller = try await ability(for: actor)
         let household = try await readableHousehold(caller, id)
         try Self.authorize(caller, "delete", household.subject)
-        try await database.client.query("DELETE FROM households WHERE id = \(id)", logger: logger)
+        try await database.transaction(logger: logger) { connection in
+            try await connection.query("DELETE FROM households WHERE id = \(id)", logger: logger)
+            // The household's tombstone stands for everything in it.
+            try await connection.query("DELETE FROM sync_changes WHERE household_id = \(id) AND type <> 'HOUSEHOLD'", logger: logger)
+        }
         await forget(HouseholdCacheChange(household: id, deleted: true))
         logger.info("household deleted", metadata: ["household": "\(id)", "user": "\(actor)"])
     }
@@ -245,7 +259,7 @@ public final class HouseholdService: ServiceHealth {
     }
 
     /// The columns ``decodeHouseholds(_:)`` reads, with the creation time's exact microseconds (the page cursor).
-    static let householdSelect = "h.id, h.name, h.description, h.time_zone, h.created_at, h.updated_at, "
+    static let householdSelect = "h.id, h.name, h.description, h.time_zone, h.created_at, h.updated_at, h.version, "
         + Cursor.microsecondsSQL("h.created_at") + " AS micros"
 
     static func decodeHouseholds(_ rows: PostgresRowSequence) async throws -> [(household: Household, micros: Int64)] {
@@ -253,7 +267,7 @@ public final class HouseholdService: ServiceHealth {
         for try await raw in rows {
             let row = NamedRow(raw)
             let household = Household(id: try row("id"), name: try row("name"), description: try row("description"), timeZone: try row("time_zone"),
-                                      createdAt: try row("created_at"), updatedAt: try row("updated_at"))
+                                      createdAt: try row("created_at"), updatedAt: try row("updated_at"), version: try row("version"))
             found.append((household, try row("micros")))
         }
         return found

@@ -9,6 +9,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         case notFound = "NOT_FOUND"
         case conflict = "CONFLICT"
         case rateLimited = "RATE_LIMITED"
+        case syncCursorExpired = "SYNC_CURSOR_EXPIRED"
     }
 
     /// One fact for programs, shown after the code (and field) in `extensions`.
@@ -16,6 +17,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         public enum Value: Sendable, Equatable {
             case string(String)
             case int(Int)
+            case strings([String])
         }
         public let key: String
         public let value: Value
@@ -60,6 +62,31 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Too soon: try again after `retryAfter` seconds.
     public static func rateLimited(retryAfter: Int, message: String) -> ServiceError {
         ServiceError(.rateLimited, message, details: [Detail(key: "retryAfter", value: .int(retryAfter))])
+    }
+
+    /// An edit based on `expectedVersion` names fields someone else changed since: the fields (as
+    /// named in the API) and the record's current version, for the client to merge and retry.
+    public static func versionConflict(_ what: String, fields: [String], currentVersion: Int) -> ServiceError {
+        let list = fields.joined(separator: ", ")
+        let message = fields.isEmpty
+            ? "The \(what.lowercased()) changed since the version you based this on; it is at version \(currentVersion) now."
+            : "Someone else changed \(list) of this \(what.lowercased()) since the version you based this on; it is at version \(currentVersion) now."
+        return ServiceError(.conflict, message, details: [Detail(key: "conflictingFields", value: .strings(fields)),
+                                                          Detail(key: "currentVersion", value: .int(currentVersion))])
+    }
+
+    /// The fields a version conflict names (empty for other errors).
+    public var conflictingFields: [String] {
+        for detail in details where detail.key == "conflictingFields" {
+            if case .strings(let fields) = detail.value { return fields }
+        }
+        return []
+    }
+
+    /// A sync cursor older than the retention time: the client pulls a snapshot again.
+    public static func syncCursorExpired(retentionDays: Int) -> ServiceError {
+        ServiceError(.syncCursorExpired, "This sync cursor is older than \(retentionDays) days, so changes after it may be forgotten; pull a snapshot again (after: null).",
+                     field: "after")
     }
 
     // MARK: Permissions

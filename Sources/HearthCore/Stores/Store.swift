@@ -12,6 +12,8 @@ public struct Store: Sendable, Equatable {
     /// The first few products' first images, for the store list.
     public var previewImages: [String]
     public var syncStatus: StoreSyncStatus
+    /// Grows with every change of the record (for sync).
+    public var version: Int = 0
 
     /// The store as a permission subject.
     var subject: AbilitySubject { Self.subject(householdID: householdID, id: id) }
@@ -117,6 +119,8 @@ public struct StoreEvent: Sendable, Equatable {
     public var createdAt: Date
     /// Whether the reading member has read it.
     public var isRead: Bool
+    /// Grows with every change of the event, its read state for the reading member included (for sync).
+    public var version: Int = 0
 
     /// new − old, for price changes.
     public var priceDelta: Int64? {
@@ -145,6 +149,8 @@ public struct Product: Sendable, Equatable {
     public var firstSeenAt: Date
     public var lastChangedAt: Date
     public var removedAt: Date?
+    /// Grows with every change of the record (for sync).
+    public var version: Int = 0
 
     static func subject(householdID: UUID) -> AbilitySubject {
         .ofHousehold("Product", householdID)

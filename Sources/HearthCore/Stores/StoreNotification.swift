@@ -23,6 +23,8 @@ public struct StoreNotification: Sendable, Equatable {
     public var counts: [StoreEventType: Int]
     public var createdAt: Date
     public var readAt: Date?
+    /// Grows with every change of the record (for sync).
+    public var version: Int = 0
 }
 
 extension StoreNotification {

@@ -6,8 +6,10 @@ extension StoreService {
     private static func eventSelect(reader: UUID) -> SQLCondition {
         .predicate([.sql("""
             e.id, e.household_id, e.store_id, s.name AS store_name, e.product_id, p.title AS product_title, e.variant_id, \
-            v.title AS variant_title, e.type, e.old_price, e.new_price, e.magnitude, e.created_at,
-            """)] + readState(reader) + [.sql(" AS read")])
+            v.title AS variant_title, e.type, e.old_price, e.new_price, e.magnitude, e.created_at, \
+            GREATEST(e.version, COALESCE((SELECT c.version FROM sync_changes c WHERE c.household_id = e.household_id \
+            AND c.type = 'STORE_EVENT' AND c.record_id = e.id::text AND c.person = 
+            """), .bind(.uuid(reader)), .sql("), 0)) AS version, ")] + readState(reader) + [.sql(" AS read")])
     }
 
     /// The event's store, product and variant (for their names), joined to events `e`.
@@ -99,18 +101,31 @@ extension StoreService {
             """)
     }
 
-    /// Marks one event read for the caller (MEMBER and up).
+    /// Marks one event read for the caller (every member may); reading a read event changes nothing.
     public func markEventRead(actor: UUID, id: Int64) async throws -> StoreEvent {
         let caller = try await households.ability(for: actor)
+        _ = try await database.transaction(logger: logger) { connection in
+            try await self.markEventRead(caller, actor: actor, id: id, on: connection)
+        }
+        guard let event = try await event(id, reader: actor) else { throw ServiceError.notFound("Event") }
+        return event
+    }
+
+    /// Marks the event read for `actor`; returns the event's version for them.
+    func markEventRead(_ caller: CallerAbility, actor: UUID, id: Int64, on connection: PostgresConnection) async throws -> Int {
         guard let event = try await event(id, reader: actor), caller.ability.can("read", Self.eventSubject(event.householdID)) else {
             throw ServiceError.notFound("Event")
         }
         try HouseholdService.authorize(caller, "markRead", Self.eventSubject(event.householdID))
-        try await database.client.query(
+        guard !event.isRead else { return event.version }
+        try await connection.query(
             "INSERT INTO store_event_reads (user_id, event_id) VALUES (\(actor), \(id)) ON CONFLICT DO NOTHING", logger: logger)
-        var read = event
-        read.isRead = true
-        return read
+        let rows = try await connection.query("""
+            SELECT max(version) FROM sync_changes WHERE household_id = \(event.householdID) AND type = 'STORE_EVENT'
+                AND record_id = \(String(id)) AND (person IS NULL OR person = \(actor))
+            """, logger: logger)
+        for try await version in rows.decode(Int?.self) { return version ?? event.version }
+        return event.version
     }
 
     /// Marks every event of a household (or of one of its stores) read for the caller; returns
@@ -172,7 +187,7 @@ extension StoreService {
                 productID: try row("product_id"), productTitle: try row("product_title"), variantID: try row("variant_id"),
                 variantTitle: try row("variant_title"), type: type, oldPrice: try row("old_price"), newPrice: try row("new_price"),
                 magnitude: try row("magnitude", as: String?.self).flatMap(PriceChangeMagnitude.init), createdAt: try row("created_at"),
-                isRead: try row("read")))
+                isRead: try row("read"), version: try row("version")))
         }
         return events
     }

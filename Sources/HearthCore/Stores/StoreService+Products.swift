@@ -4,7 +4,7 @@ import PostgresNIO
 extension StoreService {
     static let productSelect = """
         p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, p.images::text AS images, \
-        p.min_price, p.max_price, p.available, p.first_seen_at, p.last_changed_at, p.removed_at, \
+        p.min_price, p.max_price, p.available, p.first_seen_at, p.last_changed_at, p.removed_at, p.version, \
         \(Cursor.microsecondsSQL("p.first_seen_at")) AS first_seen_micros, \(Cursor.microsecondsSQL("p.last_changed_at")) AS changed_micros, \
         (SELECT s.domain FROM stores s WHERE s.id = p.store_id) AS store_domain
         """
@@ -160,7 +160,7 @@ extension StoreService {
                 shopifyID: try row("shopify_id"), title: try row("title"), handle: try row("handle"), vendor: try row("vendor"),
                 productType: try row("product_type"), tags: try row("tags"), images: images, minPrice: try row("min_price"),
                 maxPrice: try row("max_price"), available: try row("available"), firstSeenAt: try row("first_seen_at"),
-                lastChangedAt: try row("last_changed_at"), removedAt: try row("removed_at"))
+                lastChangedAt: try row("last_changed_at"), removedAt: try row("removed_at"), version: try row("version"))
             products.append((product, try row("first_seen_micros"), try row("changed_micros")))
         }
         return products

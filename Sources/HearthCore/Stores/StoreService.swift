@@ -44,7 +44,7 @@ public final class StoreService: ServiceHealth {
     static let storeSelect = """
         s.id, s.household_id, s.domain, s.name, s.created_at, s.product_count, s.preview_images, s.last_synced_at, s.next_sync_at, \
         s.last_error, s.last_error_message, s.last_error_status, s.last_error_retry_after, s.last_error_at, \
-        s.lease_expires_at, s.failure_count, \(Cursor.microsecondsSQL("s.created_at")) AS micros
+        s.lease_expires_at, s.failure_count, s.version, \(Cursor.microsecondsSQL("s.created_at")) AS micros
         """
 
     // MARK: Stores
@@ -107,7 +107,12 @@ public final class StoreService: ServiceHealth {
         let caller = try await households.ability(for: actor)
         let store = try await readableStore(caller, id)
         try HouseholdService.authorize(caller, "delete", store.subject)
-        try await database.client.query("DELETE FROM stores WHERE id = \(id)", logger: logger)
+        try await database.transaction(logger: logger) { connection in
+            try await connection.query("DELETE FROM stores WHERE id = \(id)", logger: logger)
+            // The store's tombstone stands for its products' and events' (sync clients drop them with it).
+            try await connection.query(
+                "DELETE FROM sync_changes WHERE parent = \(id) AND type IN ('PRODUCT', 'STORE_EVENT')", logger: logger)
+        }
         logger.info("store removed", metadata: ["store": "\(id)", "domain": "\(store.domain)"])
     }
 
@@ -180,7 +185,7 @@ public final class StoreService: ServiceHealth {
                                          lastErrorAt: lastError == nil ? nil : try row("last_error_at"), nextSyncAt: try row("next_sync_at"))
             stores.append((Store(id: try row("id"), householdID: try row("household_id"), domain: try row("domain"), name: try row("name"),
                                  createdAt: try row("created_at"), productCount: try row("product_count"), previewImages: try row("preview_images"),
-                                 syncStatus: status), try row("micros")))
+                                 syncStatus: status, version: try row("version")), try row("micros")))
         }
         return stores
     }

@@ -30,6 +30,8 @@ public struct TaskItem: Sendable, Equatable {
     public var remindAt: Date?
     /// When the reminder fires next; nil when none is pending (sent, cancelled, or no time).
     public var reminderDueAt: Date?
+    /// Grows with every change of the item, its labels or its subtasks (for sync).
+    public var version: Int = 0
 
     /// When the item occurs: an event by its start, else a task by its deadline.
     public var occursAt: Date? { startsAt ?? deadline }
@@ -47,6 +49,8 @@ public struct TaskLabel: Sendable, Equatable {
     public var name: String
     public var color: String
     public var createdAt: Date
+    /// Grows with every change of the label (for sync).
+    public var version: Int = 0
 
     public var subject: AbilitySubject { .ofHousehold("Label", householdID) }
 }

@@ -73,4 +73,31 @@ public struct TaskPatch: Sendable, Equatable {
 
     /// Whether the labels are replaced.
     var replacesLabels: Bool { labelNames != nil || labelIDs != nil }
+
+    /// The fields the patch names (as in the API), with the columns whose versions stand for them.
+    var namedFields: [(name: String, column: String)] {
+        var names: [String] = []
+        if title != nil { names.append("title") }
+        if notes != nil { names.append("notes") }
+        if priority != nil { names.append("priority") }
+        if deadline != nil { names.append("deadline") }
+        if estimateMinutes != nil { names.append("estimateMinutes") }
+        if assigneeID != nil { names.append("assigneeId") }
+        if replacesLabels { names.append("labels") }
+        if startsAt != nil { names.append("startsAt") }
+        if endsAt != nil { names.append("endsAt") }
+        if location != nil { names.append("location") }
+        if remindAt != nil { names.append("remindAt") }
+        return names.map { ($0, Self.columns[$0] ?? $0) }
+    }
+
+    /// A task's fields (as in the API) → the column (or child list) whose version stands for each.
+    static let columns: [String: String] = [
+        "title": "title", "notes": "notes", "priority": "priority", "deadline": "deadline", "estimateMinutes": "estimate_minutes",
+        "assigneeId": "assignee_id", "labels": "labels", "subtasks": "subtasks", "startsAt": "starts_at", "endsAt": "ends_at",
+        "location": "location", "remindAt": "remind_at", "completed": "completed_at",
+    ]
+
+    /// Columns → API names, for naming what changed.
+    static let fieldNames: [String: String] = Dictionary(uniqueKeysWithValues: columns.map { ($0.value, $0.key) })
 }

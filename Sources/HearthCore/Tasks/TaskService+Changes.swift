@@ -2,48 +2,134 @@ import Foundation
 import Logging
 import PostgresNIO
 
+/// What a write inside a transaction did, acted on once the transaction committed (subscribers
+/// hear of it, cached labels go). Writes run on a caller's connection so that `push` can commit a
+/// device's mutation together with its last processed mutation id.
+public struct TaskWrite: Sendable {
+    public var taskID: UUID
+    public var householdID: UUID
+    /// How subscribers hear of it; nil when nothing changed (a replay, a no-op).
+    var change: TaskChange.Kind?
+    /// The item's version after the write (a deletion's tombstone version).
+    public var version: Int
+    /// Label names may have created labels: the household's cached labels go.
+    var madeLabels = false
+    /// The item as it was, for a deletion.
+    var deleted: TaskItem?
+}
+
+/// An item read under its row lock, with the versions of its fields.
+struct LockedItem {
+    var item: TaskItem
+    var versions: FieldVersions
+}
+
 extension TaskService {
     /// Changes the fields `patch` names (explicit nulls clear); moves a pending reminder with
-    /// the item's time.
-    public func updateItem(actor: UUID, id: UUID, patch: TaskPatch) async throws -> TaskItem {
+    /// the item's time. With `expectedVersion`, refused (`CONFLICT`) when a field it names was
+    /// changed by a later version.
+    public func updateItem(actor: UUID, id: UUID, patch: TaskPatch, expectedVersion: Int? = nil) async throws -> TaskItem {
         let caller = try await households.ability(for: actor)
-        let item = try await readableItem(caller, id)
-        try HouseholdService.authorize(caller, "update", item.subject)
-        let changed = try patch.applied(to: item)
-        let now = clock.now
-        let reminderDue = changed.isCompleted ? nil : Self.reminderTime(of: changed, now: now, previous: item)
-        let logger = self.logger
-        let labelNames = try patch.checkedLabelNames() ?? []
-        try await database.transaction(logger: logger) { connection async throws in
-            if let assignee = changed.assigneeID, assignee != item.assigneeID {
-                try await Self.requireMember(assignee, of: item.householdID, on: connection, logger: logger)
-            }
-            try await connection.query("""
-                UPDATE task_items SET title = \(changed.title), notes = \(changed.notes), priority = \(changed.priority.rawValue),
-                    deadline = \(changed.deadline), estimate_minutes = \(changed.estimateMinutes), assignee_id = \(changed.assigneeID),
-                    starts_at = \(changed.startsAt), ends_at = \(changed.endsAt), location = \(changed.location),
-                    remind_at = \(changed.remindAt), reminder_due_at = \(reminderDue), reminder_lease_owner = NULL,
-                    reminder_lease_expires_at = NULL, updated_by = \(actor), updated_at = \(now)
-                WHERE id = \(id)
-                """, logger: logger)
-            if patch.replacesLabels {
-                let labels = try await Self.resolveLabels(names: labelNames, ids: patch.labelIDs ?? [], householdID: item.householdID,
-                                                          caller: caller, now: now, on: connection, logger: logger)
-                try await connection.query("DELETE FROM task_labels WHERE task_id = \(id)", logger: logger)
-                if !labels.isEmpty {
-                    try await connection.query("INSERT INTO task_labels (task_id, label_id) SELECT \(id), unnest(\(labels.map(\.id)))", logger: logger)
-                }
-            }
-        }
-        if !labelNames.isEmpty { await forgetLabels(of: item.householdID) }  // names may have made labels
-        return try await announced(.updated, caller, id)
+        return try await committed(try await database.transaction(logger: logger) { connection in
+            try await self.updateItem(caller, actor: actor, id: id, patch: patch, expectedVersion: expectedVersion, on: connection)
+        }, caller)
     }
 
-    /// The item as it is now, announced to subscribers as `kind`.
-    func announced(_ kind: TaskChange.Kind, _ caller: CallerAbility, _ id: UUID) async throws -> TaskItem {
-        let item = try await readableItem(caller, id)
-        await announce(kind, item)
+    /// Writes only the columns `patch` names, in SQL, under the item's row lock: edits of other
+    /// fields by others, committed meanwhile or after, stay.
+    func updateItem(_ caller: CallerAbility, actor: UUID, id: UUID, patch: TaskPatch, expectedVersion: Int?,
+                    on connection: PostgresConnection) async throws -> TaskWrite {
+        let locked = try await lockedItem(caller, id, on: connection)
+        let item = locked.item
+        try HouseholdService.authorize(caller, "update", item.subject)
+        let named = patch.namedFields
+        try locked.versions.refuseStale("Task", expected: expectedVersion, fields: named)
+        let changed = try patch.applied(to: item)
+        let labelNames = try patch.checkedLabelNames() ?? []
+        guard !named.isEmpty else { return TaskWrite(taskID: id, householdID: item.householdID, change: nil, version: item.version) }
+        let now = clock.now
+        if case .some(.some(let assignee)) = patch.assigneeID, assignee != item.assigneeID {
+            try await Self.requireMember(assignee, of: item.householdID, on: connection, logger: logger)
+        }
+        // The reminder follows the item's time when that moved (a snoozed or sent one stays otherwise).
+        let timeMoved = (changed.remindAt ?? changed.occursAt) != (item.remindAt ?? item.occursAt)
+        let due = changed.isCompleted ? nil : Self.armedReminder(at: changed.remindAt ?? changed.occursAt, now: now)
+        try await connection.query("""
+            UPDATE task_items SET
+                title = CASE WHEN \(patch.title != nil) THEN \(changed.title) ELSE title END,
+                notes = CASE WHEN \(patch.notes != nil) THEN \(changed.notes) ELSE notes END,
+                priority = CASE WHEN \(patch.priority != nil) THEN \(changed.priority.rawValue) ELSE priority END,
+                deadline = CASE WHEN \(patch.deadline != nil) THEN \(changed.deadline) ELSE deadline END,
+                estimate_minutes = CASE WHEN \(patch.estimateMinutes != nil) THEN \(changed.estimateMinutes) ELSE estimate_minutes END,
+                assignee_id = CASE WHEN \(patch.assigneeID != nil) THEN \(changed.assigneeID) ELSE assignee_id END,
+                starts_at = CASE WHEN \(patch.startsAt != nil) THEN \(changed.startsAt) ELSE starts_at END,
+                ends_at = CASE WHEN \(patch.startsAt != nil || patch.endsAt != nil) THEN \(changed.endsAt) ELSE ends_at END,
+                location = CASE WHEN \(patch.location != nil) THEN \(changed.location) ELSE location END,
+                remind_at = CASE WHEN \(patch.remindAt != nil) THEN \(changed.remindAt) ELSE remind_at END,
+                reminder_due_at = CASE WHEN \(timeMoved) THEN \(due) ELSE reminder_due_at END,
+                reminder_lease_owner = CASE WHEN \(timeMoved) THEN NULL ELSE reminder_lease_owner END,
+                reminder_lease_expires_at = CASE WHEN \(timeMoved) THEN NULL ELSE reminder_lease_expires_at END,
+                updated_by = \(actor), updated_at = \(now)
+            WHERE id = \(id)
+            """, logger: logger)
+        if patch.replacesLabels {
+            let labels = try await Self.resolveLabels(names: labelNames, ids: patch.labelIDs ?? [], householdID: item.householdID,
+                                                      caller: caller, now: now, on: connection, logger: logger)
+            try await connection.query("DELETE FROM task_labels WHERE task_id = \(id) AND label_id <> ALL(\(labels.map(\.id)))", logger: logger)
+            if !labels.isEmpty {
+                try await connection.query(
+                    "INSERT INTO task_labels (task_id, label_id) SELECT \(id), unnest(\(labels.map(\.id))) ON CONFLICT DO NOTHING", logger: logger)
+            }
+        }
+        return TaskWrite(taskID: id, householdID: item.householdID, change: .updated, version: try await Self.version(of: id, on: connection, logger: logger),
+                         madeLabels: !labelNames.isEmpty)
+    }
+
+    /// After a write committed: cached labels go, subscribers hear of it; the item as it is now.
+    func committed(_ write: TaskWrite, _ caller: CallerAbility) async throws -> TaskItem {
+        if let item = try await announce(write, caller) { return item }
+        return try await readableItem(caller, write.taskID)
+    }
+
+    /// Tells subscribers and caches about a committed write; the item read back, unless deleted or unchanged.
+    @discardableResult
+    func announce(_ write: TaskWrite, _ caller: CallerAbility) async throws -> TaskItem? {
+        if write.madeLabels { await forgetLabels(of: write.householdID) }
+        if let deleted = write.deleted {
+            if write.change != nil { await announce(.deleted, deleted) }
+            return nil
+        }
+        guard let change = write.change else { return nil }
+        let item = try await readableItem(caller, write.taskID)
+        await announce(change, item)
         return item
+    }
+
+    /// The item locked for the rest of the transaction, with its subtasks and field versions;
+    /// `notFound` when there is none the caller may read.
+    func lockedItem(_ caller: CallerAbility, _ id: UUID, on connection: PostgresConnection) async throws -> LockedItem {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: Self.itemSelect), t.field_versions::text AS field_versions FROM task_items t WHERE t.id = \(id) FOR UPDATE
+            """, logger: logger)
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            var item = try Self.decodeItem(row)
+            guard caller.ability.can("read", item.subject) else { break }
+            let versions = FieldVersions(version: item.version, json: try row("field_versions"))
+            let subtasks = try await connection.query(
+                "SELECT id, position, title, done FROM subtasks WHERE task_id = \(id) ORDER BY position", logger: logger)
+            for try await (subtask, position, title, done) in subtasks.decode((UUID, Int, String, Bool).self) {
+                item.subtasks.append(Subtask(id: subtask, position: position, title: title, done: done))
+            }
+            return LockedItem(item: item, versions: versions)
+        }
+        throw ServiceError.notFound("Task")
+    }
+
+    static func version(of id: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let rows = try await connection.query("SELECT version FROM task_items WHERE id = \(id)", logger: logger)
+        for try await version in rows.decode(Int.self) { return version }
+        throw ServiceError.notFound("Task")
     }
 
     /// When a reminder set for `time` fires: then, unless that time has already passed (an item
@@ -52,116 +138,206 @@ extension TaskService {
         time.flatMap { $0 > now ? $0 : nil }
     }
 
-    /// When a changed item's reminder fires: unchanged when its time did not move (a snoozed or
-    /// sent reminder stays so), else at the new time — none when that time has already passed.
-    static func reminderTime(of item: TaskItem, now: Date, previous: TaskItem) -> Date? {
-        let time = item.remindAt ?? item.occursAt
-        let before = previous.remindAt ?? previous.occursAt
-        return time == before ? previous.reminderDueAt : armedReminder(at: time, now: now)
-    }
+    // MARK: Completion
 
-    /// Marks an item done (by the caller, now); its pending reminder is cancelled.
-    public func completeItem(actor: UUID, id: UUID) async throws -> TaskItem {
+    /// Marks an item done (by the caller, now); its pending reminder is cancelled. Completing a
+    /// completed item changes nothing.
+    public func completeItem(actor: UUID, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
         let caller = try await households.ability(for: actor)
-        let item = try await readableItem(caller, id)
-        try HouseholdService.authorize(caller, "complete", item.subject)
-        let now = clock.now
-        try await database.client.query("""
-            UPDATE task_items SET completed_at = COALESCE(completed_at, \(now)), completed_by = COALESCE(completed_by, \(actor)),
-                reminder_due_at = NULL, updated_by = \(actor), updated_at = \(now)
-            WHERE id = \(id)
-            """, logger: logger)
-        return try await announced(.completed, caller, id)
+        return try await committed(try await database.transaction(logger: logger) { connection in
+            try await self.setCompleted(true, caller, actor: actor, id: id, expectedVersion: expectedVersion, on: connection)
+        }, caller)
     }
 
     /// Marks a done item open again; its reminder is re-armed when its time is still ahead.
-    public func reopenItem(actor: UUID, id: UUID) async throws -> TaskItem {
+    /// Reopening an open item changes nothing.
+    public func reopenItem(actor: UUID, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
         let caller = try await households.ability(for: actor)
-        let item = try await readableItem(caller, id)
-        try HouseholdService.authorize(caller, "complete", item.subject)
-        let now = clock.now
-        let due = Self.armedReminder(at: item.remindAt ?? item.occursAt, now: now)
-        try await database.client.query("""
-            UPDATE task_items SET completed_at = NULL, completed_by = NULL, reminder_due_at = \(item.isCompleted ? due : item.reminderDueAt),
-                updated_by = \(actor), updated_at = \(now)
-            WHERE id = \(id)
-            """, logger: logger)
-        return try await announced(.reopened, caller, id)
+        return try await committed(try await database.transaction(logger: logger) { connection in
+            try await self.setCompleted(false, caller, actor: actor, id: id, expectedVersion: expectedVersion, on: connection)
+        }, caller)
     }
 
-    /// Deletes an item with its subtasks and reminder (admins and owners).
-    public func deleteItem(actor: UUID, id: UUID) async throws -> TaskItem {
+    func setCompleted(_ done: Bool, _ caller: CallerAbility, actor: UUID, id: UUID, expectedVersion: Int?,
+                      on connection: PostgresConnection) async throws -> TaskWrite {
+        let locked = try await lockedItem(caller, id, on: connection)
+        let item = locked.item
+        try HouseholdService.authorize(caller, "complete", item.subject)
+        guard item.isCompleted != done else { return TaskWrite(taskID: id, householdID: item.householdID, change: nil, version: item.version) }
+        try locked.versions.refuseStale("Task", expected: expectedVersion, fields: [("completed", "completed_at")])
+        let now = clock.now
+        if done {
+            try await connection.query("""
+                UPDATE task_items SET completed_at = \(now), completed_by = \(actor), reminder_due_at = NULL, updated_by = \(actor), updated_at = \(now)
+                WHERE id = \(id)
+                """, logger: logger)
+        } else {
+            let due = Self.armedReminder(at: item.remindAt ?? item.occursAt, now: now)
+            try await connection.query("""
+                UPDATE task_items SET completed_at = NULL, completed_by = NULL, reminder_due_at = \(due), updated_by = \(actor), updated_at = \(now)
+                WHERE id = \(id)
+                """, logger: logger)
+        }
+        return TaskWrite(taskID: id, householdID: item.householdID, change: done ? .completed : .reopened,
+                         version: try await Self.version(of: id, on: connection, logger: logger))
+    }
+
+    // MARK: Deletion
+
+    /// Deletes an item with its subtasks and reminder (admins and owners). With `expectedVersion`,
+    /// refused (`CONFLICT`) when the item changed since.
+    public func deleteItem(actor: UUID, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
         let caller = try await households.ability(for: actor)
         let item = try await readableItem(caller, id)
-        try HouseholdService.authorize(caller, "delete", item.subject)
-        try await database.client.query("DELETE FROM task_items WHERE id = \(id)", logger: logger)
-        await announce(.deleted, item)
-        return item
+        let write = try await database.transaction(logger: logger) { connection in
+            try await self.deleteItem(caller, id: id, expectedVersion: expectedVersion, on: connection)
+        }
+        try await announce(write, caller)
+        return write.deleted ?? item
+    }
+
+    /// Deletes the item; deleting one deleted already (its tombstone in a household the caller
+    /// reads) changes nothing.
+    func deleteItem(_ caller: CallerAbility, id: UUID, expectedVersion: Int?, on connection: PostgresConnection) async throws -> TaskWrite {
+        let locked: LockedItem
+        do {
+            locked = try await lockedItem(caller, id, on: connection)
+        } catch let error as ServiceError where error.kind == .notFound {
+            if let tombstone = try await Self.tombstone("TASK", id.lowercasedString, caller: caller, subject: "Task", on: connection, logger: logger) {
+                return TaskWrite(taskID: id, householdID: tombstone.household, change: nil, version: tombstone.version)
+            }
+            throw error
+        }
+        try HouseholdService.authorize(caller, "delete", locked.item.subject)
+        try locked.versions.refuseStaleDeletion("Task", expected: expectedVersion, names: TaskPatch.fieldNames)
+        try await connection.query("DELETE FROM task_items WHERE id = \(id)", logger: logger)
+        let tombstone = try await Self.tombstone("TASK", id.lowercasedString, caller: caller, subject: "Task", on: connection, logger: logger)
+        var item = locked.item
+        item.version = tombstone?.version ?? item.version
+        return TaskWrite(taskID: id, householdID: item.householdID, change: .deleted, version: item.version, deleted: item)
+    }
+
+    /// A deleted record's tombstone, when it is in a household where the caller may read `subject`s.
+    static func tombstone(_ type: String, _ id: String, caller: CallerAbility, subject: String, on connection: PostgresConnection,
+                          logger: Logger) async throws -> (household: UUID, version: Int)? {
+        let rows = try await connection.query("""
+            SELECT household_id, version FROM sync_changes WHERE type = \(type) AND record_id = \(id) AND person IS NULL AND deleted
+            """, logger: logger)
+        for try await (household, version) in rows.decode((UUID, Int).self) where caller.ability.can("read", .ofHousehold(subject, household)) {
+            return (household, version)
+        }
+        return nil
     }
 
     // MARK: Subtasks
 
     /// Appends a subtask.
-    public func addSubtask(actor: UUID, taskID: UUID, title rawTitle: String) async throws -> TaskItem {
-        let (caller, item) = try await updatable(actor, taskID)
+    public func addSubtask(actor: UUID, taskID: UUID, title: String) async throws -> TaskItem {
+        try await taskWrite(actor) { caller, connection in
+            try await self.addSubtask(caller, actor: actor, taskID: taskID, id: UUID(), title: title, on: connection)
+        }
+    }
+
+    /// Appends subtask `id`; the same id again with the same task and title changes nothing (a
+    /// retried create), with other content it is a `conflict`.
+    func addSubtask(_ caller: CallerAbility, actor: UUID, taskID: UUID, id: UUID, title rawTitle: String,
+                    on connection: PostgresConnection) async throws -> TaskWrite {
+        let (item, _) = try await updatable(caller, taskID, on: connection)
         let title = try TaskDraft.title(rawTitle, field: "title")
+        if let existing = item.subtasks.first(where: { $0.id == id }) {
+            guard existing.title == title else {
+                throw ServiceError.conflict("A subtask with id \(id.lowercasedString) exists with another title; use a new id for a new subtask.")
+            }
+            return TaskWrite(taskID: taskID, householdID: item.householdID, change: nil, version: item.version)
+        }
         guard item.subtasks.count < TaskDraft.maximumSubtasks else {
             throw ServiceError.invalidInput(field: "taskId", message: "An item takes at most \(TaskDraft.maximumSubtasks) subtasks.")
         }
-        try await database.client.query("""
+        let inserted = try await connection.query("""
             INSERT INTO subtasks (id, task_id, position, title, created_at)
-            VALUES (\(UUID()), \(taskID), (SELECT COALESCE(max(position) + 1, 0) FROM subtasks WHERE task_id = \(taskID)), \(title), \(clock.now))
+            VALUES (\(id), \(taskID), \((item.subtasks.map(\.position).max() ?? -1) + 1), \(title), \(clock.now))
+            ON CONFLICT (id) DO NOTHING RETURNING id
             """, logger: logger)
-        return try await touched(caller, item, actor: actor)
+        var added = false
+        for try await _ in inserted.decode(UUID.self) { added = true }
+        guard added else {
+            throw ServiceError.conflict("A subtask with id \(id.lowercasedString) exists on another task; use a new id for a new subtask.")
+        }
+        return try await touched(item, actor: actor, on: connection)
     }
 
     /// Renames a subtask or ticks it off (each only when given).
-    public func updateSubtask(actor: UUID, id: UUID, title rawTitle: String?, done: Bool?) async throws -> TaskItem {
-        let taskID = try await subtaskOwner(id)
-        let (caller, item) = try await updatable(actor, taskID)
+    public func updateSubtask(actor: UUID, id: UUID, title: String?, done: Bool?) async throws -> TaskItem {
+        try await taskWrite(actor) { caller, connection in
+            try await self.updateSubtask(caller, actor: actor, id: id, title: title, done: done, on: connection)
+        }
+    }
+
+    func updateSubtask(_ caller: CallerAbility, actor: UUID, id: UUID, title rawTitle: String?, done: Bool?,
+                       on connection: PostgresConnection) async throws -> TaskWrite {
+        let (item, _) = try await updatable(caller, try await subtaskOwner(id, on: connection), on: connection)
         let title = try rawTitle.map { text throws(ServiceError) in try TaskDraft.title(text, field: "title") }
-        try await database.client.query(
+        try await connection.query(
             "UPDATE subtasks SET title = COALESCE(\(title), title), done = COALESCE(\(done), done) WHERE id = \(id)", logger: logger)
-        return try await touched(caller, item, actor: actor)
+        return try await touched(item, actor: actor, on: connection)
     }
 
     /// Puts a task's subtasks in the order given, which must name each of them once.
     public func reorderSubtasks(actor: UUID, taskID: UUID, ids: [UUID]) async throws -> TaskItem {
-        let (caller, item) = try await updatable(actor, taskID)
+        try await taskWrite(actor) { caller, connection in
+            try await self.reorderSubtasks(caller, actor: actor, taskID: taskID, ids: ids, on: connection)
+        }
+    }
+
+    func reorderSubtasks(_ caller: CallerAbility, actor: UUID, taskID: UUID, ids: [UUID], on connection: PostgresConnection) async throws -> TaskWrite {
+        let (item, _) = try await updatable(caller, taskID, on: connection)
         guard ids.count == item.subtasks.count, Set(ids) == Set(item.subtasks.map(\.id)) else {
             throw ServiceError.invalidInput(field: "subtaskIds", message: "subtaskIds must name each of the task's \(item.subtasks.count) subtasks once.")
         }
-        try await database.client.query("""
+        try await connection.query("""
             UPDATE subtasks s SET position = o.position FROM unnest(\(ids), \(Array(0..<ids.count))) AS o(id, position)
-            WHERE s.id = o.id AND s.task_id = \(taskID)
+            WHERE s.id = o.id AND s.task_id = \(taskID) AND s.position <> o.position
             """, logger: logger)
-        return try await touched(caller, item, actor: actor)
+        return try await touched(item, actor: actor, on: connection)
     }
 
     /// Removes a subtask; the others keep their order.
     public func removeSubtask(actor: UUID, id: UUID) async throws -> TaskItem {
-        let taskID = try await subtaskOwner(id)
-        let (caller, item) = try await updatable(actor, taskID)
-        try await database.client.query("DELETE FROM subtasks WHERE id = \(id)", logger: logger)
-        return try await touched(caller, item, actor: actor)
+        try await taskWrite(actor) { caller, connection in
+            try await self.removeSubtask(caller, actor: actor, id: id, on: connection)
+        }
     }
 
-    private func updatable(_ actor: UUID, _ taskID: UUID) async throws -> (CallerAbility, TaskItem) {
+    func removeSubtask(_ caller: CallerAbility, actor: UUID, id: UUID, on connection: PostgresConnection) async throws -> TaskWrite {
+        let (item, _) = try await updatable(caller, try await subtaskOwner(id, on: connection), on: connection)
+        try await connection.query("DELETE FROM subtasks WHERE id = \(id)", logger: logger)
+        return try await touched(item, actor: actor, on: connection)
+    }
+
+    /// Runs one write in its own transaction, then announces it; the item as it is now.
+    private func taskWrite(_ actor: UUID, _ body: (CallerAbility, PostgresConnection) async throws -> TaskWrite) async throws -> TaskItem {
         let caller = try await households.ability(for: actor)
-        let item = try await readableItem(caller, taskID)
-        try HouseholdService.authorize(caller, "update", item.subject)
-        return (caller, item)
+        return try await committed(try await database.transaction(logger: logger) { connection in try await body(caller, connection) }, caller)
     }
 
-    private func subtaskOwner(_ id: UUID) async throws -> UUID {
-        let rows = try await database.client.query("SELECT task_id FROM subtasks WHERE id = \(id)", logger: logger)
+    /// The task, locked, when the caller may update it.
+    private func updatable(_ caller: CallerAbility, _ taskID: UUID, on connection: PostgresConnection) async throws -> (TaskItem, FieldVersions) {
+        let locked = try await lockedItem(caller, taskID, on: connection)
+        try HouseholdService.authorize(caller, "update", locked.item.subject)
+        return (locked.item, locked.versions)
+    }
+
+    private func subtaskOwner(_ id: UUID, on connection: PostgresConnection) async throws -> UUID {
+        let rows = try await connection.query("SELECT task_id FROM subtasks WHERE id = \(id)", logger: logger)
         for try await task in rows.decode(UUID.self) { return task }
         throw ServiceError.notFound("Subtask")
     }
 
-    private func touched(_ caller: CallerAbility, _ item: TaskItem, actor: UUID) async throws -> TaskItem {
-        try await database.client.query(
+    /// Stamps who changed the item's subtasks and when.
+    private func touched(_ item: TaskItem, actor: UUID, on connection: PostgresConnection) async throws -> TaskWrite {
+        try await connection.query(
             "UPDATE task_items SET updated_by = \(actor), updated_at = \(clock.now) WHERE id = \(item.id)", logger: logger)
-        return try await announced(.updated, caller, item.id)
+        return TaskWrite(taskID: item.id, householdID: item.householdID, change: .updated,
+                         version: try await Self.version(of: item.id, on: connection, logger: logger))
     }
 }

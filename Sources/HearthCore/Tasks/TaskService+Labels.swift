@@ -4,27 +4,57 @@ import PostgresNIO
 
 extension TaskService {
     /// Creates a label; a name the household uses already (case aside) is a `conflict`.
-    public func createLabel(actor: UUID, householdID: UUID, name rawName: String, color rawColor: String) async throws -> TaskLabel {
+    public func createLabel(actor: UUID, householdID: UUID, name: String, color: String) async throws -> TaskLabel {
         let caller = try await households.ability(for: actor)
+        let write = try await database.transaction(logger: logger) { connection in
+            try await self.createLabel(caller, householdID: householdID, id: UUID(), name: name, color: color, on: connection)
+        }
+        await forgetLabels(of: householdID)
+        return try await readableLabel(caller, write.id)
+    }
+
+    /// Inserts label `id`. The same id again with the same content changes nothing (a retried
+    /// create); with other content, or once deleted, it is a `conflict`.
+    func createLabel(_ caller: CallerAbility, householdID: UUID, id: UUID, name rawName: String, color rawColor: String,
+                     on connection: PostgresConnection) async throws -> (id: UUID, version: Int) {
         _ = try await households.readableHousehold(caller, householdID)
         try HouseholdService.authorize(caller, "create", .ofHousehold("Label", householdID))
         let name = try TaskDraft.labelName(rawName, field: "name")
         let color = try LabelColor.parse(rawColor)
-        let label = TaskLabel(id: UUID(), householdID: householdID, name: name, color: color, createdAt: clock.now)
-        let logger = self.logger
-        do {
-            try await database.transaction(logger: logger) { connection in
-                try await Self.requireRoomForLabels(1, householdID: householdID, on: connection, logger: logger)
-                try await connection.query("""
-                    INSERT INTO labels (id, household_id, name, color, created_at)
-                    VALUES (\(label.id), \(householdID), \(name), \(color), \(label.createdAt))
-                    """, logger: logger)
+        let existing = try await Self.decodeLabels(try await connection.query(
+            "SELECT \(unescaped: Self.labelColumns) FROM labels WHERE id = \(id)", logger: logger)).first
+        if let existing {
+            guard existing.householdID == householdID, existing.name == name, existing.color == color else {
+                throw ServiceError.conflict("A label with id \(id.lowercasedString) exists with other content; use a new id for a new label.")
             }
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw ServiceError.conflict("The household has a label named \"\(name)\" already (names are compared case aside).")
+            return (id, existing.version)
         }
-        await forgetLabels(of: householdID)
-        return label
+        if try await Self.tombstone("LABEL", id.lowercasedString, caller: caller, subject: "Label", on: connection, logger: logger) != nil {
+            throw ServiceError.conflict("The label with id \(id.lowercasedString) was deleted; use a new id for a new label.")
+        }
+        try await Self.requireRoomForLabels(1, householdID: householdID, on: connection, logger: logger)
+        let rows = try await Self.uniqueName(name) {
+            try await connection.query("""
+                INSERT INTO labels (id, household_id, name, color, created_at)
+                VALUES (\(id), \(householdID), \(name), \(color), \(self.clock.now))
+                ON CONFLICT (household_id, lower(name)) DO NOTHING RETURNING version
+                """, logger: self.logger)
+        }
+        for try await version in rows.decode(Int.self) { return (id, version) }
+        throw Self.nameTaken(name)
+    }
+
+    static func nameTaken(_ name: String) -> ServiceError {
+        .conflict("The household has a label named \"\(name)\" already (names are compared case aside).")
+    }
+
+    /// Runs `body`, a write that may break the one-name-per-household rule, answering that as a `conflict`.
+    static func uniqueName<T>(_ name: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw nameTaken(name)
+        }
     }
 
     /// The household's labels by name.
@@ -125,7 +155,7 @@ extension TaskService {
     }
 
     /// The columns ``decodeLabel(_:)`` reads.
-    static let labelColumns = "id, household_id, name, color, created_at"
+    static let labelColumns = "id, household_id, name, color, created_at, version"
 
     static func decodeLabels(_ rows: PostgresRowSequence) async throws -> [TaskLabel] {
         var labels: [TaskLabel] = []
@@ -136,36 +166,85 @@ extension TaskService {
     /// One row holding ``labelColumns``.
     static func decodeLabel(_ row: NamedRow) throws -> TaskLabel {
         TaskLabel(id: try row("id"), householdID: try row("household_id"), name: try row("name"), color: try row("color"),
-                  createdAt: try row("created_at"))
+                  createdAt: try row("created_at"), version: Int(try row("version", as: Int64.self)))
     }
 }
 
 extension TaskService {
-    /// Renames or recolours a label (each only when given); names stay unique case aside.
-    public func updateLabel(actor: UUID, id: UUID, name rawName: String?, color rawColor: String?) async throws -> TaskLabel {
+    /// Renames or recolours a label (each only when given); names stay unique case aside. With
+    /// `expectedVersion`, refused (`CONFLICT`) when a field it names changed since.
+    public func updateLabel(actor: UUID, id: UUID, name: String?, color: String?, expectedVersion: Int? = nil) async throws -> TaskLabel {
         let caller = try await households.ability(for: actor)
-        let label = try await readableLabel(caller, id)
+        let label = try await database.transaction(logger: logger) { connection in
+            try await self.updateLabel(caller, id: id, name: name, color: color, expectedVersion: expectedVersion, on: connection)
+        }
+        await forgetLabels(of: label.householdID)
+        return label
+    }
+
+    func updateLabel(_ caller: CallerAbility, id: UUID, name rawName: String?, color rawColor: String?, expectedVersion: Int?,
+                     on connection: PostgresConnection) async throws -> TaskLabel {
+        let (label, versions) = try await lockedLabel(caller, id, on: connection)
         try HouseholdService.authorize(caller, "update", label.subject)
         let name = try rawName.map { text throws(ServiceError) in try TaskDraft.labelName(text, field: "name") }
         let color = try rawColor.map { text throws(ServiceError) in try LabelColor.parse(text) }
-        do {
-            try await database.client.query(
-                "UPDATE labels SET name = COALESCE(\(name), name), color = COALESCE(\(color), color) WHERE id = \(id)", logger: logger)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw ServiceError.conflict("The household has a label named \"\(name ?? label.name)\" already (names are compared case aside).")
+        var named: [(name: String, column: String)] = []
+        if name != nil { named.append(("name", "name")) }
+        if color != nil { named.append(("color", "color")) }
+        try versions.refuseStale("Label", expected: expectedVersion, fields: named)
+        let rows = try await Self.uniqueName(name ?? label.name) {
+            try await connection.query("""
+                UPDATE labels SET name = COALESCE(\(name), name), color = COALESCE(\(color), color) WHERE id = \(id)
+                RETURNING \(unescaped: Self.labelColumns)
+                """, logger: self.logger)
         }
-        await forgetLabels(of: label.householdID)
-        return try await readableLabel(caller, id)
+        guard let updated = try await Self.decodeLabels(rows).first else { throw ServiceError.notFound("Label") }
+        return updated
     }
 
-    /// Deletes a label; items lose it (admins and owners).
-    public func deleteLabel(actor: UUID, id: UUID) async throws -> TaskLabel {
+    /// Deletes a label; items lose it (admins and owners). With `expectedVersion`, refused
+    /// (`CONFLICT`) when the label changed since.
+    public func deleteLabel(actor: UUID, id: UUID, expectedVersion: Int? = nil) async throws -> TaskLabel {
         let caller = try await households.ability(for: actor)
         let label = try await readableLabel(caller, id)
-        try HouseholdService.authorize(caller, "delete", label.subject)
-        try await database.client.query("DELETE FROM labels WHERE id = \(id)", logger: logger)
+        _ = try await database.transaction(logger: logger) { connection in
+            try await self.deleteLabel(caller, id: id, expectedVersion: expectedVersion, on: connection)
+        }
         await forgetLabels(of: label.householdID)
         return label
+    }
+
+    /// Deletes the label (its tasks lose it); deleting one deleted already changes nothing.
+    /// Returns the household and the tombstone's version.
+    func deleteLabel(_ caller: CallerAbility, id: UUID, expectedVersion: Int?, on connection: PostgresConnection) async throws -> (UUID, Int) {
+        let locked: (TaskLabel, FieldVersions)
+        do {
+            locked = try await lockedLabel(caller, id, on: connection)
+        } catch let error as ServiceError where error.kind == .notFound {
+            if let tombstone = try await Self.tombstone("LABEL", id.lowercasedString, caller: caller, subject: "Label", on: connection, logger: logger) {
+                return tombstone
+            }
+            throw error
+        }
+        try HouseholdService.authorize(caller, "delete", locked.0.subject)
+        try locked.1.refuseStaleDeletion("Label", expected: expectedVersion, names: ["name": "name", "color": "color"])
+        try await connection.query("DELETE FROM labels WHERE id = \(id)", logger: logger)
+        let tombstone = try await Self.tombstone("LABEL", id.lowercasedString, caller: caller, subject: "Label", on: connection, logger: logger)
+        return (locked.0.householdID, tombstone?.version ?? locked.0.version)
+    }
+
+    /// The label locked for the rest of the transaction, with its field versions.
+    private func lockedLabel(_ caller: CallerAbility, _ id: UUID, on connection: PostgresConnection) async throws -> (TaskLabel, FieldVersions) {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: Self.labelColumns), field_versions::text AS field_versions FROM labels WHERE id = \(id) FOR UPDATE
+            """, logger: logger)
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            let label = try Self.decodeLabel(row)
+            guard caller.ability.can("read", label.subject) else { break }
+            return (label, FieldVersions(version: label.version, json: try row("field_versions")))
+        }
+        throw ServiceError.notFound("Label")
     }
 
     func readableLabel(_ caller: CallerAbility, _ id: UUID) async throws -> TaskLabel {

@@ -81,18 +81,25 @@ extension TaskService {
 
     /// Fires an item's reminder again `minutes` from now (1 minute to 7 days; 15 by default).
     public func snoozeReminder(actor: UUID, taskID: UUID, minutes: Int = 15) async throws -> TaskItem {
+        let caller = try await households.ability(for: actor)
+        return try await committed(try await database.transaction(logger: logger) { connection in
+            try await self.snoozeReminder(caller, taskID: taskID, minutes: minutes, on: connection)
+        }, caller)
+    }
+
+    func snoozeReminder(_ caller: CallerAbility, taskID: UUID, minutes: Int, on connection: PostgresConnection) async throws -> TaskWrite {
         guard (1...10_080).contains(minutes) else {
             throw ServiceError.invalidInput(field: "minutes", message: "minutes must be from 1 to 10080 (a week); \(minutes) is not.")
         }
-        let caller = try await households.ability(for: actor)
-        let item = try await readableItem(caller, taskID)
+        let item = try await lockedItem(caller, taskID, on: connection).item
         try HouseholdService.authorize(caller, "update", item.subject)
         guard !item.isCompleted else { throw ServiceError.conflict("A completed item has no reminder to snooze; reopen it first.") }
-        try await database.client.query("""
+        try await connection.query("""
             UPDATE task_items SET reminder_due_at = \(clock.now.addingTimeInterval(Double(minutes) * 60)), reminder_lease_owner = NULL,
                 reminder_lease_expires_at = NULL
             WHERE id = \(taskID)
             """, logger: logger)
-        return try await announced(.updated, caller, taskID)
+        return TaskWrite(taskID: taskID, householdID: item.householdID, change: .updated,
+                         version: try await Self.version(of: taskID, on: connection, logger: logger))
     }
 }

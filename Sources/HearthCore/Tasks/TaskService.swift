@@ -39,15 +39,21 @@ public final class TaskService: ServiceHealth {
 
     /// Creates a task or event. With a client id, repeating the same create returns the item
     /// made the first time; the same id with other content is a `conflict`.
-    public func createItem(actor: UUID, householdID: UUID, draft raw: TaskDraft) async throws -> TaskItem {
+    public func createItem(actor: UUID, householdID: UUID, draft: TaskDraft) async throws -> TaskItem {
         let caller = try await households.ability(for: actor)
+        return try await committed(try await database.transaction(logger: logger) { connection in
+            try await self.createItem(caller, actor: actor, householdID: householdID, draft: draft, on: connection)
+        }, caller)
+    }
+
+    /// Inserts the item, its label links and subtasks. A client id met before is the same item
+    /// (same content: nothing changes) or a `conflict`; one deleted since is a `conflict` too.
+    func createItem(_ caller: CallerAbility, actor: UUID, householdID: UUID, draft raw: TaskDraft,
+                    on connection: PostgresConnection) async throws -> TaskWrite {
         let household = try await households.readableHousehold(caller, householdID)
         try HouseholdService.authorize(caller, "create", .ofHousehold("Task", householdID))
         let draft = try raw.validated()
         let digest = draft.digest
-        if let id = draft.id, let existing = try await existingCreate(id, householdID: householdID, digest: digest, caller: caller) {
-            return existing
-        }
         let now = clock.now
         var startsAt = draft.startsAt
         var endsAt = draft.endsAt
@@ -59,56 +65,49 @@ public final class TaskService: ServiceHealth {
         let id = draft.id ?? UUID()
         let occursAt = startsAt ?? draft.deadline
         let reminderDue = Self.armedReminder(at: draft.remindAt ?? occursAt, now: now)
-        let logger = self.logger
-        do {
-            try await database.transaction(logger: logger) { connection async throws in
-                if let assignee = draft.assigneeID { try await Self.requireMember(assignee, of: householdID, on: connection, logger: logger) }
-                let labels = try await Self.resolveLabels(names: draft.labelNames, ids: draft.labelIDs, householdID: householdID, caller: caller,
-                                                          now: now, on: connection, logger: logger)
-                try await connection.query("""
-                    INSERT INTO task_items (id, household_id, kind, title, notes, priority, deadline, estimate_minutes, assignee_id,
-                                            starts_at, ends_at, location, created_by, created_at, updated_by, updated_at, create_digest,
-                                            reminder_id, remind_at, reminder_due_at)
-                    VALUES (\(id), \(householdID), \(draft.kind.rawValue), \(draft.title), \(draft.notes), \(draft.priority.rawValue),
-                            \(draft.deadline), \(draft.estimateMinutes), \(draft.assigneeID), \(startsAt), \(endsAt), \(draft.location),
-                            \(actor), \(now), \(actor), \(now), \(digest), \(UUID()), \(draft.remindAt), \(reminderDue))
-                    """, logger: logger)
-                if !labels.isEmpty {
-                    try await connection.query(
-                        "INSERT INTO task_labels (task_id, label_id) SELECT \(id), unnest(\(labels.map(\.id)))", logger: logger)
-                }
-                if !draft.subtasks.isEmpty {
-                    try await connection.query("""
-                        INSERT INTO subtasks (id, task_id, position, title, created_at)
-                        SELECT gen_random_uuid(), \(id), s.position, s.title, \(now)
-                        FROM unnest(\(Array(0..<draft.subtasks.count)), \(draft.subtasks)) AS s(position, title)
-                        """, logger: logger)
-                }
-            }
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" && draft.id != nil {
-            // A concurrent create with the same id won the race: answer as a retry would.
-            if let id = draft.id, let existing = try await existingCreate(id, householdID: householdID, digest: digest, caller: caller) {
-                return existing
-            }
-            throw error
+        if let assignee = draft.assigneeID { try await Self.requireMember(assignee, of: householdID, on: connection, logger: logger) }
+        if draft.id != nil, try await Self.tombstone("TASK", id.lowercasedString, caller: caller, subject: "Task", on: connection, logger: logger) != nil {
+            throw ServiceError.conflict("The item with id \(id.lowercasedString) was deleted; a retried create does not bring it back. Use a new id for a new item.")
         }
-        if !draft.labelNames.isEmpty { await forgetLabels(of: householdID) }  // names may have made labels
-        let created = try await readableItem(caller, id)
-        await announce(.created, created)
-        return created
+        // A concurrent create with the same id is waited for, then met as a retry would be.
+        let inserted = try await connection.query("""
+            INSERT INTO task_items (id, household_id, kind, title, notes, priority, deadline, estimate_minutes, assignee_id,
+                                    starts_at, ends_at, location, created_by, created_at, updated_by, updated_at, create_digest,
+                                    reminder_id, remind_at, reminder_due_at)
+            VALUES (\(id), \(householdID), \(draft.kind.rawValue), \(draft.title), \(draft.notes), \(draft.priority.rawValue),
+                    \(draft.deadline), \(draft.estimateMinutes), \(draft.assigneeID), \(startsAt), \(endsAt), \(draft.location),
+                    \(actor), \(now), \(actor), \(now), \(digest), \(UUID()), \(draft.remindAt), \(reminderDue))
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """, logger: logger)
+        var isNew = false
+        for try await _ in inserted.decode(UUID.self) { isNew = true }
+        guard isNew else { return try await existingCreate(id, householdID: householdID, digest: digest, caller: caller, on: connection) }
+        let labels = try await Self.resolveLabels(names: draft.labelNames, ids: draft.labelIDs, householdID: householdID, caller: caller,
+                                                  now: now, on: connection, logger: logger)
+        if !labels.isEmpty {
+            try await connection.query("INSERT INTO task_labels (task_id, label_id) SELECT \(id), unnest(\(labels.map(\.id)))", logger: logger)
+        }
+        if !draft.subtasks.isEmpty {
+            try await connection.query("""
+                INSERT INTO subtasks (id, task_id, position, title, created_at)
+                SELECT gen_random_uuid(), \(id), s.position, s.title, \(now)
+                FROM unnest(\(Array(0..<draft.subtasks.count)), \(draft.subtasks)) AS s(position, title)
+                """, logger: logger)
+        }
+        return TaskWrite(taskID: id, householdID: householdID, change: .created, version: try await Self.version(of: id, on: connection, logger: logger),
+                         madeLabels: !draft.labelNames.isEmpty)
     }
 
-    /// The item a create with `id` made before: itself when `digest` matches, else a conflict.
-    private func existingCreate(_ id: UUID, householdID: UUID, digest: String, caller: CallerAbility) async throws -> TaskItem? {
-        let rows = try await database.client.query(
-            "SELECT household_id, create_digest FROM task_items WHERE id = \(id)", logger: logger)
-        for try await (household, stored) in rows.decode((UUID, String).self) {
-            guard household == householdID, stored == digest else {
-                throw ServiceError.conflict("An item with id \(id.lowercasedString) exists with other content; use a new id for a new item.")
-            }
-            return try await readableItem(caller, id)
+    /// The item a create with `id` made before: unchanged when `digest` matches, else a conflict.
+    private func existingCreate(_ id: UUID, householdID: UUID, digest: String, caller: CallerAbility,
+                                on connection: PostgresConnection) async throws -> TaskWrite {
+        let rows = try await connection.query(
+            "SELECT household_id, create_digest, version FROM task_items WHERE id = \(id)", logger: logger)
+        for try await (household, stored, version) in rows.decode((UUID, String, Int).self) {
+            guard household == householdID, stored == digest else { break }
+            return TaskWrite(taskID: id, householdID: householdID, change: nil, version: version)
         }
-        return nil
+        throw ServiceError.conflict("An item with id \(id.lowercasedString) exists with other content; use a new id for a new item.")
     }
 
     /// Whether `actor` may read the household's items (for subscriptions, checked per event);
@@ -135,7 +134,7 @@ public final class TaskService: ServiceHealth {
     static let itemSelect = """
         t.id, t.household_id, t.kind, t.title, t.notes, t.priority, t.deadline, t.estimate_minutes, t.assignee_id, t.starts_at, t.ends_at, \
         t.location, t.completed_at, t.completed_by, t.created_by, t.created_at, t.updated_by, t.updated_at, t.reminder_id, t.remind_at, \
-        t.reminder_due_at
+        t.reminder_due_at, t.version
         """
 
     static func decodeItems(_ rows: PostgresRowSequence) async throws -> [TaskItem] {
@@ -152,7 +151,8 @@ public final class TaskService: ServiceHealth {
             estimateMinutes: try row("estimate_minutes"), assigneeID: try row("assignee_id"), startsAt: try row("starts_at"),
             endsAt: try row("ends_at"), location: try row("location"), completedAt: try row("completed_at"), completedBy: try row("completed_by"),
             createdBy: try row("created_by"), createdAt: try row("created_at"), updatedBy: try row("updated_by"), updatedAt: try row("updated_at"),
-            labels: [], subtasks: [], reminderID: try row("reminder_id"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"))
+            labels: [], subtasks: [], reminderID: try row("reminder_id"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"),
+            version: Int(try row("version", as: Int64.self)))
     }
 
     /// Items with their labels and subtasks (two queries for all of them).
@@ -177,7 +177,7 @@ public final class TaskService: ServiceHealth {
 
     struct LabelsOfItems: PreparedQuery {
         static let sql = """
-            SELECT tl.task_id, l.id, l.household_id, l.name, l.color, l.created_at
+            SELECT tl.task_id, l.id, l.household_id, l.name, l.color, l.created_at, l.version
             FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ANY($1) ORDER BY lower(l.name), l.id
             """
         let ids: [UUID]

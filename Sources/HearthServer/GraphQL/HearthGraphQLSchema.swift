@@ -100,6 +100,7 @@ public struct HearthGraphQLSchema: Sendable {
         HealthResolvers.register(&resolvers, health: services.health)
         StoreResolvers.register(&resolvers, stores: services.stores, tasks: services.tasks)
         TaskResolvers.register(&resolvers, tasks: services.tasks)
+        SyncResolvers.register(&resolvers, sync: services.sync)
         resolvers.field("Query.serverInfo") { _ in .object(facts) }
         resolvers.subscription("Subscription.heartbeat") { input in
             try heartbeat(every: input[argument: "intervalSeconds"])
@@ -116,6 +117,7 @@ public struct HearthGraphQLSchema: Sendable {
         StoreEvent.registerGraphQL(&resolvers)
         StoreNotification.registerGraphQL(&resolvers)
         TaskItem.registerGraphQL(&resolvers)
+        SyncChange.registerGraphQL(&resolvers)
         return resolvers
     }
 

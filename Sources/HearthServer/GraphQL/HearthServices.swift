@@ -6,17 +6,19 @@ public struct HearthServices: Sendable {
     public var households: HouseholdService
     public var stores: StoreService
     public var tasks: TaskService
+    public var sync: SyncService
     /// Every service's health check, for `Query.health`.
     public var health: HealthRegistry
     /// The clock the services run on (invitation states are told by it).
     public var clock: any HearthClock
 
-    public init(users: UserService, households: HouseholdService, stores: StoreService, tasks: TaskService, health: HealthRegistry,
+    public init(users: UserService, households: HouseholdService, stores: StoreService, tasks: TaskService, sync: SyncService, health: HealthRegistry,
                 clock: any HearthClock = SystemClock()) {
         self.users = users
         self.households = households
         self.stores = stores
         self.tasks = tasks
+        self.sync = sync
         self.health = health
         self.clock = clock
     }

@@ -43,7 +43,7 @@ enum HouseholdResolvers {
             }
             let household = try await households.updateHousehold(
                 actor: actor, id: id, name: fields["name"].stringValue, description: description,
-                timeZone: fields["timeZone"].stringValue)
+                timeZone: fields["timeZone"].stringValue, expectedVersion: input[argument: "expectedVersion"].intValue)
             return .object(household)
         }
         resolvers.deletion("Mutation.deleteHousehold") { actor, id in try await households.deleteHousehold(actor: actor, id: id) }

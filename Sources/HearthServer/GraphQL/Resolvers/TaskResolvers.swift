@@ -94,11 +94,14 @@ enum TaskResolvers {
             }
         }
         item(&resolvers, "Mutation.updateTask", "id") { actor, id, input in
-            try await tasks.updateItem(actor: actor, id: id, patch: TaskArguments.patch(input[argument: "input"]))
+            try await tasks.updateItem(actor: actor, id: id, patch: TaskArguments.patch(input[argument: "input"]),
+                                       expectedVersion: input[argument: "expectedVersion"].intValue)
         }
         item(&resolvers, "Mutation.completeTask", "id") { actor, id, _ in try await tasks.completeItem(actor: actor, id: id) }
         item(&resolvers, "Mutation.reopenTask", "id") { actor, id, _ in try await tasks.reopenItem(actor: actor, id: id) }
-        item(&resolvers, "Mutation.deleteTask", "id") { actor, id, _ in try await tasks.deleteItem(actor: actor, id: id) }
+        item(&resolvers, "Mutation.deleteTask", "id") { actor, id, input in
+            try await tasks.deleteItem(actor: actor, id: id, expectedVersion: input[argument: "expectedVersion"].intValue)
+        }
         item(&resolvers, "Mutation.addSubtask", "taskId") { actor, id, input in
             try await tasks.addSubtask(actor: actor, taskID: id, title: input[argument: "title"].stringValue ?? "")
         }
@@ -124,7 +127,8 @@ enum TaskResolvers {
             let actor = try input.signedIn().user.id
             let id = try input.id("id")
             let (name, color) = (input[argument: "name"].stringValue, input[argument: "color"].stringValue)
-            return .object(try await tasks.updateLabel(actor: actor, id: id, name: name, color: color))
+            return .object(try await tasks.updateLabel(actor: actor, id: id, name: name, color: color,
+                                                       expectedVersion: input[argument: "expectedVersion"].intValue))
         }
         resolvers.field("Mutation.deleteLabel") { input in
             let actor = try input.signedIn().user.id

@@ -8,6 +8,7 @@ extension Household {
     static func registerGraphQL(_ resolvers: inout Resolvers, services: HearthServices) {
         let (households, stores, tasks) = (services.households, services.stores, services.tasks)
         resolvers.object("Household", Household.self) { household in
+            household.field("version") { .int($0.version) }
             household.field("id") { .id($0.id) }
             household.field("name") { .string($0.name) }
             household.field("description") { .string($0.description) }
@@ -94,6 +95,7 @@ extension Household {
 extension HouseholdMember {
     static func registerGraphQL(_ resolvers: inout Resolvers) {
         resolvers.object("Member", HouseholdMember.self) { member in
+            member.field("version") { .int($0.version) }
             member.field("user") { .object($0.user) }
             member.field("role") { .enumeration($0.role) }
             member.field("joinedAt") { .date($0.joinedAt) }

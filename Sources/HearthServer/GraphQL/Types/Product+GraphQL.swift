@@ -8,6 +8,7 @@ extension Product {
     /// many pages of products.
     static func registerGraphQL(_ resolvers: inout Resolvers, stores: StoreService) {
         resolvers.object("Product", Product.self) { product in
+            product.field("version") { .int($0.version) }
             product.field("id") { .id($0.id) }
             product.field("storeId") { .id($0.storeID) }
             product.field("title") { .string($0.title) }

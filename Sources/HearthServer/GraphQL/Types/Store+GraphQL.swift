@@ -8,6 +8,7 @@ extension Store {
     /// stores (the stores were authorised when they were read).
     static func registerGraphQL(_ resolvers: inout Resolvers, stores: StoreService) {
         resolvers.object("Store", Store.self) { store in
+            store.field("version") { .int($0.version) }
             store.field("id") { .id($0.id) }
             store.field("householdId") { .id($0.householdID) }
             store.field("domain") { .string($0.domain) }

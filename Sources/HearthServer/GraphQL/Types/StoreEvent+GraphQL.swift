@@ -6,6 +6,7 @@ extension StoreEvent {
     /// `StoreEvent`: what a sync found changed, with the reader's read state.
     static func registerGraphQL(_ resolvers: inout Resolvers) {
         resolvers.object("StoreEvent", StoreEvent.self) { event in
+            event.field("version") { .int($0.version) }
             event.field("id") { .string(String($0.id)) }
             event.field("type") { .enumeration($0.type) }
             event.field("householdId") { .id($0.householdID) }
@@ -30,6 +31,7 @@ extension StoreNotification {
     /// `Notification`: one person's summary of a sync or a fired reminder.
     static func registerGraphQL(_ resolvers: inout Resolvers) {
         resolvers.object("Notification", StoreNotification.self) { notification in
+            notification.field("version") { .int($0.version) }
             notification.field("id") { .id($0.id) }
             notification.field("householdId") { .id($0.householdID) }
             notification.field("storeId") { .id($0.storeID) }

@@ -7,6 +7,7 @@ extension TaskItem {
     /// `TaskChangeEvent` and `ReminderDue`.
     static func registerGraphQL(_ resolvers: inout Resolvers) {
         resolvers.object("Task", TaskItem.self) { task in
+            task.field("version") { .int($0.version) }
             task.field("id") { .id($0.id) }
             task.field("householdId") { .id($0.householdID) }
             task.field("kind") { .enumeration($0.kind) }
@@ -35,6 +36,7 @@ extension TaskItem {
         }
         ConnectionFields.register(&resolvers, "Task", of: TaskItem.self)
         resolvers.object("Label", TaskLabel.self) { label in
+            label.field("version") { .int($0.version) }
             label.field("id") { .id($0.id) }
             label.field("householdId") { .id($0.householdID) }
             label.field("name") { .string($0.name) }

@@ -1,0 +1,246 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// How long the change log keeps tombstones, and with them how long a cursor stays valid.
+public struct SyncConfiguration: Sendable {
+    /// Days a cursor stays valid and a deletion is remembered (default 30).
+    public var retentionDays: Int
+
+    public init(retentionDays: Int = 30) {
+        self.retentionDays = retentionDays
+    }
+}
+
+/// Local-first sync: pulls of what changed in a household since a cursor (commit-safe, with
+/// tombstones, only what the caller may read) and pushes of a device's queued mutations, each
+/// applied exactly once. The change log is written by triggers (migration 0011), so every write
+/// path — ordinary mutations, pushes, the catalog sync, cascades — reaches it.
+public final class SyncService: Sendable {
+    let database: Database
+    let households: HouseholdService
+    let tasks: TaskService
+    let stores: StoreService
+    let clock: any HearthClock
+    let configuration: SyncConfiguration
+    let logger: Logger
+    /// Households whose changes committed (on any instance), for `syncAvailable`.
+    public let pokes = SyncPokeFeed()
+
+    public init(database: Database, households: HouseholdService, tasks: TaskService, stores: StoreService,
+                clock: any HearthClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(), logger: Logger? = nil) {
+        self.database = database
+        self.households = households
+        self.tasks = tasks
+        self.stores = stores
+        self.clock = clock
+        self.configuration = configuration
+        self.logger = logger ?? database.logger
+        let pokes = self.pokes
+        database.bus.on(Self.pokeTopic) { message in
+            if let household = message.decode(UUID.self) { pokes.publish(household) }
+        }
+    }
+
+    /// The topic the log's trigger notifies on (see `sync_poke`).
+    static let pokeTopic = "sync"
+
+    /// Page sizes a pull accepts.
+    public static let pageSizes = 1...1000
+
+    // MARK: Pull
+
+    /// Refuses (`NOT_FOUND`) a household the caller cannot pull: not theirs, or gone.
+    public func mayPull(actor: UUID, householdID: UUID) async throws {
+        _ = try await households.readableHousehold(try await households.ability(for: actor), householdID)
+    }
+
+    /// What changed in the household after `after` (nil: a snapshot of everything there is),
+    /// oldest first, at most `first` records, each once with its newest version.
+    public func pull(actor: UUID, householdID: UUID, after: String?, first: Int, clientID: UUID?) async throws -> SyncPage {
+        let caller = try await households.ability(for: actor)
+        _ = try await households.readableHousehold(caller, householdID)
+        guard Self.pageSizes.contains(first) else {
+            throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 1000; \(first) is not.")
+        }
+        let now = clock.now
+        var cursor: SyncCursor
+        if let after {
+            cursor = try SyncCursor.decode(after, household: householdID)
+            if let since = cursor.baseAt ?? cursor.targetAt, since < now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400) {
+                throw ServiceError.syncCursorExpired(retentionDays: configuration.retentionDays)
+            }
+        } else {
+            cursor = SyncCursor(household: householdID)
+        }
+        if cursor.target == nil {
+            cursor.target = try await currentSnapshot()
+            cursor.targetAt = now
+            cursor.position = nil
+        }
+        let rows = try await changes(caller, householdID: householdID, cursor: cursor, limit: first + 1)
+        let hasMore = rows.count > first
+        let page = Array(rows.prefix(first))
+        if hasMore, let last = page.last {
+            cursor.position = SyncCursor.Position(xid: last.xid, type: last.type.rawValue, id: last.id, person: last.person)
+        } else {
+            cursor = SyncCursor(household: householdID, base: cursor.target, baseAt: cursor.targetAt)
+        }
+        return SyncPage(changes: try await withRecords(page, householdID: householdID, caller: caller), cursor: cursor.encoded, hasMore: hasMore,
+                        lastMutationID: try await lastMutationID(clientID, actor: actor))
+    }
+
+    private func currentSnapshot() async throws -> String {
+        let rows = try await database.client.query("SELECT pg_current_snapshot()::text", logger: logger)
+        for try await snapshot in rows.decode(String.self) { return snapshot }
+        throw ServiceError.notFound("Snapshot")
+    }
+
+    /// One logged change, before its record is read.
+    struct LoggedChange {
+        var type: SyncType
+        var id: String
+        var person: String
+        var version: Int
+        var deleted: Bool
+        var xid: String
+    }
+
+    /// The log rows of the page: visible in the target snapshot, not in the base one (a snapshot
+    /// pull: every live record), of types the caller reads, shared or the caller's own.
+    private func changes(_ caller: CallerAbility, householdID: UUID, cursor: SyncCursor, limit: Int) async throws -> [LoggedChange] {
+        let types = SyncType.allCases.filter { type in
+            type == .notification || caller.ability.can("read", .ofHousehold(type.subjectType, householdID))
+        }.map(\.rawValue)
+        let target = cursor.target ?? ""
+        let since: SQLCondition = cursor.base.map { base in
+            .predicate([.sql("c.xid >= pg_snapshot_xmin("), .bind(.text(base)), .sql("::pg_snapshot) AND NOT pg_visible_in_snapshot(c.xid, "),
+                        .bind(.text(base)), .sql("::pg_snapshot)")])
+        } ?? .predicate([.sql("NOT c.deleted")])
+        let after: SQLCondition = cursor.position.map { position in
+            .predicate([.sql("(c.xid, c.type, c.record_id, COALESCE(c.person::text, '')) > ("), .bind(.text(position.xid)), .sql("::xid8, "),
+                        .bind(.text(position.type)), .sql(", "), .bind(.text(position.id)), .sql(", "), .bind(.text(position.person)), .sql(")")])
+        } ?? .alwaysTrue
+        let rows = try await database.client.query("""
+            SELECT c.type, c.record_id, COALESCE(c.person::text, '') AS person, c.version, c.deleted, c.xid::text AS xid
+            FROM sync_changes c
+            WHERE c.household_id = \(householdID) AND c.type = ANY(\(types)) AND (c.person IS NULL OR c.person = \(caller.userID))
+              AND pg_visible_in_snapshot(c.xid, \(target)::pg_snapshot) AND \(since) AND \(after)
+            ORDER BY c.xid, c.type, c.record_id, COALESCE(c.person::text, '')
+            LIMIT \(limit)
+            """, logger: logger)
+        var found: [LoggedChange] = []
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            guard let type = SyncType(rawValue: try row("type")) else { continue }
+            found.append(LoggedChange(type: type, id: try row("record_id"), person: try row("person"), version: try row("version"),
+                                      deleted: try row("deleted"), xid: try row("xid")))
+        }
+        return found
+    }
+
+    /// The changes with their records as they are now (read in one statement per type). A record
+    /// gone since it was logged is left out: its deletion committed after the target, so the next
+    /// pull brings its tombstone. A record shared and per person (an event and its read state)
+    /// comes once.
+    private func withRecords(_ logged: [LoggedChange], householdID: UUID, caller: CallerAbility) async throws -> [SyncChange] {
+        var wanted: [SyncType: [String]] = [:]
+        for change in logged where !change.deleted { wanted[change.type, default: []].append(change.id) }
+        let records = try await records(wanted, householdID: householdID, caller: caller)
+        var seen = Set<String>()
+        var result: [SyncChange] = []
+        for change in logged {
+            let key = change.type.rawValue + "/" + change.id
+            guard seen.insert(key).inserted else { continue }
+            if change.deleted {
+                result.append(SyncChange(type: change.type, id: change.id, version: change.version, deleted: true, record: nil))
+            } else if let (record, version) = records[key] {
+                result.append(SyncChange(type: change.type, id: change.id, version: version, deleted: false, record: record))
+            }
+        }
+        return result
+    }
+
+    /// Records by "TYPE/id", with their versions, that the caller may read.
+    private func records(_ wanted: [SyncType: [String]], householdID: UUID, caller: CallerAbility) async throws -> [String: (SyncRecord, Int)] {
+        var found: [String: (SyncRecord, Int)] = [:]
+        func uuids(_ type: SyncType) -> [UUID] { (wanted[type] ?? []).compactMap { UUID(uuidString: $0) } }
+        func add(_ type: SyncType, _ id: String, _ record: SyncRecord, _ version: Int, _ subject: AbilitySubject) {
+            if caller.ability.can("read", subject) { found[type.rawValue + "/" + id] = (record, version) }
+        }
+        if !uuids(.household).isEmpty {
+            let rows = try await database.client.query(
+                "SELECT \(unescaped: HouseholdService.householdSelect) FROM households h WHERE h.id = ANY(\(uuids(.household)))", logger: logger)
+            for (household, _) in try await HouseholdService.decodeHouseholds(rows) {
+                add(.household, household.id.lowercasedString, .household(household), household.version, Household.subject(household.id))
+            }
+        }
+        for member in try await households.members(householdID: householdID, userIDs: uuids(.member)) {
+            add(.member, member.user.id.lowercasedString, .member(member), member.version,
+                HouseholdMember.subject(householdID: member.householdID, userID: member.user.id, role: member.role))
+        }
+        if !uuids(.label).isEmpty {
+            let rows = try await database.client.query(
+                "SELECT \(unescaped: TaskService.labelColumns) FROM labels WHERE id = ANY(\(uuids(.label)))", logger: logger)
+            for label in try await TaskService.decodeLabels(rows) {
+                add(.label, label.id.lowercasedString, .label(label), label.version, label.subject)
+            }
+        }
+        if !uuids(.task).isEmpty {
+            let rows = try await database.client.query(
+                "SELECT \(unescaped: TaskService.itemSelect) FROM task_items t WHERE t.id = ANY(\(uuids(.task)))", logger: logger)
+            for item in try await tasks.withDetails(try await TaskService.decodeItems(rows)) {
+                add(.task, item.id.lowercasedString, .task(item), item.version, item.subject)
+            }
+        }
+        if !uuids(.store).isEmpty {
+            let rows = try await database.client.query(
+                "SELECT \(unescaped: StoreService.storeSelect) FROM stores s WHERE s.id = ANY(\(uuids(.store)))", logger: logger)
+            for (store, _) in try await stores.decodeStores(rows) {
+                add(.store, store.id.lowercasedString, .store(store), store.version, store.subject)
+            }
+        }
+        if !uuids(.product).isEmpty {
+            let rows = try await database.client.query(
+                "SELECT \(unescaped: StoreService.productSelect) FROM products p WHERE p.id = ANY(\(uuids(.product))) AND p.removed_at IS NULL",
+                logger: logger)
+            for (product, _, _) in try await StoreService.decodeProducts(rows) {
+                add(.product, product.id.lowercasedString, .product(product), product.version, Product.subject(householdID: product.householdID))
+            }
+        }
+        let eventIDs = (wanted[.storeEvent] ?? []).compactMap { Int64($0) }
+        if !eventIDs.isEmpty {
+            for event in try await stores.events(ids: eventIDs, reader: caller.userID) {
+                add(.storeEvent, String(event.id), .storeEvent(event), event.version, StoreService.eventSubject(event.householdID))
+            }
+        }
+        if !uuids(.notification).isEmpty {
+            for notification in try await StoreService.notifications(ids: uuids(.notification), from: database.client, logger: logger)
+            where notification.userID == caller.userID {
+                found[SyncType.notification.rawValue + "/" + notification.id.lowercasedString] = (.notification(notification), notification.version)
+            }
+        }
+        return found
+    }
+
+    /// The last mutation `push` processed for the client, when it is the caller's.
+    private func lastMutationID(_ clientID: UUID?, actor: UUID) async throws -> Int {
+        guard let clientID else { return 0 }
+        let rows = try await database.client.query(
+            "SELECT last_mutation_id FROM sync_clients WHERE id = \(clientID) AND user_id = \(actor)", logger: logger)
+        for try await id in rows.decode(Int.self) { return id }
+        return 0
+    }
+
+    // MARK: Retention
+
+    /// Forgets tombstones older than the retention time (and an hour more, for transactions that
+    /// began before a cursor's snapshot and committed after it); returns how many.
+    public func pruneTombstones() async throws -> Int {
+        let cutoff = clock.now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400 - 3600)
+        let rows = try await database.client.query(
+            "WITH gone AS (DELETE FROM sync_changes WHERE deleted AND changed_at < \(cutoff) RETURNING 1) SELECT count(*) FROM gone", logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+import HearthCore
+import HearthServer
+import Testing
+
+/// Local-first sync end to end over real HTTP: field-level concurrency, exactly-once pushes,
+/// commit-safe pulls with tombstones, cursor errors and permissions.
+@Suite struct SyncOverHTTPTests {
+    typealias Server = UsersOverHTTPTests.Server
+    typealias Person = HouseholdsOverHTTPTests.Person
+
+    static let pullQuery = """
+        query($h: UUID!, $a: String, $f: Int, $c: UUID) { sync(householdId: $h, after: $a, first: $f, clientId: $c) {
+            cursor hasMore lastMutationId
+            changes { type id version deleted record {
+                __typename
+                ... on Task { id title notes version completed subtasks { title } labels { name } }
+                ... on Label { id name color version }
+                ... on Household { id name version }
+                ... on Member { role version user { id } }
+                ... on Store { id version }
+                ... on Product { id version }
+                ... on StoreEvent { eventId: id version read }
+                ... on Notification { id version }
+            } } } }
+        """
+
+    static let pushQuery = """
+        mutation($c: UUID!, $m: [ClientMutation!]!) { push(clientId: $c, mutations: $m) {
+            lastMutationId results { id status code message fields version } } }
+        """
+
+    struct Pulled {
+        var changes: [[String: Any]]
+        var cursor: String
+        var hasMore: Bool
+        var lastMutationID: Int
+    }
+
+    static func pull(_ server: Server, _ person: Person, _ home: String, after: String? = nil, first: Int = 500,
+                     client: String? = nil) async throws -> Pulled {
+        var variables: [String: Any] = ["h": home, "f": first]
+        if let after { variables["a"] = after }
+        if let client { variables["c"] = client }
+        let page = try #require(try await server.data(pullQuery, variables, token: person.token)["sync"] as? [String: Any])
+        return Pulled(changes: page["changes"] as? [[String: Any]] ?? [], cursor: try #require(page["cursor"] as? String),
+                      hasMore: page["hasMore"] as? Bool ?? false, lastMutationID: page["lastMutationId"] as? Int ?? -1)
+    }
+
+    /// A device's copy: "TYPE/id" → the record's version and fields.
+    typealias Copy = [String: [String: Any]]
+
+    /// Pulls until done, applying each change to `copy`; returns the cursor to continue from.
+    @discardableResult
+    static func pullAll(_ server: Server, _ person: Person, _ home: String, into copy: inout Copy, after: String?, first: Int = 500) async throws -> String {
+        var cursor = after
+        var seen = Set<String>()
+        while true {
+            let page = try await pull(server, person, home, after: cursor, first: first)
+            for change in page.changes {
+                let key = "\(change["type"] ?? "")/\(change["id"] ?? "")"
+                #expect(seen.insert(key).inserted, "\(key) came twice in one pull")
+                if change["deleted"] as? Bool == true {
+                    copy[key] = nil
+                } else {
+                    var record = change["record"] as? [String: Any] ?? [:]
+                    record["version"] = change["version"]
+                    copy[key] = record
+                }
+            }
+            cursor = page.cursor
+            if !page.hasMore { return page.cursor }
+        }
+    }
+
+    static func createTask(_ server: Server, _ person: Person, _ home: String, _ title: String, subtasks: [String] = []) async throws -> (id: String, version: Int) {
+        let data = try await server.data(
+            "mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id version } }",
+            ["h": home, "i": ["title": title, "subtasks": subtasks]], token: person.token)
+        let task = try #require(data["createTask"] as? [String: Any])
+        return (try #require(task["id"] as? String), try #require(task["version"] as? Int))
+    }
+
+    static func push(_ server: Server, _ person: Person, client: String, _ mutations: [[String: Any]]) async throws -> (last: Int, results: [[String: Any]]) {
+        let data = try await server.data(pushQuery, ["c": client, "m": mutations], token: person.token)
+        let result = try #require(data["push"] as? [String: Any])
+        return (result["lastMutationId"] as? Int ?? -1, result["results"] as? [[String: Any]] ?? [])
+    }
+
+    // MARK: No lost updates
+
+    @Test func concurrentEditsOfDifferentFieldsAllSurvive() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let ben = try await HouseholdsOverHTTPTests.person(server, "Ben")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            try await HouseholdsOverHTTPTests.add(server, ann, home, ben, "MEMBER")
+            var ids: [String] = []
+            for index in 0..<30 { ids.append(try await Self.createTask(server, ann, home, "Task \(index)").id) }
+            let update = "mutation($id: UUID!, $i: TaskUpdateInput!) { updateTask(id: $id, input: $i) { id } }"
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in ids {
+                    group.addTask { _ = try await server.data(update, ["id": id, "i": ["title": "Title by Ann \(id.prefix(4))"]], token: ann.token) }
+                    group.addTask { _ = try await server.data(update, ["id": id, "i": ["notes": "Notes by Ben \(id.prefix(4))"]], token: ben.token) }
+                }
+                try await group.waitForAll()
+            }
+            for id in ids {
+                let task = try #require(try await server.data("query($id: UUID!) { task(id: $id) { title notes } }", ["id": id], token: ann.token)["task"] as? [String: Any])
+                #expect(task["title"] as? String == "Title by Ann \(id.prefix(4))" && task["notes"] as? String == "Notes by Ben \(id.prefix(4))", "\(task)")
+            }
+        }
+    }
+
+    @Test func staleEditsConflictOnlyOnTheFieldsTheyName() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            let (id, base) = try await Self.createTask(server, ann, home, "Milk")
+            let update = "mutation($id: UUID!, $i: TaskUpdateInput!, $v: Int) { updateTask(id: $id, input: $i, expectedVersion: $v) { title notes version } }"
+            let first = try #require(try await server.data(update, ["id": id, "i": ["title": "Oat milk"]], token: ann.token)["updateTask"] as? [String: Any])
+            let current = try #require(first["version"] as? Int)
+            #expect(current > base)
+
+            // The same field from the old version: refused, naming the field and the version now.
+            let stale = try await server.error(update, ["id": id, "i": ["title": "Soy milk", "priority": "HIGH"], "v": base], token: ann.token)
+            #expect(stale.code == "CONFLICT" && stale.extensions["conflictingFields"] as? [String] == ["title"], "\(stale)")
+            #expect(stale.extensions["currentVersion"] as? Int == current)
+            // Another field from the old version: applied, the newer title stays.
+            let disjoint = try #require(try await server.data(update, ["id": id, "i": ["notes": "2 litres"], "v": base], token: ann.token)["updateTask"] as? [String: Any])
+            #expect(disjoint["title"] as? String == "Oat milk" && disjoint["notes"] as? String == "2 litres")
+            let latest = try #require(disjoint["version"] as? Int)
+
+            // A stale deletion is refused; a current one goes through.
+            let delete = "mutation($id: UUID!, $v: Int) { deleteTask(id: $id, expectedVersion: $v) { id } }"
+            let refused = try await server.error(delete, ["id": id, "v": base], token: ann.token)
+            #expect(refused.code == "CONFLICT" && (refused.extensions["conflictingFields"] as? [String])?.contains("title") == true, "\(refused)")
+
+            // Completing twice is no error and no new version.
+            let complete = "mutation($id: UUID!) { completeTask(id: $id) { completed version } }"
+            let done = try #require(try await server.data(complete, ["id": id], token: ann.token)["completeTask"] as? [String: Any])
+            let again = try #require(try await server.data(complete, ["id": id], token: ann.token)["completeTask"] as? [String: Any])
+            #expect(done["completed"] as? Bool == true && again["version"] as? Int == done["version"] as? Int)
+            #expect((done["version"] as? Int ?? 0) > latest)
+            _ = try await server.data(delete, ["id": id, "v": done["version"] ?? 0], token: ann.token)
+
+            // Labels and households take expectedVersion the same way.
+            let label = try #require(try await server.data(
+                "mutation($h: UUID!) { createLabel(householdId: $h, name: \"Food\", color: \"green\") { id version } }", ["h": home], token: ann.token)["createLabel"] as? [String: Any])
+            let relabel = "mutation($id: UUID!, $n: String, $c: String, $v: Int) { updateLabel(id: $id, name: $n, color: $c, expectedVersion: $v) { name color } }"
+            _ = try await server.data(relabel, ["id": label["id"] ?? "", "n": "Groceries"], token: ann.token)
+            let staleLabel = try await server.error(relabel, ["id": label["id"] ?? "", "n": "Eats", "v": label["version"] ?? 0], token: ann.token)
+            #expect(staleLabel.code == "CONFLICT" && staleLabel.extensions["conflictingFields"] as? [String] == ["name"])
+            let recolour = try await server.data(relabel, ["id": label["id"] ?? "", "c": "red", "v": label["version"] ?? 0], token: ann.token)
+            #expect((recolour["updateLabel"] as? [String: Any])?["name"] as? String == "Groceries")
+            let household = try #require(try await server.data("query($h: UUID!) { household(id: $h) { version } }", ["h": home], token: ann.token)["household"] as? [String: Any])
+            let rename = "mutation($h: UUID!, $i: UpdateHouseholdInput!, $v: Int) { updateHousehold(id: $h, input: $i, expectedVersion: $v) { name } }"
+            _ = try await server.data(rename, ["h": home, "i": ["name": "Flat"]], token: ann.token)
+            let staleHousehold = try await server.error(rename, ["h": home, "i": ["name": "House"], "v": household["version"] ?? 0], token: ann.token)
+            #expect(staleHousehold.code == "CONFLICT" && staleHousehold.extensions["conflictingFields"] as? [String] == ["name"])
+        }
+    }
+
+    // MARK: Push
+
+    @Test func pushAppliesEachMutationExactlyOnce() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let viv = try await HouseholdsOverHTTPTests.person(server, "Viv")
+            let mo = try await HouseholdsOverHTTPTests.person(server, "Mo")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            try await HouseholdsOverHTTPTests.add(server, ann, home, viv, "VIEWER")
+            try await HouseholdsOverHTTPTests.add(server, ann, home, mo, "MEMBER")
+            let client = UUID().uuidString.lowercased()
+            let task = UUID().uuidString.lowercased()
+            let subtask = UUID().uuidString.lowercased()
+            let label = UUID().uuidString.lowercased()
+            let batch: [[String: Any]] = [
+                ["id": 1, "op": ["createTask": ["householdId": home, "input": ["id": task, "title": "Bins"]]]],
+                ["id": 2, "op": ["addSubtask": ["taskId": task, "id": subtask, "title": "Blue bin"]]],
+                ["id": 3, "op": ["createLabel": ["householdId": home, "id": label, "name": "Chores", "color": "blue"]]],
+                ["id": 4, "op": ["updateTask": ["id": task, "input": ["notes": "Tuesday", "labelIds": [label]]]]],
+                ["id": 5, "op": ["completeTask": ["id": task]]],
+            ]
+            let first = try await Self.push(server, ann, client: client, batch)
+            #expect(first.last == 5 && first.results.map { $0["status"] as? String } == Array(repeating: "APPLIED", count: 5), "\(first)")
+            #expect(first.results.allSatisfy { ($0["version"] as? Int ?? 0) > 0 })
+
+            // The same push again: every id DUPLICATE, nothing applied twice.
+            let again = try await Self.push(server, ann, client: client, batch)
+            #expect(again.last == 5 && again.results.map { $0["status"] as? String } == Array(repeating: "DUPLICATE", count: 5), "\(again)")
+            // Overlapping: 4 and 5 again, 6 new (the same subtask again under a new id: still one subtask).
+            let overlap = try await Self.push(server, ann, client: client, Array(batch[3...]) + [
+                ["id": 6, "op": ["addSubtask": ["taskId": task, "id": subtask, "title": "Blue bin"]]],
+                ["id": 7, "op": ["createTask": ["householdId": home, "input": ["id": task, "title": "Bins"]]]],
+                ["id": 8, "op": ["createTask": ["householdId": home, "input": ["id": task, "title": "Other"]]]],
+            ])
+            #expect(overlap.results.map { $0["status"] as? String } == ["DUPLICATE", "DUPLICATE", "APPLIED", "APPLIED", "CONFLICT"], "\(overlap)")
+            #expect(overlap.last == 8)
+            let stored = try #require(try await server.data("query($id: UUID!) { task(id: $id) { notes completed subtasks { title } labels { name } } }",
+                                                            ["id": task], token: ann.token)["task"] as? [String: Any])
+            #expect((stored["subtasks"] as? [[String: Any]])?.count == 1 && stored["completed"] as? Bool == true && stored["notes"] as? String == "Tuesday")
+            #expect((stored["labels"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Chores"])
+            #expect(try await Self.pull(server, ann, home, client: client).lastMutationID == 8)
+
+            // A viewer's create is refused; a member's delete (admins only) is refused while the rest of the batch applies.
+            let viewer = try await Self.push(server, viv, client: UUID().uuidString.lowercased(), [
+                ["id": 1, "op": ["createTask": ["householdId": home, "input": ["id": UUID().uuidString.lowercased(), "title": "Nope"]]]]])
+            #expect(viewer.results.first?["status"] as? String == "REJECTED" && viewer.results.first?["code"] as? String == "FORBIDDEN", "\(viewer)")
+            let member = try await Self.push(server, mo, client: UUID().uuidString.lowercased(), [
+                ["id": 10, "op": ["deleteTask": ["id": task]]],
+                ["id": 11, "op": ["updateTask": ["id": task, "input": ["title": "Bins out"]]]]])
+            #expect(member.results.map { $0["status"] as? String } == ["REJECTED", "APPLIED"] && member.results.first?["code"] as? String == "FORBIDDEN")
+            #expect(member.last == 11)
+
+            // Someone else's client id is not theirs to push with.
+            let stolen = try await server.error(Self.pushQuery, ["c": client, "m": [["id": 9, "op": ["completeTask": ["id": task]]]]], token: mo.token)
+            #expect(stolen.code == "FORBIDDEN")
+            // Malformed pushes apply nothing.
+            let unordered = try await server.error(Self.pushQuery, ["c": client, "m": [
+                ["id": 20, "op": ["reopenTask": ["id": task]]], ["id": 20, "op": ["reopenTask": ["id": task]]]]], token: ann.token)
+            #expect(unordered.code == "BAD_USER_INPUT" && unordered.extensions["field"] as? String == "mutations[1].id", "\(unordered)")
+            let twoThings = try await server.error(Self.pushQuery, ["c": client, "m": [
+                ["id": 21, "op": ["reopenTask": ["id": task], "completeTask": ["id": task]]]]], token: ann.token)
+            #expect(twoThings.code == "BAD_USER_INPUT", "\(twoThings)")
+            let tooMany = try await server.error(Self.pushQuery, ["c": client, "m": (1...501).map { ["id": $0, "op": ["reopenTask": ["id": task]]] }],
+                                                 token: ann.token)
+            #expect(tooMany.code == "BAD_USER_INPUT" && tooMany.extensions["field"] as? String == "mutations", "\(tooMany)")
+            let still = try #require(try await server.data("query($id: UUID!) { task(id: $id) { completed } }", ["id": task], token: ann.token)["task"] as? [String: Any])
+            #expect(still["completed"] as? Bool == true)
+            #expect(try await Self.pull(server, ann, home, client: client).lastMutationID == 8)
+        }
+    }
+
+    // MARK: Pull
+
+    @Test func pullsSnapshotDeltasAndTombstones() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let ben = try await HouseholdsOverHTTPTests.person(server, "Ben")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            let other = try await HouseholdsOverHTTPTests.createHousehold(server, ann, name: "Cabin")
+            try await HouseholdsOverHTTPTests.add(server, ann, home, ben, "MEMBER")
+            let kept = try await Self.createTask(server, ann, home, "Kept", subtasks: ["a", "b"])
+            let doomed = try await Self.createTask(server, ann, home, "Doomed", subtasks: ["c"])
+            let label = try #require(try await server.data(
+                "mutation($h: UUID!) { createLabel(householdId: $h, name: \"Old\", color: \"red\") { id } }", ["h": home], token: ann.token)["createLabel"] as? [String: Any])
+
+            // The snapshot in pages of 2 is what the queries show.
+            var copy: Copy = [:]
+            let cursor = try await Self.pullAll(server, ann, home, into: &copy, after: nil, first: 2)
+            #expect(copy["TASK/\(kept.id)"]?["title"] as? String == "Kept" && copy["TASK/\(doomed.id)"] != nil)
+            #expect(copy["HOUSEHOLD/\(home)"] != nil && copy["MEMBER/\(ben.id)"] != nil && copy["LABEL/\(label["id"] ?? "")"] != nil)
+            #expect(copy.keys.count == 6, "\(copy.keys.sorted())")
+            let listed = try await server.data("query($h: UUID!) { tasks(householdId: $h) { edges { node { id version } } } }", ["h": home], token: ann.token)
+            for edge in ((listed["tasks"] as? [String: Any])?["edges"] as? [[String: Any]]) ?? [] {
+                let node = edge["node"] as? [String: Any] ?? [:]
+                #expect(copy["TASK/\(node["id"] ?? "")"]?["version"] as? Int == node["version"] as? Int)
+            }
+
+            // Nothing changed: an empty page. Then a change, a deletion with subtasks, a label deletion, a member leaving.
+            #expect(try await Self.pull(server, ann, home, after: cursor).changes.isEmpty)
+            _ = try await server.data("mutation($id: UUID!) { updateTask(id: $id, input: {title: \"Kept!\"}) { id } }", ["id": kept.id], token: ann.token)
+            _ = try await server.data("mutation($id: UUID!) { deleteTask(id: $id) { id } }", ["id": doomed.id], token: ann.token)
+            _ = try await server.data("mutation($id: UUID!) { deleteLabel(id: $id) { id } }", ["id": label["id"] ?? ""], token: ann.token)
+            _ = try await server.data("mutation($h: UUID!, $u: UUID!) { removeMember(householdId: $h, userId: $u) }", ["h": home, "u": ben.id], token: ann.token)
+            let delta = try await Self.pull(server, ann, home, after: cursor)
+            let tombstones = Set(delta.changes.filter { $0["deleted"] as? Bool == true }.map { "\($0["type"] ?? "")/\($0["id"] ?? "")" })
+            #expect(tombstones == ["TASK/\(doomed.id)", "LABEL/\(label["id"] ?? "")", "MEMBER/\(ben.id)"], "\(delta.changes)")
+            #expect(delta.changes.contains { $0["type"] as? String == "TASK" && $0["id"] as? String == kept.id && $0["deleted"] as? Bool == false })
+            try await Self.pullAll(server, ann, home, into: &copy, after: cursor)
+            var snapshot: Copy = [:]
+            try await Self.pullAll(server, ann, home, into: &snapshot, after: nil)
+            #expect(Set(copy.keys) == Set(snapshot.keys) && copy["TASK/\(kept.id)"]?["title"] as? String == "Kept!")
+            #expect(copy.keys.allSatisfy { copy[$0]?["version"] as? Int == snapshot[$0]?["version"] as? Int })
+
+            // The removed member: NOT_FOUND. Cursors: another household's, garbage, expired.
+            #expect(try await server.error(Self.pullQuery, ["h": home], token: ben.token).code == "NOT_FOUND")
+            let foreign = try await server.error(Self.pullQuery, ["h": other, "a": cursor], token: ann.token)
+            #expect(foreign.code == "BAD_USER_INPUT" && foreign.extensions["field"] as? String == "after")
+            #expect(try await server.error(Self.pullQuery, ["h": home, "a": "not-a-cursor"], token: ann.token).code == "BAD_USER_INPUT")
+            #expect(try await server.error(Self.pullQuery, ["h": home, "f": 0], token: ann.token).code == "BAD_USER_INPUT")
+            server.clock.advance(by: 31 * 86_400)
+            // (The session has expired too: sign in again.)
+            let signIn = try await server.data("mutation { signIn(email: \"ann@example.org\", password: \"correct horse\") { token } }")
+            let token = try #require((signIn["signIn"] as? [String: Any])?["token"] as? String)
+            let expired = try await server.error(Self.pullQuery, ["h": home, "a": cursor], token: token)
+            #expect(expired.code == "SYNC_CURSOR_EXPIRED" && expired.extensions["field"] as? String == "after", "\(expired)")
+            #expect(try await Self.pull(server, Person(token: token, id: ann.id), home).changes.count == 3)
+            #expect(try await server.services.sync.pruneTombstones() >= 3)
+        }
+    }
+
+    /// A transaction that began before a pull and commits after it is not skipped: the next pull
+    /// returns its change, though later transactions committed (and were pulled) first.
+    @Test func cursorsNeverSkipALateCommit() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            let slow = try await Self.createTask(server, ann, home, "Slow")
+            var copy: Copy = [:]
+            var cursor = try await Self.pullAll(server, ann, home, into: &copy, after: nil)
+            let database = server.database
+            cursor = try await database.transaction(logger: database.logger) { connection in
+                // Held open across another writer's commit and a pull.
+                try await connection.query("UPDATE task_items SET title = 'Slow, late' WHERE id = \(UUID(uuidString: slow.id))", logger: database.logger)
+                let fast = try await Self.createTask(server, ann, home, "Fast")
+                var inner = copy
+                let next = try await Self.pullAll(server, ann, home, into: &inner, after: cursor)
+                #expect(inner["TASK/\(fast.id)"] != nil && inner["TASK/\(slow.id)"]?["title"] as? String == "Slow")
+                copy = inner
+                return next
+            }
+            let after = try await Self.pull(server, ann, home, after: cursor)
+            #expect(after.changes.map { $0["id"] as? String } == [slow.id], "\(after.changes)")
+            try await Self.pullAll(server, ann, home, into: &copy, after: cursor)
+            var snapshot: Copy = [:]
+            try await Self.pullAll(server, ann, home, into: &snapshot, after: nil)
+            #expect(copy["TASK/\(slow.id)"]?["title"] as? String == "Slow, late" && Set(copy.keys) == Set(snapshot.keys))
+        }
+    }
+}
