@@ -319,4 +319,27 @@ import Testing
             #expect(copy["TASK/\(slow.id)"]?["title"] as? String == "Slow, late" && Set(copy.keys) == Set(snapshot.keys))
         }
     }
+
+    /// Two instances on one database: a push on one is pulled, and poked, on the other.
+    @Test func pushOnOneInstancePullAndPokeOnAnother() async throws {
+        try await UsersOverHTTPTests.withServers(count: 2) { servers in
+            let ann = try await HouseholdsOverHTTPTests.person(servers[0], "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(servers[0], ann)
+            var copy: Copy = [:]
+            let cursor = try await Self.pullAll(servers[1], ann, home, into: &copy, after: nil)
+            let pokes = servers[1].services.sync.pokes.subscribe()
+            let task = UUID().uuidString.lowercased()
+            let pushed = try await Self.push(servers[0], ann, client: UUID().uuidString.lowercased(), [
+                ["id": 1, "op": ["createTask": ["householdId": home, "input": ["id": task, "title": "Across"]]]]])
+            #expect(pushed.results.first?["status"] as? String == "APPLIED")
+            var poked: UUID?
+            for await household in pokes where household.uuidString.lowercased() == home {
+                poked = household
+                break
+            }
+            #expect(poked?.uuidString.lowercased() == home)
+            let delta = try await Self.pull(servers[1], ann, home, after: cursor)
+            #expect(delta.changes.map { $0["id"] as? String } == [task], "\(delta.changes)")
+        }
+    }
 }
