@@ -342,4 +342,55 @@ import Testing
             #expect(delta.changes.map { $0["id"] as? String } == [task], "\(delta.changes)")
         }
     }
+
+    /// Stores, products and events sync like the rest; read state is per person; a removed store's
+    /// tombstone stands for its products and events.
+    @Test func storesProductsEventsAndReadState() async throws {
+        try await StoresOverHTTPTests.withShops { server, shop in
+            shop.addShop("alpha", products: 5)
+            let (owner, _, viewer, home) = try await HouseholdsOverHTTPTests.householdOfThree(server, ("Olive", "Mia", "Vic"))
+            let store = try #require(try await StoresOverHTTPTests.add(server, owner, home, "alpha.test", name: "Alpha")["id"] as? String)
+            var ownerCopy: Copy = [:]
+            var viewerCopy: Copy = [:]
+            var ownerCursor = try await Self.pullAll(server, owner, home, into: &ownerCopy, after: nil, first: 3)
+            var viewerCursor = try await Self.pullAll(server, viewer, home, into: &viewerCopy, after: nil)
+            #expect(ownerCopy.keys.filter { $0.hasPrefix("PRODUCT/") }.count == 5 && ownerCopy["STORE/\(store)"] != nil, "\(ownerCopy.keys.sorted())")
+
+            let catalog = try #require(shop.catalog("alpha"))
+            _ = shop.update("alpha") { $0.setPrice(product: 0, to: catalog.products[0].variants[0].price / 2) }
+            _ = try await StoresOverHTTPTests.sync(server, owner, store)
+            let delta = try await Self.pull(server, owner, home, after: ownerCursor)
+            let types = Set(delta.changes.compactMap { $0["type"] as? String })
+            #expect(types.isSuperset(of: ["STORE", "PRODUCT", "STORE_EVENT", "NOTIFICATION"]), "\(delta.changes)")
+            ownerCursor = try await Self.pullAll(server, owner, home, into: &ownerCopy, after: ownerCursor)
+            let event = try #require(ownerCopy.keys.first { $0.hasPrefix("STORE_EVENT/") }?.dropFirst("STORE_EVENT/".count))
+            #expect(ownerCopy["STORE_EVENT/\(event)"]?["read"] as? Bool == false)
+
+            // A viewer's push: the create is refused, reading the event (theirs to do) applies.
+            let pushed = try await Self.push(server, viewer, client: UUID().uuidString.lowercased(), [
+                ["id": 1, "op": ["createTask": ["householdId": home, "input": ["id": UUID().uuidString.lowercased(), "title": "Nope"]]]],
+                ["id": 2, "op": ["markEventRead": ["id": String(event)]]]])
+            #expect(pushed.results.map { $0["status"] as? String } == ["REJECTED", "APPLIED"] && pushed.results.first?["code"] as? String == "FORBIDDEN",
+                    "\(pushed)")
+            viewerCursor = try await Self.pullAll(server, viewer, home, into: &viewerCopy, after: viewerCursor)
+            #expect(viewerCopy["STORE_EVENT/\(event)"]?["read"] as? Bool == true)
+            #expect(viewerCopy["STORE_EVENT/\(event)"]?["version"] as? Int == pushed.results.last?["version"] as? Int)
+            // Another person's read state does not reach the owner; each has only their own notifications.
+            #expect(try await Self.pull(server, owner, home, after: ownerCursor).changes.isEmpty)
+            let ownerNotifications = Set(ownerCopy.keys.filter { $0.hasPrefix("NOTIFICATION/") })
+            let viewerNotifications = Set(viewerCopy.keys.filter { $0.hasPrefix("NOTIFICATION/") })
+            #expect(ownerNotifications.count == 1 && viewerNotifications.count == 1 && ownerNotifications.isDisjoint(with: viewerNotifications))
+
+            _ = try await server.data("mutation($s: UUID!) { removeStore(id: $s) }", ["s": store], token: owner.token)
+            let removed = try await Self.pull(server, owner, home, after: ownerCursor)
+            let tombstones = removed.changes.filter { $0["deleted"] as? Bool == true }.compactMap { $0["type"] as? String }
+            #expect(tombstones.contains("STORE") && !tombstones.contains("PRODUCT") && !tombstones.contains("STORE_EVENT"), "\(removed.changes)")
+            try await Self.pullAll(server, owner, home, into: &ownerCopy, after: ownerCursor)
+            // The client drops the store's products and events with it.
+            ownerCopy = ownerCopy.filter { !$0.key.hasPrefix("PRODUCT/") && !$0.key.hasPrefix("STORE_EVENT/") }
+            var snapshot: Copy = [:]
+            try await Self.pullAll(server, owner, home, into: &snapshot, after: nil)
+            #expect(Set(ownerCopy.keys) == Set(snapshot.keys), "\(ownerCopy.keys.sorted()) vs \(snapshot.keys.sorted())")
+        }
+    }
 }
