@@ -38,7 +38,8 @@ CREATE TABLE sync_changes (
     UNIQUE NULLS NOT DISTINCT (household_id, type, record_id, person)
 );
 
-CREATE INDEX sync_changes_pull ON sync_changes (household_id, xid, type, record_id);
+-- A pull's order and keyset: (transaction, type, id, person or '').
+CREATE INDEX sync_changes_pull ON sync_changes (household_id, xid, type, record_id, (COALESCE(person::text, '')));
 CREATE INDEX sync_changes_tombstones ON sync_changes (changed_at) WHERE deleted;
 CREATE INDEX sync_changes_parent ON sync_changes (parent) WHERE parent IS NOT NULL;
 

@@ -66,10 +66,15 @@ extension SyncService {
     /// (or refused, its writes rolled back to the savepoint) and counted as processed.
     private func process(_ mutation: ClientMutation, clientID: UUID, caller: CallerAbility,
                          on connection: PostgresConnection) async throws -> (PushedMutation, Applied?) {
-        let rows = try await connection.query("SELECT last_mutation_id FROM sync_clients WHERE id = \(clientID) FOR UPDATE", logger: logger)
-        var last = 0
-        for try await value in rows.decode(Int.self) { last = value }
-        guard mutation.id > last else { return (PushedMutation(id: mutation.id, status: .duplicate), nil) }
+        // Counted as processed first (the row lock orders this client's concurrent pushes); the
+        // count commits or rolls back with the mutation.
+        let counted = try await connection.query("""
+            UPDATE sync_clients SET last_mutation_id = \(mutation.id), updated_at = \(clock.now)
+            WHERE id = \(clientID) AND last_mutation_id < \(mutation.id) RETURNING id
+            """, logger: logger)
+        var isNew = false
+        for try await _ in counted.decode(UUID.self) { isNew = true }
+        guard isNew else { return (PushedMutation(id: mutation.id, status: .duplicate), nil) }
         try await connection.query("SAVEPOINT client_mutation", logger: logger)
         var result: PushedMutation
         var applied: Applied?
@@ -84,8 +89,6 @@ extension SyncService {
             result = PushedMutation(id: mutation.id, status: conflict ? .conflict : .rejected, code: error.kind.rawValue, message: error.message,
                                     fields: fields)
         }
-        try await connection.query(
-            "UPDATE sync_clients SET last_mutation_id = \(mutation.id), updated_at = \(clock.now) WHERE id = \(clientID)", logger: logger)
         return (result, applied)
     }
 
@@ -137,7 +140,7 @@ extension SyncService {
         switch applied {
         case .task(let write):
             do {
-                try await tasks.announce(write, caller)
+                try await tasks.announce(write, caller, needsItem: false)
             } catch {
                 logger.warning("pushed change not announced", metadata: ["task": "\(write.taskID)", "error": "\(error)"])
             }

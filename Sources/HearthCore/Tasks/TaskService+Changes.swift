@@ -54,7 +54,7 @@ extension TaskService {
         // The reminder follows the item's time when that moved (a snoozed or sent one stays otherwise).
         let timeMoved = (changed.remindAt ?? changed.occursAt) != (item.remindAt ?? item.occursAt)
         let due = changed.isCompleted ? nil : Self.armedReminder(at: changed.remindAt ?? changed.occursAt, now: now)
-        try await connection.query("""
+        let updated = try await connection.query("""
             UPDATE task_items SET
                 title = CASE WHEN \(patch.title != nil) THEN \(changed.title) ELSE title END,
                 notes = CASE WHEN \(patch.notes != nil) THEN \(changed.notes) ELSE notes END,
@@ -70,8 +70,10 @@ extension TaskService {
                 reminder_lease_owner = CASE WHEN \(timeMoved) THEN NULL ELSE reminder_lease_owner END,
                 reminder_lease_expires_at = CASE WHEN \(timeMoved) THEN NULL ELSE reminder_lease_expires_at END,
                 updated_by = \(actor), updated_at = \(now)
-            WHERE id = \(id)
+            WHERE id = \(id) RETURNING version
             """, logger: logger)
+        var version = item.version
+        for try await value in updated.decode(Int.self) { version = value }
         if patch.replacesLabels {
             let labels = try await Self.resolveLabels(names: labelNames, ids: patch.labelIDs ?? [], householdID: item.householdID,
                                                       caller: caller, now: now, on: connection, logger: logger)
@@ -80,9 +82,9 @@ extension TaskService {
                 try await connection.query(
                     "INSERT INTO task_labels (task_id, label_id) SELECT \(id), unnest(\(labels.map(\.id))) ON CONFLICT DO NOTHING", logger: logger)
             }
+            version = try await Self.version(of: id, on: connection, logger: logger)  // the label links may have moved it on
         }
-        return TaskWrite(taskID: id, householdID: item.householdID, change: .updated, version: try await Self.version(of: id, on: connection, logger: logger),
-                         madeLabels: !labelNames.isEmpty)
+        return TaskWrite(taskID: id, householdID: item.householdID, change: .updated, version: version, madeLabels: !labelNames.isEmpty)
     }
 
     /// After a write committed: cached labels go, subscribers hear of it; the item as it is now.
@@ -91,23 +93,29 @@ extension TaskService {
         return try await readableItem(caller, write.taskID)
     }
 
-    /// Tells subscribers and caches about a committed write; the item read back, unless deleted or unchanged.
+    /// Tells subscribers and caches about a committed write; the item read back, unless deleted or
+    /// unchanged. Without `needsItem` it is read only for this process's subscribers, if any (the
+    /// other instances read it themselves).
     @discardableResult
-    func announce(_ write: TaskWrite, _ caller: CallerAbility) async throws -> TaskItem? {
+    func announce(_ write: TaskWrite, _ caller: CallerAbility, needsItem: Bool = true) async throws -> TaskItem? {
         if write.madeLabels { await forgetLabels(of: write.householdID) }
         if let deleted = write.deleted {
             if write.change != nil { await announce(.deleted, deleted) }
             return nil
         }
         guard let change = write.change else { return nil }
+        guard needsItem || changes.subscriberCount > 0 else {
+            await database.bus.publish(TaskNotice.topic, TaskNotice(household: write.householdID, task: write.taskID, change: change))
+            return nil
+        }
         let item = try await readableItem(caller, write.taskID)
         await announce(change, item)
         return item
     }
 
-    /// The item locked for the rest of the transaction, with its subtasks and field versions;
-    /// `notFound` when there is none the caller may read.
-    func lockedItem(_ caller: CallerAbility, _ id: UUID, on connection: PostgresConnection) async throws -> LockedItem {
+    /// The item locked for the rest of the transaction, with its field versions (and its subtasks,
+    /// when asked for); `notFound` when there is none the caller may read.
+    func lockedItem(_ caller: CallerAbility, _ id: UUID, withSubtasks: Bool = false, on connection: PostgresConnection) async throws -> LockedItem {
         let rows = try await connection.query("""
             SELECT \(unescaped: Self.itemSelect), t.field_versions::text AS field_versions FROM task_items t WHERE t.id = \(id) FOR UPDATE
             """, logger: logger)
@@ -116,6 +124,7 @@ extension TaskService {
             var item = try Self.decodeItem(row)
             guard caller.ability.can("read", item.subject) else { break }
             let versions = FieldVersions(version: item.version, json: try row("field_versions"))
+            guard withSubtasks else { return LockedItem(item: item, versions: versions) }
             let subtasks = try await connection.query(
                 "SELECT id, position, title, done FROM subtasks WHERE task_id = \(id) ORDER BY position", logger: logger)
             for try await (subtask, position, title, done) in subtasks.decode((UUID, Int, String, Bool).self) {
@@ -322,7 +331,7 @@ extension TaskService {
 
     /// The task, locked, when the caller may update it.
     private func updatable(_ caller: CallerAbility, _ taskID: UUID, on connection: PostgresConnection) async throws -> (TaskItem, FieldVersions) {
-        let locked = try await lockedItem(caller, taskID, on: connection)
+        let locked = try await lockedItem(caller, taskID, withSubtasks: true, on: connection)
         try HouseholdService.authorize(caller, "update", locked.item.subject)
         return (locked.item, locked.versions)
     }
