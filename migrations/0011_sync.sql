@@ -55,6 +55,13 @@ CREATE TABLE sync_clients (
 
 CREATE INDEX sync_clients_user ON sync_clients (user_id);
 
+-- Housekeeping one instance does per period (pruning tombstones): whoever claims the lease.
+CREATE TABLE maintenance_leases (
+    name           text        PRIMARY KEY,
+    holder         text        NOT NULL,
+    expires_at     timestamptz NOT NULL
+);
+
 -- BEFORE INSERT OR UPDATE: a new version for a row whose synced columns changed (the columns
 -- named in the trigger's arguments are not synced: a change to them alone is none), and for a
 -- table with field versions, the new version on each changed column. A version set explicitly

@@ -118,10 +118,20 @@ public struct HearthRuntime: Sendable {
         }
     }
 
-    /// The background loops, each starting once `ready` returns: reminders, and store syncs when configured.
+    /// The background loops, each starting once `ready` returns: reminders (with the hourly, leased
+    /// pruning of sync tombstones), and store syncs when configured.
     /// Run them after the pool and before the HTTP server stops, so no loop is cut off by the pool closing under it.
     public func loops(startWhen ready: @escaping @Sendable () async -> Void) -> [any Service] {
-        var loops: [any Service] = [TaskReminderLoop(tasks: services.tasks, pollInterval: configuration.reminderPollInterval, startWhen: ready)]
+        let sync = services.sync
+        let instance = configuration.stores.instanceID
+        let logger = self.logger
+        let housekeeping: @Sendable () async throws -> Void = {
+            if let pruned = try await sync.pruneTombstonesIfLeased(instance: instance), pruned > 0 {
+                logger.info("old sync tombstones deleted", metadata: ["count": "\(pruned)"])
+            }
+        }
+        var loops: [any Service] = [TaskReminderLoop(tasks: services.tasks, pollInterval: configuration.reminderPollInterval,
+                                                     housekeeping: housekeeping, startWhen: ready)]
         if configuration.syncsStores { loops.append(StoreSyncLoop(stores: services.stores, startWhen: ready)) }
         return loops
     }

@@ -234,6 +234,23 @@ public final class SyncService: Sendable {
 
     // MARK: Retention
 
+    /// Prunes tombstones when this instance claims the hour's lease (so one instance does it per
+    /// hour, whichever comes first); returns how many went, nil when another instance holds it.
+    @discardableResult
+    public func pruneTombstonesIfLeased(instance: String) async throws -> Int? {
+        let now = clock.now
+        let claimed = try await database.client.query("""
+            INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('sync-prune', \(instance), \(now.addingTimeInterval(3600)))
+            ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+            WHERE maintenance_leases.expires_at <= \(now)
+            RETURNING name
+            """, logger: logger)
+        var mine = false
+        for try await _ in claimed.decode(String.self) { mine = true }
+        guard mine else { return nil }
+        return try await pruneTombstones()
+    }
+
     /// Forgets tombstones older than the retention time (and an hour more, for transactions that
     /// began before a cursor's snapshot and committed after it); returns how many.
     public func pruneTombstones() async throws -> Int {
