@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthServer
+import HearthTestSupport
 import Testing
 
 /// Local-first sync end to end over real HTTP: field-level concurrency, exactly-once pushes,
@@ -395,6 +396,69 @@ import Testing
             var snapshot: Copy = [:]
             try await Self.pullAll(server, owner, home, into: &snapshot, after: nil)
             #expect(Set(ownerCopy.keys) == Set(snapshot.keys), "\(ownerCopy.keys.sorted()) vs \(snapshot.keys.sorted())")
+        }
+    }
+
+    /// `syncAvailable` over WebSocket on instance B pokes for commits made on A: a burst of
+    /// commits comes as few pokes (at most one per 250 ms), the last after the last commit, and a
+    /// person removed from the household stops being poked.
+    @Test func pokesOverWebSocketFoldBurstsAndStopForTheRemoved() async throws {
+        try await UsersOverHTTPTests.withServers(count: 2) { servers in
+            let (a, b) = (servers[0], servers[1])
+            let owner = try await HouseholdsOverHTTPTests.person(a, "Olive")
+            let member = try await HouseholdsOverHTTPTests.person(a, "Mia")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(a, owner)
+            try await HouseholdsOverHTTPTests.add(a, owner, home, member, "MEMBER")
+            var copy: Copy = [:]
+            let start = try await Self.pullAll(b, owner, home, into: &copy, after: nil)
+            let port = try #require(b.client.port)
+            try await GraphQLWebSocketTests.connect(port) { reader, outbound in
+                try await GraphQLWebSocketTests.send(outbound, #"{"type":"connection_init","payload":{"authorization":"Bearer \#(owner.token)"}}"#)
+                #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
+                try await GraphQLWebSocketTests.send(outbound, #"{"id":"s","type":"subscribe","payload":{"query":"subscription { syncAvailable(householdId: \"\#(home)\") { householdId cursor } }"}}"#)
+                #expect(try await eventually { b.services.sync.pokes.subscriberCount == 1 })
+
+                let started = ContinuousClock.now
+                let burst = (1...20).map { index in
+                    ["id": index, "op": ["createTask": ["householdId": home, "input": ["id": UUID().uuidString.lowercased(), "title": "Burst \(index)"]]]]
+                }
+                let pushed = try await Self.push(a, owner, client: UUID().uuidString.lowercased(), burst)
+                #expect(pushed.results.allSatisfy { $0["status"] as? String == "APPLIED" })
+                let elapsed = ContinuousClock.now - started
+                // Each poke says "pull": pulling after each until all 20 arrived.
+                var pokes = 0
+                var pulled = 0
+                var cursor = start
+                while pulled < 20 {
+                    let message = try await withTimeout(.seconds(20)) { try await reader.next() ?? "" }
+                    #expect(message.hasPrefix(#"{"id":"s","type":"next","payload":{"data":{"syncAvailable":{"householdId":"\#(home)","cursor":"#), "\(message)")
+                    pokes += 1
+                    let page = try await Self.pull(b, owner, home, after: cursor)
+                    pulled += page.changes.filter { $0["type"] as? String == "TASK" }.count
+                    cursor = page.cursor
+                }
+                let window = Int((elapsed + .seconds(1)) / .milliseconds(250)) + 2
+                #expect(pokes >= 1 && pokes <= min(20, window), "\(pokes) pokes for 20 commits in \(elapsed)")
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+
+            // Mia is poked while a member; removed, her subscription ends at the next commit.
+            try await GraphQLWebSocketTests.connect(port) { reader, outbound in
+                try await GraphQLWebSocketTests.send(outbound, #"{"type":"connection_init","payload":{"authorization":"Bearer \#(member.token)"}}"#)
+                #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
+                try await GraphQLWebSocketTests.send(outbound, #"{"id":"m","type":"subscribe","payload":{"query":"subscription { syncAvailable(householdId: \"\#(home)\") { householdId } }"}}"#)
+                #expect(try await eventually { b.services.sync.pokes.subscriberCount == 1 })
+                _ = try await Self.createTask(a, owner, home, "Seen by Mia")
+                #expect(try await withTimeout(.seconds(20)) { try await reader.next() } == #"{"id":"m","type":"next","payload":{"data":{"syncAvailable":{"householdId":"\#(home)"}}}}"#)
+                _ = try await a.data("mutation($h: UUID!, $u: UUID!) { removeMember(householdId: $h, userId: $u) }", ["h": home, "u": member.id], token: owner.token)
+                var rest: [String] = []
+                while let message = try await withTimeout(.seconds(20), operation: { try await reader.next() }), message != #"{"id":"m","type":"complete"}"# {
+                    rest.append(message)
+                    _ = try await Self.createTask(a, owner, home, "Not for Mia")
+                }
+                #expect(rest.count <= 1, "\(rest)")
+                try await outbound.close(.normalClosure, reason: nil)
+            }
         }
     }
 }
