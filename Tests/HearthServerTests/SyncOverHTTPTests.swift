@@ -51,16 +51,16 @@ import Testing
     /// A device's copy: "TYPE/id" → the record's version and fields.
     typealias Copy = [String: [String: Any]]
 
-    /// Pulls until done, applying each change to `copy`; returns the cursor to continue from.
+    /// Pulls while `hasMore`, applying each change to `copy`; returns the cursor to continue from.
     @discardableResult
     static func pullAll(_ server: Server, _ person: Person, _ home: String, into copy: inout Copy, after: String?, first: Int = 500) async throws -> String {
         var cursor = after
-        var seen = Set<String>()
         while true {
             let page = try await pull(server, person, home, after: cursor, first: first)
+            var seen = Set<String>()
             for change in page.changes {
                 let key = "\(change["type"] ?? "")/\(change["id"] ?? "")"
-                #expect(seen.insert(key).inserted, "\(key) came twice in one pull")
+                #expect(seen.insert(key).inserted, "\(key) came twice in one page")
                 if change["deleted"] as? Bool == true {
                     copy[key] = nil
                 } else {

@@ -73,18 +73,23 @@ public final class SyncService: Sendable {
         } else {
             cursor = SyncCursor(household: householdID)
         }
+        // A pull continued from an earlier request reads up to that request's snapshot: finishing
+        // it is not being up to date, so the client is told to pull again (from a new snapshot).
+        let continued = cursor.target != nil
         if cursor.target == nil {
             cursor.target = try await currentSnapshot()
             cursor.targetAt = now
             cursor.position = nil
         }
         let rows = try await changes(caller, householdID: householdID, cursor: cursor, limit: first + 1)
-        let hasMore = rows.count > first
         let page = Array(rows.prefix(first))
-        if hasMore, let last = page.last {
+        let hasMore: Bool
+        if rows.count > first, let last = page.last {
             cursor.position = SyncCursor.Position(xid: last.xid, type: last.type.rawValue, id: last.id, person: last.person)
+            hasMore = true
         } else {
             cursor = SyncCursor(household: householdID, base: cursor.target, baseAt: cursor.targetAt)
+            hasMore = continued
         }
         return SyncPage(changes: try await withRecords(page, householdID: householdID, caller: caller), cursor: cursor.encoded, hasMore: hasMore,
                         lastMutationID: try await lastMutationID(clientID, actor: actor))
