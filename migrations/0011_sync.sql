@@ -91,33 +91,34 @@ BEGIN
     RETURN NEW;
 END $$;
 
--- AFTER INSERT OR UPDATE OR DELETE, per row: the row's newest change into the log. Arguments:
--- the sync type, then the columns holding the household, the record's id, the parent store (or
--- ''), the person (or ''), and a column whose being set means deleted (or '').
+-- AFTER INSERT, UPDATE or DELETE, per statement (a bulk write is one statement into the log):
+-- the rows' newest changes into the log — inserted rows, updated rows whose version moved, and
+-- deleted rows as tombstones with a new version. The statement's rows are the transition tables
+-- `new_rows` and `old_rows`. Arguments: the sync type, then the columns holding the household,
+-- the record's id, the parent store (or ''), the person (or ''), and a column whose being set
+-- means deleted (or '').
 CREATE FUNCTION sync_log() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-    r jsonb;
-    is_deleted boolean;
-    v bigint;
+    parent text := CASE WHEN TG_ARGV[3] = '' THEN 'NULL::uuid' ELSE format('r.%I', TG_ARGV[3]) END;
+    person text := CASE WHEN TG_ARGV[4] = '' THEN 'NULL::uuid' ELSE format('r.%I', TG_ARGV[4]) END;
+    gone text := CASE WHEN TG_ARGV[5] = '' THEN 'false' ELSE format('r.%I IS NOT NULL', TG_ARGV[5]) END;
+    source text := 'new_rows r';
+    version text := 'r.version';
 BEGIN
     IF TG_OP = 'DELETE' THEN
-        r := to_jsonb(OLD);
-        is_deleted := true;
-        v := nextval('sync_versions');
-    ELSE
-        IF TG_OP = 'UPDATE' AND NEW.version = OLD.version THEN
-            RETURN NULL;
-        END IF;
-        r := to_jsonb(NEW);
-        is_deleted := COALESCE(r ->> TG_ARGV[5], '') <> '';
-        v := NEW.version;
+        source := 'old_rows r';
+        version := 'nextval(''sync_versions'')';
+        gone := 'true';
+    ELSIF TG_OP = 'UPDATE' THEN
+        source := format('new_rows r JOIN old_rows o ON o.%1$I = r.%1$I AND o.%2$I = r.%2$I AND o.version <> r.version',
+                         TG_ARGV[1], TG_ARGV[2]);
     END IF;
-    INSERT INTO sync_changes (household_id, type, record_id, person, parent, version, deleted, xid, changed_at)
-    VALUES ((r ->> TG_ARGV[1])::uuid, TG_ARGV[0], r ->> TG_ARGV[2], (r ->> TG_ARGV[4])::uuid, (r ->> TG_ARGV[3])::uuid,
-            v, is_deleted, pg_current_xact_id(), now())
-    ON CONFLICT (household_id, type, record_id, person) DO UPDATE
-    SET version = EXCLUDED.version, deleted = EXCLUDED.deleted, xid = EXCLUDED.xid, changed_at = EXCLUDED.changed_at,
-        parent = EXCLUDED.parent;
+    EXECUTE format('INSERT INTO sync_changes (household_id, type, record_id, person, parent, version, deleted, xid, changed_at) '
+                   'SELECT r.%I, %L, r.%I::text, %s, %s, %s, %s, pg_current_xact_id(), now() FROM %s '
+                   'ON CONFLICT (household_id, type, record_id, person) DO UPDATE '
+                   'SET version = EXCLUDED.version, deleted = EXCLUDED.deleted, xid = EXCLUDED.xid, '
+                   'changed_at = EXCLUDED.changed_at, parent = EXCLUDED.parent',
+                   TG_ARGV[1], TG_ARGV[0], TG_ARGV[2], person, parent, version, gone, source);
     RETURN NULL;
 END $$;
 
@@ -164,22 +165,38 @@ BEGIN
 END $$;
 
 CREATE TRIGGER sync_stamp BEFORE INSERT OR UPDATE ON households FOR EACH ROW EXECUTE FUNCTION sync_stamp();
-CREATE TRIGGER sync_log AFTER INSERT OR UPDATE OR DELETE ON households
-    FOR EACH ROW EXECUTE FUNCTION sync_log('HOUSEHOLD', 'id', 'id', '', '', '');
+CREATE TRIGGER sync_log_insert AFTER INSERT ON households REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('HOUSEHOLD', 'id', 'id', '', '', '');
+CREATE TRIGGER sync_log_update AFTER UPDATE ON households REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('HOUSEHOLD', 'id', 'id', '', '', '');
+CREATE TRIGGER sync_log_delete AFTER DELETE ON households REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('HOUSEHOLD', 'id', 'id', '', '', '');
 
 CREATE TRIGGER sync_stamp BEFORE INSERT OR UPDATE ON household_members FOR EACH ROW EXECUTE FUNCTION sync_stamp();
-CREATE TRIGGER sync_log AFTER INSERT OR UPDATE OR DELETE ON household_members
-    FOR EACH ROW EXECUTE FUNCTION sync_log('MEMBER', 'household_id', 'user_id', '', '', '');
+CREATE TRIGGER sync_log_insert AFTER INSERT ON household_members REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('MEMBER', 'household_id', 'user_id', '', '', '');
+CREATE TRIGGER sync_log_update AFTER UPDATE ON household_members REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('MEMBER', 'household_id', 'user_id', '', '', '');
+CREATE TRIGGER sync_log_delete AFTER DELETE ON household_members REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('MEMBER', 'household_id', 'user_id', '', '', '');
 
 CREATE TRIGGER sync_stamp BEFORE INSERT OR UPDATE ON labels FOR EACH ROW EXECUTE FUNCTION sync_stamp();
-CREATE TRIGGER sync_log AFTER INSERT OR UPDATE OR DELETE ON labels
-    FOR EACH ROW EXECUTE FUNCTION sync_log('LABEL', 'household_id', 'id', '', '', '');
+CREATE TRIGGER sync_log_insert AFTER INSERT ON labels REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('LABEL', 'household_id', 'id', '', '', '');
+CREATE TRIGGER sync_log_update AFTER UPDATE ON labels REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('LABEL', 'household_id', 'id', '', '', '');
+CREATE TRIGGER sync_log_delete AFTER DELETE ON labels REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('LABEL', 'household_id', 'id', '', '', '');
 
 -- The reminder leases and the create digest are bookkeeping; `occurs_at` is generated from synced columns.
 CREATE TRIGGER sync_stamp BEFORE INSERT OR UPDATE ON task_items
     FOR EACH ROW EXECUTE FUNCTION sync_stamp('reminder_lease_owner', 'reminder_lease_expires_at', 'create_digest', 'occurs_at');
-CREATE TRIGGER sync_log AFTER INSERT OR UPDATE OR DELETE ON task_items
-    FOR EACH ROW EXECUTE FUNCTION sync_log('TASK', 'household_id', 'id', '', '', '');
+CREATE TRIGGER sync_log_insert AFTER INSERT ON task_items REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('TASK', 'household_id', 'id', '', '', '');
+CREATE TRIGGER sync_log_update AFTER UPDATE ON task_items REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('TASK', 'household_id', 'id', '', '', '');
+CREATE TRIGGER sync_log_delete AFTER DELETE ON task_items REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('TASK', 'household_id', 'id', '', '', '');
 
 CREATE TRIGGER sync_touch_task_on_insert AFTER INSERT ON subtasks REFERENCING NEW TABLE AS touched_rows
     FOR EACH STATEMENT EXECUTE FUNCTION sync_touch_task('subtasks');
@@ -195,25 +212,41 @@ CREATE TRIGGER sync_touch_task_on_delete AFTER DELETE ON task_labels REFERENCING
 -- The sync leases are bookkeeping (a store being synced is not a change of the store).
 CREATE TRIGGER sync_stamp BEFORE INSERT OR UPDATE ON stores
     FOR EACH ROW EXECUTE FUNCTION sync_stamp('lease_owner', 'lease_expires_at', 'last_attempt_at');
-CREATE TRIGGER sync_log AFTER INSERT OR UPDATE OR DELETE ON stores
-    FOR EACH ROW EXECUTE FUNCTION sync_log('STORE', 'household_id', 'id', '', '', '');
+CREATE TRIGGER sync_log_insert AFTER INSERT ON stores REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('STORE', 'household_id', 'id', '', '', '');
+CREATE TRIGGER sync_log_update AFTER UPDATE ON stores REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('STORE', 'household_id', 'id', '', '', '');
+CREATE TRIGGER sync_log_delete AFTER DELETE ON stores REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('STORE', 'household_id', 'id', '', '', '');
 
 -- A product the feed no longer lists is deleted for sync (the product lists leave it out too).
 CREATE TRIGGER sync_stamp BEFORE INSERT OR UPDATE ON products FOR EACH ROW EXECUTE FUNCTION sync_stamp();
-CREATE TRIGGER sync_log AFTER INSERT OR UPDATE OR DELETE ON products
-    FOR EACH ROW EXECUTE FUNCTION sync_log('PRODUCT', 'household_id', 'id', 'store_id', '', 'removed_at');
+CREATE TRIGGER sync_log_insert AFTER INSERT ON products REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('PRODUCT', 'household_id', 'id', 'store_id', '', 'removed_at');
+CREATE TRIGGER sync_log_update AFTER UPDATE ON products REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('PRODUCT', 'household_id', 'id', 'store_id', '', 'removed_at');
+CREATE TRIGGER sync_log_delete AFTER DELETE ON products REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('PRODUCT', 'household_id', 'id', 'store_id', '', 'removed_at');
 
 CREATE TRIGGER sync_stamp BEFORE INSERT OR UPDATE ON store_events FOR EACH ROW EXECUTE FUNCTION sync_stamp();
-CREATE TRIGGER sync_log AFTER INSERT OR UPDATE OR DELETE ON store_events
-    FOR EACH ROW EXECUTE FUNCTION sync_log('STORE_EVENT', 'household_id', 'id', 'store_id', '', '');
+CREATE TRIGGER sync_log_insert AFTER INSERT ON store_events REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('STORE_EVENT', 'household_id', 'id', 'store_id', '', '');
+CREATE TRIGGER sync_log_update AFTER UPDATE ON store_events REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('STORE_EVENT', 'household_id', 'id', 'store_id', '', '');
+CREATE TRIGGER sync_log_delete AFTER DELETE ON store_events REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('STORE_EVENT', 'household_id', 'id', 'store_id', '', '');
 CREATE TRIGGER sync_log_event_reads AFTER INSERT ON store_event_reads REFERENCING NEW TABLE AS touched_rows
     FOR EACH STATEMENT EXECUTE FUNCTION sync_log_event_reads();
 CREATE TRIGGER sync_log_read_mark AFTER INSERT OR UPDATE ON store_read_marks
     FOR EACH ROW EXECUTE FUNCTION sync_log_read_mark();
 
 CREATE TRIGGER sync_stamp BEFORE INSERT OR UPDATE ON notifications FOR EACH ROW EXECUTE FUNCTION sync_stamp();
-CREATE TRIGGER sync_log AFTER INSERT OR UPDATE OR DELETE ON notifications
-    FOR EACH ROW EXECUTE FUNCTION sync_log('NOTIFICATION', 'household_id', 'id', 'store_id', 'user_id', '');
+CREATE TRIGGER sync_log_insert AFTER INSERT ON notifications REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('NOTIFICATION', 'household_id', 'id', 'store_id', 'user_id', '');
+CREATE TRIGGER sync_log_update AFTER UPDATE ON notifications REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('NOTIFICATION', 'household_id', 'id', 'store_id', 'user_id', '');
+CREATE TRIGGER sync_log_delete AFTER DELETE ON notifications REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION sync_log('NOTIFICATION', 'household_id', 'id', 'store_id', 'user_id', '');
 
 -- After each statement writing the log: a poke per household on the event bus's channel,
 -- delivered when the transaction commits (PostgreSQL folds a transaction's identical
