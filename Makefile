@@ -25,6 +25,7 @@ bench: graphql-reference
 	scripts/bench/stores.sh
 	scripts/bench/agenda.sh
 	scripts/bench/dashboard.sh
+	scripts/bench/sync.sh
 	scripts/bench/hostile-memory.sh
 
 # Schema-driven fuzzing (Schemathesis) of a Hearth started for it, anonymous and signed in, with
