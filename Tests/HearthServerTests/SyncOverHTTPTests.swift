@@ -461,4 +461,61 @@ import Testing
             }
         }
     }
+
+    /// One page costs the same few statements whatever its size (a statement per record type,
+    /// not per record).
+    @Test func aPageCostsABoundedNumberOfStatements() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            for index in 0..<3 {
+                _ = try await server.data("mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }",
+                                          ["h": home, "i": ["title": "Seed \(index)", "labels": ["L\(index)"], "subtasks": ["a", "b"]]], token: ann.token)
+            }
+            try await server.database.client.query("""
+                INSERT INTO task_items (id, household_id, kind, title, priority, created_at, updated_at, create_digest, reminder_id)
+                SELECT gen_random_uuid(), \(UUID(uuidString: home)), 'TASK', 'Bulk ' || i, 'NONE', now(), now(), 'bulk', gen_random_uuid()
+                FROM generate_series(1, 120) AS i
+                """, logger: server.database.logger)
+            _ = try await Self.pull(server, ann, home, first: 1)  // caches warm
+            func cost(first: Int) async throws -> (statements: Int, changes: Int) {
+                let before = try await server.database.statementCount()
+                let page = try await Self.pull(server, ann, home, first: first)
+                return (try await server.database.statementCount() - before, page.changes.count)
+            }
+            let small = try await cost(first: 5)
+            let large = try await cost(first: 1000)
+            #expect(small.changes == 5 && large.changes == 128, "\(small) \(large)")
+            #expect(large.statements == small.statements && large.statements <= 12, "\(small) \(large)")
+        }
+    }
+
+    @Test func replaysAreHarmlessAndBadPushesApplyNothing() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let sam = try await HouseholdsOverHTTPTests.person(server, "Sam")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            let client = UUID().uuidString.lowercased()
+            let event = UUID().uuidString.lowercased()
+            let created = try await Self.push(server, ann, client: client, [
+                ["id": 1, "op": ["createEvent": ["householdId": home, "input": ["id": event, "title": "Dentist", "startsAt": "2030-03-01T09:00:00Z"]]]],
+                ["id": 2, "op": ["reopenTask": ["id": event]]],
+                ["id": 3, "op": ["deleteTask": ["id": event]]],
+                ["id": 4, "op": ["deleteTask": ["id": event]]],
+                ["id": 5, "op": ["createEvent": ["householdId": home, "input": ["id": event, "title": "Dentist", "startsAt": "2030-03-01T09:00:00Z"]]]],
+                ["id": 6, "op": ["createTask": ["householdId": home, "input": ["title": "No id"]]]],
+            ])
+            // Reopening an open item and deleting a deleted one change nothing; a deleted item is not created again.
+            #expect(created.results.map { $0["status"] as? String } == ["APPLIED", "APPLIED", "APPLIED", "APPLIED", "CONFLICT", "REJECTED"], "\(created)")
+            #expect(created.results[1]["version"] as? Int == created.results[0]["version"] as? Int)
+            #expect(created.results[3]["version"] as? Int == created.results[2]["version"] as? Int)
+            #expect(created.results[5]["code"] as? String == "BAD_USER_INPUT" && created.results[5]["fields"] as? [String] == ["input.id"])
+
+            // A stranger cannot pull the household; an op naming nothing applies nothing.
+            #expect(try await server.error(Self.pullQuery, ["h": home], token: sam.token).code == "NOT_FOUND")
+            let nothing = try await server.error(Self.pushQuery, ["c": client, "m": [["id": 7, "op": [String: Any]()]]], token: ann.token)
+            #expect(nothing.code == "BAD_USER_INPUT", "\(nothing)")
+            #expect(try await Self.pull(server, ann, home, client: client).lastMutationID == 6)
+        }
+    }
 }
