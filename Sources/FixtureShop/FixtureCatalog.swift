@@ -137,12 +137,13 @@ public struct FixtureCatalog: Sendable {
     }
 }
 
-/// A small, seedable generator (SplitMix64), so catalogs are the same on every run.
-struct SplitMix {
+/// A small, seedable generator (SplitMix64), so catalogs (and the tests' random runs) are the
+/// same on every run.
+public struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

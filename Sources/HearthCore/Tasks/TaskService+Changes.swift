@@ -202,7 +202,9 @@ extension TaskService {
             try await self.deleteItem(caller, id: id, expectedVersion: expectedVersion, on: connection)
         }
         try await announce(write, caller)
-        return write.deleted ?? item
+        var deleted = item  // as read with its labels and subtasks, at the tombstone's version
+        deleted.version = write.version
+        return deleted
     }
 
     /// Deletes the item; deleting one deleted already (its tombstone in a household the caller
