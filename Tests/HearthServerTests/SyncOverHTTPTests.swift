@@ -515,6 +515,10 @@ import Testing
             #expect(try await server.error(Self.pullQuery, ["h": home], token: sam.token).code == "NOT_FOUND")
             let nothing = try await server.error(Self.pushQuery, ["c": client, "m": [["id": 7, "op": [String: Any]()]]], token: ann.token)
             #expect(nothing.code == "BAD_USER_INPUT", "\(nothing)")
+            let malformed = try await server.error(Self.pushQuery, ["c": client, "m": [
+                ["id": 7, "op": ["createTask": ["householdId": home, "input": ["id": UUID().uuidString.lowercased(), "title": "Fine"]]]],
+                ["id": 8, "op": ["completeTask": ["id": "not-a-uuid"]]]]], token: ann.token)
+            #expect(malformed.code == "BAD_USER_INPUT", "\(malformed)")
             #expect(try await Self.pull(server, ann, home, client: client).lastMutationID == 6)
         }
     }
