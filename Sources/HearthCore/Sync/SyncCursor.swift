@@ -32,18 +32,14 @@ struct SyncCursor: Codable, Equatable {
     var encoded: String {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
-        let data = (try? encoder.encode(self)) ?? Data()
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return ((try? encoder.encode(self)) ?? Data()).base64URLEncodedString
     }
 
     /// The cursor in `text`, when it is one of the household's; a clear `BAD_USER_INPUT` otherwise.
     static func decode(_ text: String, household: UUID) throws(ServiceError) -> SyncCursor {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        guard text.utf8.count <= 16_384, let data = Data(base64Encoded: base64),
+        guard text.utf8.count <= 16_384, let data = Data(base64URLEncoded: text),
               let cursor = try? decoder.decode(SyncCursor.self, from: data),
               cursor.base.map(Self.isSnapshot) ?? true, cursor.target.map(Self.isSnapshot) ?? true,
               cursor.position.map({ isXID($0.xid) }) ?? true, cursor.base != nil || cursor.target != nil

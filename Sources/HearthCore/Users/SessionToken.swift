@@ -5,11 +5,7 @@ import Foundation
 public enum SessionToken {
     /// A fresh token from the system's secure random source.
     public static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data.random(count: 32).base64URLEncodedString
     }
 
     /// What the database keys a session by.
