@@ -26,6 +26,8 @@ public struct HearthRuntime: Sendable {
         public var reminderPollInterval: Duration
         /// How long sync cursors and tombstones last.
         public var sync: SyncConfiguration
+        /// How notifications leave for people's channels (Web Push, ntfy, webhooks).
+        public var delivery: DeliveryConfiguration
         public var clock: any HearthClock
 
         public init(
@@ -33,7 +35,7 @@ public struct HearthRuntime: Sendable {
             households: HouseholdsConfiguration = HouseholdsConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
             shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(), executor: ExecutorConfiguration = ExecutorConfiguration(),
             syncsStores: Bool = true, reminderPollInterval: Duration = .seconds(15), sync: SyncConfiguration = SyncConfiguration(),
-            clock: any HearthClock = SystemClock()
+            delivery: DeliveryConfiguration = DeliveryConfiguration(), clock: any HearthClock = SystemClock()
         ) {
             self.server = server
             self.database = database
@@ -45,6 +47,7 @@ public struct HearthRuntime: Sendable {
             self.syncsStores = syncsStores
             self.reminderPollInterval = reminderPollInterval
             self.sync = sync
+            self.delivery = delivery
             self.clock = clock
         }
     }
@@ -86,8 +89,10 @@ public struct HearthRuntime: Sendable {
         let tasks = TaskService(database: database, households: households, clock: clock, cacheTTL: configuration.households.cacheTTL, logger: logger)
         let sync = SyncService(database: database, households: households, tasks: tasks, stores: stores, clock: clock,
                                configuration: configuration.sync, logger: logger)
+        let delivery = DeliveryService(database: database, clock: clock, configuration: configuration.delivery, logger: logger)
         let health = HealthRegistry([database, database.bus, users, households, stores, tasks])
-        let services = HearthServices(users: users, households: households, stores: stores, tasks: tasks, sync: sync, health: health, clock: clock)
+        let services = HearthServices(users: users, households: households, stores: stores, tasks: tasks, sync: sync, delivery: delivery,
+                                      health: health, clock: clock)
         let schema = try HearthGraphQLSchema(source: source, facts: facts, services: services)
         self.database = database
         self.migrator = Migrator(migrations: migrations, logger: logger)
@@ -136,8 +141,9 @@ public struct HearthRuntime: Sendable {
         return loops
     }
 
-    /// Releases what outlives the services: the shops' HTTP client.
+    /// Releases what outlives the services: the HTTP clients of the shops and of delivery.
     public func shutdown() async throws {
         try await services.stores.shutdown()
+        try await services.delivery.shutdown()
     }
 }

@@ -39,6 +39,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var stores: StoresOptions
 
+    @OptionGroup var delivery: DeliveryOptions
+
     func run() async throws {
         let env = EnvironmentValue()
         let options = try database.resolve(env)
@@ -46,6 +48,7 @@ struct Serve: AsyncParsableCommand {
         let usersConfiguration = try users.resolve(env)
         let householdsConfiguration = try households.resolve(env)
         let storesConfiguration = try stores.resolve(env)
+        let deliveryOptions = try delivery.resolve(env)
         let server = HearthServerConfiguration(
             host: env.string(host, "HEARTH_HOST") ?? "127.0.0.1",
             port: try env.port(port, "HEARTH_PORT", allowZero: true) ?? 8080,
@@ -69,9 +72,11 @@ struct Serve: AsyncParsableCommand {
             let setup = try await DatabaseSetup.start(options, logger: logger)
             do {
                 try await setup.run { configuration in
+                    var deliveryConfiguration = deliveryOptions
+                    deliveryConfiguration.secrets = try delivery.secretKey(env, embeddedDataDirectory: setup.embedded?.configuration.absoluteDataDirectory)
                     try await serve(server, database: configuration, embedded: setup.embedded, migrations: migrations,
                                     graphQL: (schemaSource, facts, limits.executor), users: usersConfiguration,
-                                    households: householdsConfiguration, stores: storesConfiguration,
+                                    households: householdsConfiguration, stores: storesConfiguration, delivery: deliveryConfiguration,
                                     registry: registry, logger: logger)
                 }
             } catch {
@@ -84,12 +89,13 @@ struct Serve: AsyncParsableCommand {
         _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?,
         migrations: [Migration], graphQL: (source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts, executor: ExecutorConfiguration),
         users usersConfiguration: UsersConfiguration, households householdsConfiguration: HouseholdsConfiguration,
-        stores storesConfiguration: (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool, sync: SyncConfiguration), registry: PrometheusCollectorRegistry, logger: Logger
+        stores storesConfiguration: (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool, sync: SyncConfiguration),
+        delivery deliveryConfiguration: DeliveryConfiguration, registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         let runtime = try HearthRuntime(
             .init(server: server, database: configuration, users: usersConfiguration, households: householdsConfiguration,
                   stores: storesConfiguration.stores, shopify: storesConfiguration.client, executor: graphQL.executor,
-                  syncsStores: storesConfiguration.loop, sync: storesConfiguration.sync),
+                  syncsStores: storesConfiguration.loop, sync: storesConfiguration.sync, delivery: deliveryConfiguration),
             schema: graphQL.source, facts: graphQL.facts, migrations: migrations, metrics: registry, logger: logger)
         var app = runtime.application { port in
             let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"

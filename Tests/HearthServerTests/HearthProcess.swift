@@ -77,6 +77,8 @@ final class HearthProcess: @unchecked Sendable {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HEARTH_") && $0.key != "DATABASE_URL" }
         env["HEARTH_LOG_LEVEL"] = "info"
+        // Channel secrets need a key; with an external database nothing makes one.
+        env["HEARTH_SECRET_KEY"] = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
         env["HEARTH_MIGRATIONS_DIR"] = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("migrations").path
         for (key, value) in environment { env[key] = value }

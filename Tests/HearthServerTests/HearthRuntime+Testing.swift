@@ -13,10 +13,11 @@ extension HearthRuntime {
         database: DatabaseConfiguration, clock: any HearthClock = SystemClock(), server: HearthServerConfiguration = .init(host: "127.0.0.1", port: 0),
         users: UsersConfiguration = UsersConfiguration(bcryptCost: 4), shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
         stores: StoresConfiguration = StoresConfiguration(), executor: ExecutorConfiguration = ExecutorConfiguration(),
-        logger: Logger = TestPostgres.logger
+        delivery: DeliveryConfiguration = testDelivery, logger: Logger = TestPostgres.logger
     ) throws -> HearthRuntime {
         try HearthRuntime(
-            configuration(server: server, users: users, shopify: shopify, stores: stores, executor: executor, clock: clock, database: database),
+            configuration(server: server, users: users, shopify: shopify, stores: stores, executor: executor, delivery: delivery, clock: clock,
+                          database: database),
             schema: HearthGraphQLSchema.Source.read(HearthGraphQLSchemaTests.schemaURL), facts: HearthGraphQLSchemaTests.facts,
             migrations: try Migration.load(from: TestPostgres.migrationsDirectory), metrics: TestMetrics.registry, logger: logger)
     }
@@ -35,9 +36,17 @@ extension HearthRuntime {
     private static func configuration(
         server: HearthServerConfiguration = .init(host: "127.0.0.1", port: 0), users: UsersConfiguration = UsersConfiguration(bcryptCost: 4),
         shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
-        executor: ExecutorConfiguration, clock: any HearthClock, database: DatabaseConfiguration
+        executor: ExecutorConfiguration, delivery: DeliveryConfiguration = testDelivery, clock: any HearthClock, database: DatabaseConfiguration
     ) -> Configuration {
         Configuration(server: server, database: database, users: users, stores: stores, shopify: shopify, executor: executor,
-                      syncsStores: false, clock: clock)
+                      syncsStores: false, delivery: delivery, clock: clock)
+    }
+
+    /// Delivery as the tests run it: Web Push on (a test subject), a fresh secret key, and
+    /// loopback let through the private-address guard (the test receivers listen there).
+    static var testDelivery: DeliveryConfiguration {
+        // A key made for the test process: 32 bytes, so it always opens.
+        let secrets = try? SecretBox(base64: SecretBox.makeKeyText())
+        return DeliveryConfiguration(vapidSubject: "mailto:tests@hearth.example", requestTimeout: .seconds(5), allowedHosts: ["127.0.0.1"], secrets: secrets)
     }
 }

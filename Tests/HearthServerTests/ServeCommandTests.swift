@@ -71,6 +71,15 @@ import Glibc
         }
     }
 
+    /// Instances sharing an external database must share the key that seals channel secrets: none given is a clear refusal.
+    @Test func anExternalDatabaseWithoutASecretKeyIsRefused() async throws {
+        let endpoint = try await TestPostgres.shared.createDatabase()
+        let hearth = try HearthProcess(["serve", "--port", "0", "--database-url", endpoint.url], environment: ["HEARTH_SECRET_KEY": ""])
+        let (status, _) = try await hearth.waitForExit()
+        #expect(status != 0)
+        #expect(hearth.stderr.contains("An external database needs a secret key to seal channel secrets: give --secret-key-file"), "\(hearth.stderr)")
+    }
+
     @Test func aPortInUseIsOneClearLine() async throws {
         let endpoint = try await TestPostgres.shared.createDatabase()
         let first = try HearthProcess(["serve", "--port", "0", "--database-url", endpoint.url])
@@ -93,6 +102,8 @@ import Glibc
         (["serve"], ["HEARTH_GRAPHQL_MAX_DEPTH": "0"], "HEARTH_GRAPHQL_MAX_DEPTH: 0 is out of range"),
         (["serve", "--graphql-timeout", "0"], [:], "--graphql-timeout: 0 is out of range"),
         (["serve"], ["HEARTH_WS_MAX_SUBSCRIPTIONS": "many"], "HEARTH_WS_MAX_SUBSCRIPTIONS: 'many' is not a whole number"),
+        (["serve", "--vapid-subject", "admin@example.org"], [:], "--vapid-subject admin@example.org: the subject must be a mailto: address or an https: URL"),
+        (["serve"], ["HEARTH_PUBLIC_URL": "hearth.lan"], "--public-url hearth.lan"),
     ])
     func badOptionsAreUsageErrors(arguments: [String], environment: [String: String], named: String) async throws {
         let hearth = try HearthProcess(arguments, environment: environment)

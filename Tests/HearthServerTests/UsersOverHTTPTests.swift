@@ -83,12 +83,14 @@ import Testing
         let log = GraphQLHTTPLimitsTests.CapturedLog()
         let endpoint = try await TestPostgres.shared.createDatabase()
         let clock = ManualClock(Date())
+        // Instances sharing a database share the secret key (as deployments must).
+        let delivery = HearthRuntime.testDelivery
         @Sendable func start(_ started: [Server]) async throws {
             guard started.count < count else { return try await body(started) }
             let runtime = try HearthRuntime.testing(
                 database: .embedded(endpoint, poolSize: 4), clock: clock, server: .init(host: "127.0.0.1", port: 0, adminToken: adminToken),
                 users: UsersConfiguration(bcryptCost: 4, signUpMode: signUpMode, signUpsPerAddress: signUpsPerAddress), shopify: shopify,
-                stores: stores, logger: log.logger)
+                stores: stores, delivery: delivery, logger: log.logger)
             let database = runtime.database
             try await database.whileRunning { database in
                 let app = runtime.application()

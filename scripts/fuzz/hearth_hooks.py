@@ -1,6 +1,6 @@
 """Schemathesis hooks for fuzzing Hearth's GraphQL API (loaded through SCHEMATHESIS_HOOKS).
 
-- A strategy for Hearth's `JSON` scalar (Schemathesis knows only the built-in scalars).
+- Strategies for Hearth's `JSON` and `URL` scalars (Schemathesis knows only the built-in scalars).
 - One check, `hearth_never_fails`, instead of Schemathesis' GraphQL `not_a_server_error` (which
   counts every `errors` entry, even `UNAUTHENTICATED` or `NOT_FOUND`, as a server failure): no 5xx
   but a `TIMEOUT` 503, no `INTERNAL_SERVER_ERROR`, and every error carries `extensions.code`.
@@ -22,6 +22,15 @@ schemathesis.graphql.scalar(
         st.lists(_leaf, max_size=3).map(nodes.List),
         st.just(nodes.Object([])),
     ),
+)
+
+# URLs: well-formed public and loopback ones, and arbitrary text (which must be refused cleanly).
+schemathesis.graphql.scalar(
+    "URL",
+    st.one_of(
+        st.sampled_from(["https://example.org/hook", "http://127.0.0.1:9/x", "https://ntfy.sh", "http://[::1]/push"]),
+        st.text(max_size=40),
+    ).map(nodes.String),
 )
 
 

@@ -101,6 +101,7 @@ public struct HearthGraphQLSchema: Sendable {
         StoreResolvers.register(&resolvers, stores: services.stores, tasks: services.tasks)
         TaskResolvers.register(&resolvers, tasks: services.tasks)
         SyncResolvers.register(&resolvers, sync: services.sync)
+        DeliveryResolvers.register(&resolvers, delivery: services.delivery)
         resolvers.field("Query.serverInfo") { _ in .object(facts) }
         resolvers.subscription("Subscription.heartbeat") { input in
             try heartbeat(every: input[argument: "intervalSeconds"])
@@ -118,6 +119,7 @@ public struct HearthGraphQLSchema: Sendable {
         StoreNotification.registerGraphQL(&resolvers)
         TaskItem.registerGraphQL(&resolvers)
         SyncChange.registerGraphQL(&resolvers)
+        DeliveryChannel.registerGraphQL(&resolvers)
         return resolvers
     }
 

@@ -7,18 +7,20 @@ public struct HearthServices: Sendable {
     public var stores: StoreService
     public var tasks: TaskService
     public var sync: SyncService
+    public var delivery: DeliveryService
     /// Every service's health check, for `Query.health`.
     public var health: HealthRegistry
     /// The clock the services run on (invitation states are told by it).
     public var clock: any HearthClock
 
-    public init(users: UserService, households: HouseholdService, stores: StoreService, tasks: TaskService, sync: SyncService, health: HealthRegistry,
+    public init(users: UserService, households: HouseholdService, stores: StoreService, tasks: TaskService, sync: SyncService, delivery: DeliveryService, health: HealthRegistry,
                 clock: any HearthClock = SystemClock()) {
         self.users = users
         self.households = households
         self.stores = stores
         self.tasks = tasks
         self.sync = sync
+        self.delivery = delivery
         self.health = health
         self.clock = clock
     }

@@ -1,0 +1,262 @@
+import Crypto
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Notifications that reach people while their apps are closed: each person's channels (Web
+/// Push subscriptions, ntfy topics, signed webhooks), the installation's VAPID key, and sending.
+/// A channel is its owner's alone: someone else's id answers `notFound`.
+public final class DeliveryService: Sendable {
+    let database: Database
+    let clock: any HearthClock
+    public let configuration: DeliveryConfiguration
+    let logger: Logger
+    let client: DeliveryClient
+    /// The VAPID key once read (or made): every instance signs with the one in the database.
+    private let vapidKey = Mutex<P256.Signing.PrivateKey?>(nil)
+
+    public init(database: Database, clock: any HearthClock = SystemClock(), configuration: DeliveryConfiguration = DeliveryConfiguration(),
+                logger: Logger? = nil) {
+        self.database = database
+        self.clock = clock
+        self.configuration = configuration
+        self.logger = logger ?? database.logger
+        self.client = DeliveryClient(configuration: configuration, logger: self.logger)
+    }
+
+    /// Closes the HTTP connection pool, if one was opened.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// Most channels one person may have.
+    public static let maximumChannels = 20
+
+    // MARK: VAPID
+
+    /// The installation's VAPID public key (uncompressed P-256, base64url) for `applicationServerKey`;
+    /// nil when this server has no `--vapid-subject` (Web Push is then off).
+    public func webPushPublicKey() async throws -> String? {
+        try await vapid()?.publicKey
+    }
+
+    /// The signing key with the configured subject; made and stored (sealed) by the first instance that needs it.
+    func vapid() async throws -> VAPID? {
+        guard let subject = configuration.vapidSubject else { return nil }
+        if let key = vapidKey.withLock({ $0 }) { return VAPID(key: key, subject: subject) }
+        guard let secrets = configuration.secrets else { return nil }
+        let made = P256.Signing.PrivateKey()
+        try await database.client.query("""
+            INSERT INTO hearth_settings (key, value) VALUES ('vapid_private_key', \(try secrets.seal(made.rawRepresentation).base64EncodedString()))
+            ON CONFLICT (key) DO NOTHING
+            """, logger: logger)
+        let rows = try await database.client.query("SELECT value FROM hearth_settings WHERE key = 'vapid_private_key'", logger: logger)
+        for try await value in rows.decode(String.self) {
+            guard let sealed = Data(base64Encoded: value) else { throw SecretBox.Failure.cannotOpen }
+            let key = try P256.Signing.PrivateKey(rawRepresentation: try secrets.open(sealed))
+            vapidKey.withLock { $0 = key }
+            return VAPID(key: key, subject: subject)
+        }
+        return nil
+    }
+
+    // MARK: Channels
+
+    /// Registers a browser's push subscription (`PushSubscription.toJSON()`); the same endpoint
+    /// again updates its keys and name.
+    public func registerPushSubscription(actor: UUID, endpoint rawEndpoint: String, p256dh: String, auth: String,
+                                         deviceName: String?) async throws -> DeliveryChannel {
+        guard configuration.vapidSubject != nil, configuration.secrets != nil else {
+            throw ServiceError.forbidden("This server does not send Web Push: its administrator has not set --vapid-subject.")
+        }
+        let endpoint = try Self.channelURL(rawEndpoint, field: "endpoint")
+        do {
+            _ = try WebPushEncryption.Keys(p256dh: p256dh, auth: auth)
+        } catch {
+            throw ServiceError.invalidInput(field: "keys", message: error.description)
+        }
+        let name = try Self.name(deviceName, default: "Browser on \(endpoint.host ?? "?")")
+        let id = UUID()
+        let rows = try await database.client.query("""
+            INSERT INTO delivery_channels (id, user_id, kind, name, url, push_p256dh, push_auth, created_at)
+            SELECT \(id), \(actor), 'WEB_PUSH', \(name), \(endpoint.absoluteString), \(p256dh), \(auth), \(clock.now)
+            WHERE (SELECT count(*) FROM delivery_channels WHERE user_id = \(actor)) < \(Self.maximumChannels)
+            ON CONFLICT (user_id, url) WHERE kind = 'WEB_PUSH'
+            DO UPDATE SET push_p256dh = EXCLUDED.push_p256dh, push_auth = EXCLUDED.push_auth, name = EXCLUDED.name, enabled = true,
+                          disabled_reason = NULL, consecutive_failures = 0, failing_since = NULL
+            RETURNING \(unescaped: Self.channelColumns)
+            """, logger: logger)
+        guard let channel = try await Self.decodeChannels(rows).first else { throw Self.tooMany }
+        return channel
+    }
+
+    /// Adds an ntfy topic (`serverUrl` + `/` + `topic`), with an optional access token kept sealed.
+    public func addNtfyChannel(actor: UUID, serverURL rawServer: String, topic: String, accessToken: String?) async throws -> DeliveryChannel {
+        let server = try Self.channelURL(rawServer, field: "serverUrl")
+        guard (1...64).contains(topic.count), topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw ServiceError.invalidInput(field: "topic", message: "topic must be 1 to 64 letters, digits, - or _.")
+        }
+        let base = server.absoluteString.hasSuffix("/") ? String(server.absoluteString.dropLast()) : server.absoluteString
+        guard let url = URL(string: base + "/" + topic) else { throw ServiceError.invalidInput(field: "serverUrl", message: "serverUrl is not usable.") }
+        var sealed: Data?
+        if let token = accessToken?.trimmingCharacters(in: .whitespaces), !token.isEmpty {
+            guard token.count <= 512, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                throw ServiceError.invalidInput(field: "accessToken", message: "accessToken must be at most 512 printable characters without spaces.")
+            }
+            sealed = try sealSecret(token)
+        }
+        return try await insertChannel(actor: actor, kind: .ntfy, name: "ntfy \(server.host ?? "")/\(topic)", url: url, secret: sealed, kinds: nil)
+    }
+
+    /// Adds a webhook; the signing secret (`whsec_…`) is returned this once and kept sealed.
+    public func addWebhook(actor: UUID, url rawURL: String, kinds: [NotificationKind]?) async throws -> (channel: DeliveryChannel, secret: String) {
+        let url = try Self.channelURL(rawURL, field: "url")
+        let secret = StandardWebhookSignature.makeSecret()
+        let channel = try await insertChannel(actor: actor, kind: .webhook, name: "Webhook to \(url.host ?? "")", url: url,
+                                              secret: try sealSecret(secret), kinds: kinds.map { Array(Set($0)).sorted { $0.rawValue < $1.rawValue } })
+        return (channel, secret)
+    }
+
+    private func insertChannel(actor: UUID, kind: DeliveryChannel.Kind, name: String, url: URL, secret: Data?,
+                               kinds: [NotificationKind]?) async throws -> DeliveryChannel {
+        let rows = try await database.client.query("""
+            INSERT INTO delivery_channels (id, user_id, kind, name, url, secret, kinds, created_at)
+            SELECT \(UUID()), \(actor), \(kind.rawValue), \(name), \(url.absoluteString), \(secret), \(kinds?.map(\.rawValue)), \(clock.now)
+            WHERE (SELECT count(*) FROM delivery_channels WHERE user_id = \(actor)) < \(Self.maximumChannels)
+            RETURNING \(unescaped: Self.channelColumns)
+            """, logger: logger)
+        guard let channel = try await Self.decodeChannels(rows).first else { throw Self.tooMany }
+        return channel
+    }
+
+    static let tooMany = ServiceError.conflict("A person may have at most \(maximumChannels) channels; remove one first.")
+
+    private func sealSecret(_ text: String) throws -> Data {
+        guard let secrets = configuration.secrets else {
+            throw ServiceError.forbidden("This server has no secret key to keep channel secrets with; its administrator must set --secret-key-file.")
+        }
+        return try secrets.seal(Data(text.utf8))
+    }
+
+    /// The caller's channels, oldest first.
+    public func channels(actor: UUID) async throws -> [DeliveryChannel] {
+        let rows = try await database.client.query(
+            "SELECT \(unescaped: Self.channelColumns) FROM delivery_channels WHERE user_id = \(actor) ORDER BY created_at, id", logger: logger)
+        return try await Self.decodeChannels(rows)
+    }
+
+    /// Removes one of the caller's channels (its pending deliveries go with it).
+    public func removeChannel(actor: UUID, id: UUID) async throws {
+        let rows = try await database.client.query(
+            "DELETE FROM delivery_channels WHERE id = \(id) AND user_id = \(actor) RETURNING id", logger: logger)
+        for try await _ in rows.decode(UUID.self) { return }
+        throw ServiceError.notFound("Channel")
+    }
+
+    /// Sends a test message at once and waits for the answer: true when the receiver took it;
+    /// false with the channel's `lastFailure` saying why.
+    public func testChannel(actor: UUID, id: UUID) async throws -> Bool {
+        let target = try await target(id, owner: actor)
+        let now = clock.now
+        let payload = DeliveryPayload(id: UUID(), kind: "TEST", title: "Hearth test", body: "Notifications reach this channel.", priority: "NORMAL",
+                                      url: configuration.publicURL.map { $0.appendingPathComponent("notifications").absoluteString })
+        let outcome = await client.send(payload, to: target, vapid: try await vapid(), options: .init(ttl: 60, topic: nil), now: now)
+        try await record(outcome, channel: target.channel.id, notification: nil, at: now)
+        return outcome.result == .sent
+    }
+
+    /// A channel of `owner` with its address, keys and opened secret.
+    func target(_ id: UUID, owner: UUID?) async throws -> ChannelTarget {
+        let rows = try await database.client.query("""
+            SELECT \(unescaped: Self.channelColumns), url, push_p256dh, push_auth, secret FROM delivery_channels
+            WHERE id = \(id) AND (\(owner)::uuid IS NULL OR user_id = \(owner))
+            """, logger: logger)
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            let channel = try Self.decodeChannel(row)
+            guard let url = URL(string: try row("url")) else { break }
+            var keys: WebPushEncryption.Keys?
+            if let p256dh: String = try row("push_p256dh"), let auth: String = try row("push_auth") {
+                keys = try? WebPushEncryption.Keys(p256dh: p256dh, auth: auth)
+            }
+            var secret: String?
+            if let sealed: Data = try row("secret"), let secrets = configuration.secrets {
+                secret = String(decoding: try secrets.open(sealed), as: UTF8.self)
+            }
+            return ChannelTarget(channel: channel, url: url, pushKeys: keys, secret: secret)
+        }
+        throw ServiceError.notFound("Channel")
+    }
+
+    /// Writes an attempt into the channel's log (the newest 50 are kept) and its health.
+    func record(_ outcome: DeliveryOutcome, channel: UUID, notification: UUID?, at now: Date) async throws {
+        let milliseconds = Int(outcome.latency.components.seconds * 1000) + Int(outcome.latency.components.attoseconds / 1_000_000_000_000_000)
+        try await database.transaction(logger: logger) { connection in
+            try await connection.query("""
+                INSERT INTO delivery_attempts (channel_id, notification_id, attempted_at, status, latency_ms, outcome, error)
+                VALUES (\(channel), \(notification), \(now), \(outcome.status), \(milliseconds), \(outcome.result.rawValue), \(outcome.error))
+                """, logger: logger)
+            try await connection.query("""
+                DELETE FROM delivery_attempts WHERE channel_id = \(channel)
+                  AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE channel_id = \(channel) ORDER BY id DESC LIMIT 50) AS kept)
+                """, logger: logger)
+            if outcome.result == .sent {
+                try await connection.query("""
+                    UPDATE delivery_channels SET last_success_at = \(now), consecutive_failures = 0, failing_since = NULL WHERE id = \(channel)
+                    """, logger: logger)
+            } else {
+                try await connection.query("""
+                    UPDATE delivery_channels SET last_failure_at = \(now), last_failure = \(outcome.error ?? outcome.result.rawValue),
+                        consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, \(now))
+                    WHERE id = \(channel)
+                    """, logger: logger)
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    static let channelColumns = """
+        id, user_id, kind, name, kinds, enabled, disabled_reason, created_at, last_success_at, last_failure_at, last_failure, consecutive_failures
+        """
+
+    static func decodeChannels(_ rows: PostgresRowSequence) async throws -> [DeliveryChannel] {
+        var channels: [DeliveryChannel] = []
+        for try await row in rows { channels.append(try decodeChannel(NamedRow(row))) }
+        return channels
+    }
+
+    static func decodeChannel(_ row: NamedRow) throws -> DeliveryChannel {
+        let kinds: [String]? = try row("kinds")
+        return DeliveryChannel(
+            id: try row("id"), userID: try row("user_id"), kind: try row("kind", or: .webhook), name: try row("name"),
+            kinds: kinds.map { $0.compactMap(NotificationKind.init(rawValue:)) }, enabled: try row("enabled"), disabledReason: try row("disabled_reason"),
+            createdAt: try row("created_at"), lastSuccessAt: try row("last_success_at"), lastFailureAt: try row("last_failure_at"),
+            lastFailure: try row("last_failure"), consecutiveFailures: try row("consecutive_failures"))
+    }
+
+    // MARK: Input
+
+    /// An absolute http(s) URL without credentials, at most 2048 characters; a clear refusal naming `field`.
+    static func channelURL(_ text: String, field: String) throws(ServiceError) -> URL {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count <= 2048, let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty, let url = components.url else {
+            throw .invalidInput(field: field, message: "\(field) must be an absolute http or https URL.")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw .invalidInput(field: field, message: "\(field) must not carry a user name or password; give tokens in their own field.")
+        }
+        return url
+    }
+
+    static func name(_ raw: String?, default fallback: String) throws(ServiceError) -> String {
+        let trimmed = raw?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !trimmed.isEmpty else { return String(fallback.prefix(120)) }
+        guard trimmed.count <= 120, !trimmed.contains(where: { $0.isNewline }) else {
+            throw .invalidInput(field: "deviceName", message: "deviceName must be one line of at most 120 characters.")
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,159 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import HearthCore
+import HearthServer
+import NIOCore
+import Testing
+
+/// Channels end to end over real HTTP: a person registers a browser's push subscription, an ntfy
+/// topic and a webhook, and `testChannel` reaches real receivers on loopback (a Web Push service
+/// that decrypts and verifies VAPID, an ntfy server, a Standard Webhooks verifier — Python's
+/// http_ece, py_vapid and standardwebhooks).
+@Suite struct DeliveryOverHTTPTests {
+    typealias Server = UsersOverHTTPTests.Server
+
+    /// `scripts/clients/delivery_receiver.py`, running until the test ends.
+    final class Receiver: Sendable {
+        let process: Process
+        let port: Int
+
+        init() throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: DeliveryCryptoTests.python)
+            process.arguments = [DeliveryCryptoTests.root.appendingPathComponent("scripts/clients/delivery_receiver.py").path]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The first line is `listening <port>` (read before any server runs: nothing waits on this thread).
+            var line = Data()
+            while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 { line.append(first) }
+            guard let port = Int(String(decoding: line, as: UTF8.self).split(separator: " ").last ?? "") else {
+                process.terminate()
+                throw ReceiverFailure(line: String(decoding: line, as: UTF8.self))
+            }
+            self.process = process
+            self.port = port
+        }
+
+        struct ReceiverFailure: Error {
+            let line: String
+        }
+
+        deinit { process.terminate() }
+
+        func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+        func configure(_ settings: [String: [String: Any]]) async throws {
+            var request = HTTPClientRequest(url: url("/configure"))
+            request.method = .POST
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: settings)))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            #expect(response.status.code == 204)
+        }
+
+        func received() async throws -> [[String: Any]] {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url("/received")), timeout: .seconds(10))
+            let body = try await response.body.collect(upTo: 1 << 22)
+            return try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [[String: Any]])
+        }
+    }
+
+    static let channelFields = "id kind name enabled kinds lastSuccessAt lastFailure consecutiveFailures"
+
+    @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
+                   "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    func testMessagesReachRealReceiversOfEveryKind() async throws {
+        try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
+        let receiver = try Receiver()
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let bob = try await HouseholdsOverHTTPTests.person(server, "Bob")
+            let info = try await server.data("{ serverInfo { webPushPublicKey } }")
+            let publicKey = try #require((info["serverInfo"] as? [String: Any])?["webPushPublicKey"] as? String)
+            #expect(Data(base64URLEncoded: publicKey)?.count == 65)
+
+            // A browser subscribes with the server's key; its test message decrypts and its VAPID verifies.
+            let browser = P256.KeyAgreement.PrivateKey()
+            let auth = Data.random(count: 16)
+            try await receiver.configure(["browser": ["privateKey": browser.rawRepresentation.base64URLEncodedString, "auth": auth.base64URLEncodedString,
+                                                      "subject": "mailto:tests@hearth.example"]])
+            let register = "mutation($i: PushSubscriptionInput!) { registerPushSubscription(input: $i) { \(Self.channelFields) } }"
+            let subscription: [String: Any] = ["endpoint": receiver.url("/push/browser"), "deviceName": "Firefox on the laptop",
+                                               "keys": ["p256dh": browser.publicKey.x963Representation.base64URLEncodedString, "auth": auth.base64URLEncodedString]]
+            let push = try #require(try await server.data(register, ["i": subscription], token: ann.token)["registerPushSubscription"] as? [String: Any])
+            #expect(push["kind"] as? String == "WEB_PUSH" && push["name"] as? String == "Firefox on the laptop" && push["enabled"] as? Bool == true)
+            // The same subscription again is the same channel.
+            let again = try #require(try await server.data(register, ["i": subscription], token: ann.token)["registerPushSubscription"] as? [String: Any])
+            #expect(again["id"] as? String == push["id"] as? String)
+
+            let ntfy = try #require(try await server.data(
+                "mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { \(Self.channelFields) } }",
+                ["i": ["serverUrl": receiver.url("/ntfy"), "topic": "family", "accessToken": "tk_secret"]], token: ann.token)["addNtfyChannel"] as? [String: Any])
+            let created = try #require(try await server.data(
+                "mutation($i: WebhookInput!) { addWebhook(input: $i) { secret channel { \(Self.channelFields) } } }",
+                ["i": ["url": receiver.url("/webhook/ha"), "kinds": ["REMINDER", "STORE_CHANGES"]]], token: ann.token)["addWebhook"] as? [String: Any])
+            let secret = try #require(created["secret"] as? String)
+            let webhook = try #require(created["channel"] as? [String: Any])
+            #expect(secret.hasPrefix("whsec_") && webhook["kinds"] as? [String] == ["REMINDER", "STORE_CHANGES"])
+            try await receiver.configure(["ha": ["secret": secret]])
+
+            let test = "mutation($id: UUID!) { testChannel(id: $id) }"
+            for channel in [push, ntfy, webhook] {
+                let answer = try await server.data(test, ["id": channel["id"] ?? ""], token: ann.token)
+                #expect(answer["testChannel"] as? Bool == true, "\(channel["kind"] ?? "")")
+            }
+            let received = try await receiver.received()
+            #expect(received.count == 3, "\(received)")
+            let pushed = try #require(received.first { $0["kind"] as? String == "push" })
+            #expect(pushed["error"] == nil && pushed["vapid"] as? Bool == true, "\(pushed)")
+            #expect((pushed["payload"] as? [String: Any])?["kind"] as? String == "TEST" && (pushed["payload"] as? [String: Any])?["title"] as? String == "Hearth test")
+            let pushHeaders = try #require(pushed["headers"] as? [String: String])
+            #expect(pushHeaders["content-encoding"] == "aes128gcm" && pushHeaders["urgency"] == "normal" && pushHeaders["ttl"] != nil)
+            #expect(pushHeaders["authorization"]?.hasSuffix("k=\(publicKey)") == true)
+            let published = try #require(received.first { $0["kind"] as? String == "ntfy" })
+            let ntfyHeaders = try #require(published["headers"] as? [String: String])
+            #expect(published["name"] as? String == "family" && published["body"] as? String == "Notifications reach this channel.")
+            #expect(ntfyHeaders["title"] == "Hearth test" && ntfyHeaders["priority"] == "3" && ntfyHeaders["authorization"] == "Bearer tk_secret")
+            #expect(ntfyHeaders["x-hearth-notification-id"] != nil)
+            let hooked = try #require(received.first { $0["kind"] as? String == "webhook" })
+            #expect(hooked["verified"] as? Bool == true && (hooked["payload"] as? [String: Any])?["type"] as? String == "notification.test", "\(hooked)")
+            #expect((hooked["headers"] as? [String: String])?["webhook-id"] == (hooked["headers"] as? [String: String])?["x-hearth-notification-id"])
+
+            // A receiver that refuses: false, and the channel says why.
+            try await receiver.configure(["family": ["statuses": [500]]])
+            #expect(try await server.data(test, ["id": ntfy["id"] ?? ""], token: ann.token)["testChannel"] as? Bool == false)
+            let listed = try #require(try await server.data("{ channels { \(Self.channelFields) } }", token: ann.token)["channels"] as? [[String: Any]])
+            #expect(listed.count == 3)
+            let failing = try #require(listed.first { $0["id"] as? String == ntfy["id"] as? String })
+            #expect(failing["consecutiveFailures"] as? Int == 1 && (failing["lastFailure"] as? String)?.contains("500") == true, "\(failing)")
+            #expect(listed.first { $0["id"] as? String == push["id"] as? String }?["lastSuccessAt"] is String)
+
+            // A private address not allow-listed is refused before anything is sent.
+            let local = try #require(try await server.data(
+                "mutation($i: WebhookInput!) { addWebhook(input: $i) { channel { id } } }",
+                ["i": ["url": "http://localhost:\(receiver.port)/webhook/local"]], token: ann.token)["addWebhook"] as? [String: Any])
+            let localID = (local["channel"] as? [String: Any])?["id"] as? String ?? ""
+            #expect(try await server.data(test, ["id": localID], token: ann.token)["testChannel"] as? Bool == false)
+            let refused = try await server.data("{ channels { id lastFailure } }", token: ann.token)
+            let reason = ((refused["channels"] as? [[String: Any]])?.first { $0["id"] as? String == localID })?["lastFailure"] as? String
+            #expect(reason?.contains("private or local address") == true, "\(reason ?? "nil")")
+            #expect(try await receiver.received().count == 4)
+
+            // Channels are their owner's alone; removing one takes it away.
+            #expect(try await server.error(test, ["id": push["id"] ?? ""], token: bob.token).code == "NOT_FOUND")
+            #expect(try await server.error("mutation($id: UUID!) { removeChannel(id: $id) }", ["id": push["id"] ?? ""], token: bob.token).code == "NOT_FOUND")
+            #expect((try await server.data("{ channels { id } }", token: bob.token)["channels"] as? [[String: Any]])?.isEmpty == true)
+            _ = try await server.data("mutation($id: UUID!) { removeChannel(id: $id) }", ["id": push["id"] ?? ""], token: ann.token)
+            #expect((try await server.data("{ channels { id } }", token: ann.token)["channels"] as? [[String: Any]])?.count == 3)
+
+            // Bad input names its field.
+            let badKeys = try await server.error(register, ["i": ["endpoint": receiver.url("/push/x"), "keys": ["p256dh": "nope", "auth": "nope"]]], token: ann.token)
+            #expect(badKeys.code == "BAD_USER_INPUT" && badKeys.extensions["field"] as? String == "keys", "\(badKeys)")
+            let badTopic = try await server.error("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
+                                                  ["i": ["serverUrl": "https://ntfy.sh", "topic": "no spaces"]], token: ann.token)
+            #expect(badTopic.code == "BAD_USER_INPUT" && badTopic.extensions["field"] as? String == "topic")
+        }
+    }
+}
