@@ -156,4 +156,94 @@ import Testing
             #expect(badTopic.code == "BAD_USER_INPUT" && badTopic.extensions["field"] as? String == "topic")
         }
     }
+
+    /// A due reminder reaches every channel of every member once, with two instances sending; a
+    /// receiver answering 500 three times gets it on the fourth attempt with growing gaps; a 410
+    /// removes the subscription.
+    @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
+                   "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    func remindersAreDeliveredOnceAndRetriedWithBackOff() async throws {
+        try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
+        let receiver = try Receiver()
+        try await UsersOverHTTPTests.withServers(count: 2) { servers in
+            let (a, b) = (servers[0], servers[1])
+            let ann = try await HouseholdsOverHTTPTests.person(a, "Ann")
+            let ben = try await HouseholdsOverHTTPTests.person(a, "Ben")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(a, ann)
+            try await HouseholdsOverHTTPTests.add(a, ann, home, ben, "MEMBER")
+            let browser = P256.KeyAgreement.PrivateKey()
+            let auth = Data.random(count: 16)
+            try await receiver.configure(["annphone": ["privateKey": browser.rawRepresentation.base64URLEncodedString, "auth": auth.base64URLEncodedString,
+                                                       "subject": "mailto:tests@hearth.example"]])
+            _ = try await a.data("mutation($i: PushSubscriptionInput!) { registerPushSubscription(input: $i) { id } }",
+                                 ["i": ["endpoint": receiver.url("/push/annphone"), "keys": ["p256dh": browser.publicKey.x963Representation.base64URLEncodedString,
+                                                                                         "auth": auth.base64URLEncodedString]]], token: ann.token)
+            _ = try await a.data("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
+                                 ["i": ["serverUrl": receiver.url("/ntfy"), "topic": "ann"]], token: ann.token)
+            let hook = try #require(try await a.data("mutation($i: WebhookInput!) { addWebhook(input: $i) { secret channel { id } } }",
+                                                     ["i": ["url": receiver.url("/webhook/ben")]], token: ben.token)["addWebhook"] as? [String: Any])
+            try await receiver.configure(["ben": ["secret": hook["secret"] ?? ""], "ann": ["statuses": [500, 500, 500]]])
+            // A store-changes-only webhook does not take reminders.
+            _ = try await a.data("mutation($i: WebhookInput!) { addWebhook(input: $i) { channel { id } } }",
+                                 ["i": ["url": receiver.url("/webhook/stores"), "kinds": ["STORE_CHANGES"]]], token: ben.token)
+
+            let deadline = DateTimeScalar.string(from: a.clock.now.addingTimeInterval(60))
+            let created = try await a.data("mutation($h: UUID!, $d: DateTime) { createTask(householdId: $h, input: {title: \"Bins out\", deadline: $d}) { id } }",
+                                           ["h": home, "d": deadline], token: ann.token)
+            let task = try #require((created["createTask"] as? [String: Any])?["id"] as? String)
+            a.clock.advance(by: 61)
+            #expect(try await TaskReminderLoop(tasks: a.services.tasks).runRound() == 1)
+            let notifications = try await a.data("{ notifications { edges { node { id kind taskId state } } } }", token: ann.token)
+            let node = try #require(((notifications["notifications"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any])
+            #expect(node["kind"] as? String == "REMINDER" && node["taskId"] as? String == task && node["state"] as? String == "ACTIVE")
+
+            // Both instances send at once: each delivery goes out once.
+            async let first = DeliveryLoop(delivery: a.services.delivery).runRound()
+            async let second = DeliveryLoop(delivery: b.services.delivery).runRound()
+            #expect(try await first + second == 3)
+            var received = try await receiver.received()
+            #expect(received.filter { $0["name"] as? String == "annphone" }.count == 1)
+            #expect(received.filter { $0["name"] as? String == "ben" }.count == 1)
+            #expect(received.filter { $0["name"] as? String == "ann" }.count == 1)
+            #expect(received.filter { $0["name"] as? String == "stores" }.isEmpty)
+            let pushed = try #require(received.first { $0["name"] as? String == "annphone" })
+            let payload = try #require(pushed["payload"] as? [String: Any], "\(pushed)")
+            #expect(payload["kind"] as? String == "REMINDER" && payload["taskId"] as? String == task && payload["actions"] as? [String] == ["COMPLETE", "SNOOZE"])
+            #expect((pushed["headers"] as? [String: String])?["topic"] != nil)
+            #expect((received.first { $0["name"] as? String == "ben" })?["verified"] as? Bool == true)
+
+            // ntfy answered 500: retried with growing gaps until it takes the message on the fourth attempt.
+            var gaps: [TimeInterval] = []
+            var last = a.clock.now
+            for _ in 0..<3 {
+                let due = try #require(try await Self.nextDue(a.database))
+                gaps.append(due.timeIntervalSince(last))
+                a.clock.advance(by: due.timeIntervalSince(a.clock.now) + 1)
+                last = a.clock.now
+                #expect(try await DeliveryLoop(delivery: b.services.delivery).runRound() == 1)
+            }
+            received = try await receiver.received()
+            let ntfyAttempts = received.filter { $0["name"] as? String == "ann" }
+            #expect(ntfyAttempts.map { $0["status"] as? Int } == [500, 500, 500, 201], "\(ntfyAttempts.map { $0["status"] ?? "" })")
+            #expect(gaps.count == 3 && gaps[0] >= 24 && gaps[0] <= 36 && gaps[1] > gaps[0] && gaps[2] > gaps[1], "\(gaps)")
+            #expect(try await Self.nextDue(a.database) == nil)
+
+            // The push service says the subscription is gone: the channel goes.
+            try await receiver.configure(["annphone": ["statuses": [410]]])
+            _ = try await a.data("mutation($h: UUID!, $d: DateTime) { createTask(householdId: $h, input: {title: \"Water plants\", deadline: $d}) { id } }",
+                                 ["h": home, "d": DateTimeScalar.string(from: a.clock.now.addingTimeInterval(60))], token: ann.token)
+            a.clock.advance(by: 61)
+            #expect(try await TaskReminderLoop(tasks: a.services.tasks).runRound() == 1)
+            _ = try await DeliveryLoop(delivery: a.services.delivery).runRound()
+            let channels = try #require(try await a.data("{ channels { kind } }", token: ann.token)["channels"] as? [[String: Any]])
+            #expect(channels.map { $0["kind"] as? String } == ["NTFY"], "\(channels)")
+        }
+    }
+
+    /// When the next pending delivery is due, if any.
+    static func nextDue(_ database: Database) async throws -> Date? {
+        let rows = try await database.client.query("SELECT min(due_at) FROM deliveries WHERE state = 'PENDING'", logger: database.logger)
+        for try await due in rows.decode(Date?.self) { return due }
+        return nil
+    }
 }

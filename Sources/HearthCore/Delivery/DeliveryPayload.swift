@@ -32,6 +32,25 @@ public struct DeliveryPayload: Sendable, Equatable, Codable {
         self.url = url
     }
 
+    enum CodingKeys: String, CodingKey {
+        case id, kind, title, body, priority, householdId, storeId, taskId, actions, url
+    }
+
+    /// Ids in lower case, as the API writes them; absent ones as null.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.lowercasedString, forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(priority, forKey: .priority)
+        try container.encode(householdId?.lowercasedString, forKey: .householdId)
+        try container.encode(storeId?.lowercasedString, forKey: .storeId)
+        try container.encode(taskId?.lowercasedString, forKey: .taskId)
+        try container.encode(actions, forKey: .actions)
+        try container.encode(url, forKey: .url)
+    }
+
     /// The JSON sent (keys sorted, so equal payloads are equal bytes).
     public var json: Data {
         let encoder = JSONEncoder()

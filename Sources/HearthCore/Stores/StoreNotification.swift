@@ -25,6 +25,11 @@ public struct StoreNotification: Sendable, Equatable {
     public var readAt: Date?
     /// Grows with every change of the record (for sync).
     public var version: Int = 0
+    /// What it is about: store changes, a reminder (then `taskID`), a task assigned, membership.
+    public var kind: NotificationKind = .storeChanges
+    public var taskID: UUID?
+    /// DONE once a reminder's item is completed or deleted.
+    public var isDone = false
 }
 
 extension StoreNotification {
@@ -92,6 +97,8 @@ extension Preferences {
 
 extension StoreNotification {
     /// Writes one household's notifications made at `at` (of one store, or of none) in one statement.
+    /// Writes the notifications and queues their deliveries to each recipient's enabled channels
+    /// that take their kind, in the caller's transaction (the outbox commits with them).
     static func insert(_ notifications: [StoreNotification], householdID: UUID, storeID: UUID?, at: Date,
                        on connection: PostgresConnection, logger: Logger) async throws {
         guard !notifications.isEmpty else { return }
@@ -99,10 +106,17 @@ extension StoreNotification {
             "{" + notification.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\"\($0.key.rawValue)\":\($0.value)" }.joined(separator: ",") + "}"
         }
         try await connection.query("""
-            INSERT INTO notifications (id, user_id, household_id, store_id, title, body, priority, counts, created_at)
-            SELECT n.id, n.user_id, \(householdID), \(storeID), n.title, n.body, n.priority, n.counts::jsonb, \(at)
+            INSERT INTO notifications (id, user_id, household_id, store_id, title, body, priority, counts, created_at, kind, task_id)
+            SELECT n.id, n.user_id, \(householdID), \(storeID), n.title, n.body, n.priority, n.counts::jsonb, \(at), n.kind, NULLIF(n.task_id, '')::uuid
             FROM unnest(\(notifications.map(\.id)), \(notifications.map(\.userID)), \(notifications.map(\.title)), \(notifications.map(\.body)),
-                        \(notifications.map(\.priority.rawValue)), \(counts)) AS n(id, user_id, title, body, priority, counts)
+                        \(notifications.map(\.priority.rawValue)), \(counts), \(notifications.map(\.kind.rawValue)),
+                        \(notifications.map { $0.taskID?.lowercasedString ?? "" })) AS n(id, user_id, title, body, priority, counts, kind, task_id)
+            """, logger: logger)
+        try await connection.query("""
+            INSERT INTO deliveries (notification_id, channel_id, due_at, give_up_at, created_at)
+            SELECT n.id, c.id, \(at), \(at.addingTimeInterval(DeliveryService.giveUpAfter)), \(at)
+            FROM notifications n JOIN delivery_channels c ON c.user_id = n.user_id AND c.enabled AND (c.kinds IS NULL OR n.kind = ANY(c.kinds))
+            WHERE n.id = ANY(\(notifications.map(\.id)))
             """, logger: logger)
     }
 }

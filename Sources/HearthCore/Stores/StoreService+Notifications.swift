@@ -11,7 +11,7 @@ extension StoreService {
             "SELECT count(*) FROM notifications n WHERE n.user_id = \(actor) AND \(unread)", wanted: page.countsTotal)
         let keyset = SQLCondition.keyset(after: after, time: "n.created_at", id: "n.id", descending: true)
         let rows = try await database.client.query("""
-            SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts::text AS counts, n.created_at, n.read_at, n.version,
+            SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts::text AS counts, n.created_at, n.read_at, n.version, n.kind, n.task_id, n.state,
                    \(unescaped: Cursor.microsecondsSQL("n.created_at")) AS micros
             FROM notifications n WHERE n.user_id = \(actor) AND \(unread) AND \(keyset)
             ORDER BY n.created_at DESC, n.id DESC LIMIT \(page.first + 1)
@@ -31,7 +31,7 @@ extension StoreService {
     func markNotificationRead(actor: UUID, id: UUID, on connection: PostgresConnection) async throws -> StoreNotification {
         let rows = try await connection.query("""
             UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now)) WHERE id = \(id) AND user_id = \(actor)
-            RETURNING id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, version, 0::bigint AS micros
+            RETURNING id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
             """, logger: logger)
         guard let notification = try await Self.decodeNotifications(rows).first?.notification else { throw ServiceError.notFound("Notification") }
         return notification
@@ -41,7 +41,7 @@ extension StoreService {
     static func notifications(ids: [UUID], from client: PostgresClient, logger: Logger) async throws -> [StoreNotification] {
         guard !ids.isEmpty else { return [] }
         let rows = try await client.query("""
-            SELECT id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, version, 0::bigint AS micros
+            SELECT id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
             FROM notifications WHERE id = ANY(\(ids))
             """, logger: logger)
         return try await decodeNotifications(rows).map(\.notification)
@@ -60,7 +60,8 @@ extension StoreService {
             let notification = StoreNotification(
                 id: try row("id"), userID: try row("user_id"), householdID: try row("household_id"), storeID: try row("store_id"),
                 title: try row("title"), body: try row("body"), priority: try row("priority", or: .normal), counts: counts,
-                createdAt: try row("created_at"), readAt: try row("read_at"), version: try row("version"))
+                createdAt: try row("created_at"), readAt: try row("read_at"), version: try row("version"), kind: try row("kind", or: .storeChanges),
+                taskID: try row("task_id"), isDone: try row("state", as: String.self) == "DONE")
             result.append((notification, try row("micros")))
         }
         return result

@@ -32,6 +32,9 @@ extension StoreNotification {
     static func registerGraphQL(_ resolvers: inout Resolvers) {
         resolvers.object("Notification", StoreNotification.self) { notification in
             notification.field("version") { .int($0.version) }
+            notification.field("kind") { .enumeration($0.kind) }
+            notification.field("taskId") { .id($0.taskID) }
+            notification.field("state") { .string($0.isDone ? "DONE" : "ACTIVE") }
             notification.field("id") { .id($0.id) }
             notification.field("householdId") { .id($0.householdID) }
             notification.field("storeId") { .id($0.storeID) }

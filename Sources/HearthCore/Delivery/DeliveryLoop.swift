@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The background sender: every `pollInterval` it sends the deliveries that are due (leased per
+/// delivery, so with several instances each is attempted by one at a time), until none is left.
+/// Stops on graceful shutdown; a delivery cut off mid-send is retried once its lease runs out.
+public struct DeliveryLoop: Service {
+    let delivery: DeliveryService
+    let pollInterval: Duration
+    let ready: (@Sendable () async -> Void)?
+
+    /// `ready`, when given, is awaited before the first round (the server's migrations, say).
+    public init(delivery: DeliveryService, pollInterval: Duration = .seconds(2), startWhen ready: (@Sendable () async -> Void)? = nil) {
+        self.delivery = delivery
+        self.pollInterval = pollInterval
+        self.ready = ready
+    }
+
+    public func run() async throws {
+        guard await awaitReady(ready) else { return }
+        let logger = delivery.logger
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                let attempted = try await runRound()
+                if attempted > 0 { logger.debug("deliveries attempted", metadata: ["count": "\(attempted)"]) }
+            } catch is CancellationError {
+                break
+            } catch {
+                logger.error("delivery loop failed; retrying", metadata: ["error": "\(Database.describe(error))"])
+            }
+            try? await gracefulShutdownSleep(pollInterval)
+        }
+    }
+
+    /// Sends due deliveries until none is left; returns how many were attempted.
+    @discardableResult
+    public func runRound() async throws -> Int {
+        var total = 0
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let attempted = try await delivery.deliverDue()
+            guard attempted > 0 else { break }
+            total += attempted
+        }
+        return total
+    }
+}
