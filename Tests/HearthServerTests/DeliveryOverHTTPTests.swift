@@ -246,4 +246,47 @@ import Testing
         for try await due in rows.decode(Date?.self) { return due }
         return nil
     }
+
+    /// Household events notify the people they concern: a member added, promoted or removed by
+    /// someone else, an item assigned to someone else; a reminder is marked done when its item is.
+    @Test func householdEventsNotifyThePeopleTheyConcern() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let ben = try await HouseholdsOverHTTPTests.person(server, "Ben")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            try await HouseholdsOverHTTPTests.add(server, ann, home, ben, "MEMBER")
+            _ = try await server.data("mutation($h: UUID!, $u: UUID!) { changeMemberRole(householdId: $h, userId: $u, role: ADMIN) { role } }",
+                                      ["h": home, "u": ben.id], token: ann.token)
+            func notes(_ person: HouseholdsOverHTTPTests.Person, _ kind: String) async throws -> [[String: Any]] {
+                let data = try await server.data("query($k: [NotificationKind!]) { notifications(kinds: $k) { edges { node { kind title body taskId state } } } }",
+                                                 ["k": [kind]], token: person.token)
+                return ((data["notifications"] as? [String: Any])?["edges"] as? [[String: Any]] ?? []).compactMap { $0["node"] as? [String: Any] }
+            }
+            #expect(try await notes(ben, "MEMBERSHIP").compactMap { $0["body"] as? String }
+                    == ["Your role here is now admin.", "You were added to this household as member."])
+            #expect(try await notes(ann, "MEMBERSHIP").isEmpty, "the one who acted is not told")
+
+            // Assigned by someone else: told; to oneself: not.
+            let create = "mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }"
+            let assigned = try #require((try await server.data(create, ["h": home, "i": ["title": "Fix the gate", "assigneeId": ann.id]], token: ben.token)["createTask"]
+                                         as? [String: Any])?["id"] as? String)
+            _ = try await server.data(create, ["h": home, "i": ["title": "My own", "assigneeId": ben.id]], token: ben.token)
+            let annAssigned = try await notes(ann, "TASK_ASSIGNED")
+            #expect(annAssigned.count == 1 && annAssigned.first?["taskId"] as? String == assigned && annAssigned.first?["title"] as? String == "Fix the gate")
+            #expect(try await notes(ben, "TASK_ASSIGNED").isEmpty)
+
+            // A reminder is done once its item is completed.
+            let due = DateTimeScalar.string(from: server.clock.now.addingTimeInterval(60))
+            let task = try #require((try await server.data(create, ["h": home, "i": ["title": "Call the vet", "deadline": due]], token: ann.token)["createTask"]
+                                     as? [String: Any])?["id"] as? String)
+            server.clock.advance(by: 61)
+            #expect(try await TaskReminderLoop(tasks: server.services.tasks).runRound() == 1)
+            #expect(try await notes(ann, "REMINDER").first?["state"] as? String == "ACTIVE")
+            _ = try await server.data("mutation($id: UUID!) { completeTask(id: $id) { id } }", ["id": task], token: ann.token)
+            #expect(try await notes(ann, "REMINDER").map { $0["state"] as? String } == ["DONE"])
+
+            _ = try await server.data("mutation($h: UUID!, $u: UUID!) { removeMember(householdId: $h, userId: $u) }", ["h": home, "u": ben.id], token: ann.token)
+            #expect(try await notes(ben, "MEMBERSHIP").first?["body"] as? String == "You were removed from this household.")
+        }
+    }
 }

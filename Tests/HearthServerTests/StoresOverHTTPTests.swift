@@ -293,7 +293,7 @@ import Testing
                 c.setPrice(product: 1, to: catalog.products[1].variants[0].price * 95 / 100)   // small drop
                 c.setAvailable(product: 2, variant: 0, !catalog.products[2].variants[0].available)
             }
-            let notificationsQuery = "{ notifications(unreadOnly: true) { totalCount edges { node { id title body priority counts read } } } }"
+            let notificationsQuery = "{ notifications(unreadOnly: true, kinds: [STORE_CHANGES]) { totalCount edges { node { id title body priority counts read } } } }"
             // Mia listens live over SSE-free polling here; the subscription is covered by the WebSocket test.
             _ = try await Self.sync(server, member, store["id"])
             let olive = try await server.data(notificationsQuery, token: owner.token)
@@ -502,7 +502,7 @@ extension StoresOverHTTPTests {
             _ = try await Self.sync(server, owner, store["id"])
             #expect(try await Self.eventNodes(server, owner, home).count == 12)
             for (person, name, body, priority) in people {
-                let data = try await server.data("{ notifications { totalCount edges { node { title body priority } } } }", token: person.token)
+                let data = try await server.data("{ notifications(kinds: [STORE_CHANGES]) { totalCount edges { node { title body priority } } } }", token: person.token)
                 let nodes = ((data["notifications"] as? [String: Any])?["edges"] as? [[String: Any]] ?? []).compactMap { $0["node"] as? [String: Any] }
                 #expect(nodes.count == 1, "\(name): \(nodes)")
                 #expect(nodes.first?["title"] as? String == "Beta", "\(name)")

@@ -263,7 +263,7 @@ import Testing
             #expect(sent.count == 2, "both reminders are done with")
             // The feed behind notificationReceived carries exactly these notifications.
             #expect(Set(sent.flatMap(\.notifications).map { $0.userID.uuidString.lowercased() }) == Set([owner.id, member.id]))
-            let query = "{ notifications { totalCount edges { node { title body } } } }"
+            let query = "{ notifications(kinds: [REMINDER]) { totalCount edges { node { title body } } } }"
             for (person, expected) in [(owner, 1), (member, 1), (quiet, 0)] {
                 let data = try await server.data(query, token: person.token)
                 #expect((data["notifications"] as? [String: Any])?["totalCount"] as? Int == expected, "\(person.id)")

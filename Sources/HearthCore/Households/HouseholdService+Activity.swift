@@ -10,6 +10,49 @@ extension HouseholdService {
             INSERT INTO household_activity (household_id, kind, actor_id, member_id, role, previous_role, invitation_id, created_at)
             VALUES (\(household), \(kind.rawValue), \(actor), \(member), \(role?.rawValue), \(previousRole?.rawValue), \(invitation), \(clock.now))
             """, logger: logger)
+        try await notifyMembership(kind, household: household, actor: actor, member: member, role: role, on: connection)
+    }
+
+    /// The people a membership change is news to, told in the same transaction (a MEMBERSHIP
+    /// notification, delivered to their channels): the member added, removed, promoted or made
+    /// owner by someone else; the owners and admins when someone joins by invitation. People who
+    /// switched notifications off get none.
+    private func notifyMembership(_ kind: ActivityEntry.Kind, household: UUID, actor: UUID, member: UUID?, role: HouseholdRole?,
+                                  on connection: PostgresConnection) async throws {
+        guard let member else { return }
+        let body: String
+        var recipients: [UUID] = []
+        switch kind {
+        case .memberAdded: body = "You were added to this household as \(role?.rawValue.lowercased() ?? "member")."
+        case .memberRemoved: body = "You were removed from this household."
+        case .memberRoleChanged: body = "Your role here is now \(role?.rawValue.lowercased() ?? "member")."
+        case .ownershipTransferred: body = "You are now an owner of this household."
+        case .memberJoined:
+            let name = try await publicUser(member)?.displayName ?? "Someone"
+            body = "\(name) joined as \(role?.rawValue.lowercased() ?? "member")."
+            let admins = try await connection.query("""
+                SELECT user_id FROM household_members WHERE household_id = \(household) AND role IN ('OWNER', 'ADMIN') AND user_id <> \(member)
+                """, logger: logger)
+            for try await admin in admins.decode(UUID.self) { recipients.append(admin) }
+        default: return
+        }
+        if kind != .memberJoined {
+            guard member != actor else { return }
+            recipients = [member]
+        }
+        guard !recipients.isEmpty else { return }
+        let rows = try await connection.query("""
+            SELECT h.name, u.id FROM households h, users u
+            WHERE h.id = \(household) AND u.id = ANY(\(recipients)) AND u.preferences->'notifications'->'enabled' IS DISTINCT FROM 'false'::jsonb
+            ORDER BY u.id
+            """, logger: logger)
+        let now = clock.now
+        var notifications: [StoreNotification] = []
+        for try await (title, user) in rows.decode((String, UUID).self) {
+            notifications.append(StoreNotification(id: UUID(), userID: user, householdID: household, storeID: nil, title: title, body: body,
+                                                   priority: .normal, counts: [:], createdAt: now, readAt: nil, kind: .membership))
+        }
+        try await StoreNotification.insert(notifications, householdID: household, storeID: nil, at: now, on: connection, logger: logger)
     }
 
     /// The activity logs of several households the caller was shown, newest first, the same page of

@@ -3,10 +3,14 @@ import Logging
 import PostgresNIO
 
 extension StoreService {
-    /// The caller's notifications, newest first.
-    public func notifications(actor: UUID, unreadOnly: Bool, page: PageRequest) async throws -> Page<StoreNotification> {
+    /// The caller's notifications, newest first; only unread ones, or only `kinds`, when asked.
+    public func notifications(actor: UUID, unreadOnly: Bool, kinds: [NotificationKind]? = nil, page: PageRequest) async throws -> Page<StoreNotification> {
         let after = try page.afterKeyset()
-        let unread: SQLCondition = unreadOnly ? .predicate([.sql("n.read_at IS NULL")]) : .alwaysTrue
+        var filters: [SQLCondition] = unreadOnly ? [.predicate([.sql("n.read_at IS NULL")])] : []
+        if let kinds {
+            filters.append(.or(kinds.map { .predicate([.sql("n.kind = "), .bind(.text($0.rawValue))]) }))
+        }
+        let unread = SQLCondition.and(filters)
         let total = try await database.count(
             "SELECT count(*) FROM notifications n WHERE n.user_id = \(actor) AND \(unread)", wanted: page.countsTotal)
         let keyset = SQLCondition.keyset(after: after, time: "n.created_at", id: "n.id", descending: true)

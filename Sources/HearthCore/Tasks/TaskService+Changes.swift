@@ -50,6 +50,7 @@ extension TaskService {
         let now = clock.now
         if case .some(.some(let assignee)) = patch.assigneeID, assignee != item.assigneeID {
             try await Self.requireMember(assignee, of: item.householdID, on: connection, logger: logger)
+            try await Self.notifyAssignee(assignee, of: changed, by: actor, at: now, on: connection, logger: logger)
         }
         // The reminder follows the item's time when that moved (a snoozed or sent one stays otherwise).
         let timeMoved = (changed.remindAt ?? changed.occursAt) != (item.remindAt ?? item.occursAt)
@@ -180,6 +181,7 @@ extension TaskService {
                 UPDATE task_items SET completed_at = \(now), completed_by = \(actor), reminder_due_at = NULL, updated_by = \(actor), updated_at = \(now)
                 WHERE id = \(id)
                 """, logger: logger)
+            try await Self.retireReminders(of: id, on: connection, logger: logger)
         } else {
             let due = Self.armedReminder(at: item.remindAt ?? item.occursAt, now: now)
             try await connection.query("""
@@ -189,6 +191,34 @@ extension TaskService {
         }
         return TaskWrite(taskID: id, householdID: item.householdID, change: done ? .completed : .reopened,
                          version: try await Self.version(of: id, on: connection, logger: logger))
+    }
+
+    /// A completed or deleted item's reminders are done: marked so, and their unsent deliveries dropped.
+    static func retireReminders(of taskID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            WITH done AS (
+                UPDATE notifications SET state = 'DONE' WHERE task_id = \(taskID) AND kind = 'REMINDER' AND state = 'ACTIVE' RETURNING id)
+            UPDATE deliveries SET state = 'FAILED', last_error = 'The item was completed or deleted before this was sent.'
+            WHERE state = 'PENDING' AND notification_id IN (SELECT id FROM done)
+            """, logger: logger)
+    }
+
+    /// Tells the person an item was assigned to (unless they assigned it themselves or switched
+    /// notifications off): a TASK_ASSIGNED notification, delivered to their channels.
+    static func notifyAssignee(_ assignee: UUID, of item: TaskItem, by actor: UUID, at now: Date, on connection: PostgresConnection,
+                               logger: Logger) async throws {
+        guard assignee != actor else { return }
+        let rows = try await connection.query("""
+            SELECT count(*) FROM users WHERE id = \(assignee) AND preferences->'notifications'->'enabled' IS DISTINCT FROM 'false'::jsonb
+            """, logger: logger)
+        var wants = false
+        for try await count in rows.decode(Int.self) { wants = count > 0 }
+        guard wants else { return }
+        let notification = StoreNotification(
+            id: UUID(), userID: assignee, householdID: item.householdID, storeID: nil, title: item.title,
+            body: item.kind == .event ? "An event was assigned to you." : "A task was assigned to you.",
+            priority: item.priority == .high ? .high : .normal, counts: [:], createdAt: now, readAt: nil, kind: .taskAssigned, taskID: item.id)
+        try await StoreNotification.insert([notification], householdID: item.householdID, storeID: nil, at: now, on: connection, logger: logger)
     }
 
     // MARK: Deletion
@@ -222,6 +252,7 @@ extension TaskService {
         try HouseholdService.authorize(caller, "delete", locked.item.subject)
         try locked.versions.refuseStaleDeletion("Task", expected: expectedVersion, names: TaskPatch.fieldNames)
         try await connection.query("DELETE FROM task_items WHERE id = \(id)", logger: logger)
+        try await Self.retireReminders(of: id, on: connection, logger: logger)
         let tombstone = try await Self.tombstone("TASK", id.lowercasedString, caller: caller, subject: "Task", on: connection, logger: logger)
         var item = locked.item
         item.version = tombstone?.version ?? item.version

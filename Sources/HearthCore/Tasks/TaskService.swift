@@ -94,6 +94,11 @@ public final class TaskService: ServiceHealth {
                 FROM unnest(\(Array(0..<draft.subtasks.count)), \(draft.subtasks)) AS s(position, title)
                 """, logger: logger)
         }
+        if let assignee = draft.assigneeID {
+            let item = TaskItem(id: id, householdID: householdID, kind: draft.kind, title: draft.title, priority: draft.priority, createdAt: now,
+                                updatedAt: now, labels: [], subtasks: [], reminderID: id)
+            try await Self.notifyAssignee(assignee, of: item, by: actor, at: now, on: connection, logger: logger)
+        }
         return TaskWrite(taskID: id, householdID: householdID, change: .created, version: try await Self.version(of: id, on: connection, logger: logger),
                          madeLabels: !draft.labelNames.isEmpty)
     }

@@ -403,8 +403,8 @@ extension TaskServiceTests {
             let (a, b) = try await (first, second)
             #expect(a + b == 30, "\(a) + \(b)")
             // 10 assigned to Mia: one notification each; 20 unassigned: one per member (2).
-            #expect(try await f.count("SELECT count(*) FROM notifications") == 10 + 20 * 2)
-            #expect(try await f.count("SELECT count(DISTINCT (user_id, title)) FROM notifications") == 50, "nobody got one twice")
+            #expect(try await f.count("SELECT count(*) FROM notifications WHERE kind = 'REMINDER'") == 10 + 20 * 2)
+            #expect(try await f.count("SELECT count(DISTINCT (user_id, title)) FROM notifications WHERE kind = 'REMINDER'") == 50, "nobody got one twice")
             #expect(try await f.count("SELECT count(*) FROM notifications WHERE body = 'Due 2026-03-29 14:10'") == 50, "due time in Berlin")
             #expect(try await f.count("SELECT count(*) FROM task_items WHERE reminder_due_at IS NOT NULL") == 1, "only the later one is pending")
             #expect(try await f.tasks.item(actor: f.owner, id: future.id).reminderDueAt == future.deadline)

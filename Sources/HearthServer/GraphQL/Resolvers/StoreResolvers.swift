@@ -47,7 +47,8 @@ enum StoreResolvers {
         }
         resolvers.field("Query.notifications") { input in
             let actor = try input.signedIn().user.id
-            return .object(try await stores.notifications(actor: actor, unreadOnly: input.flag("unreadOnly"), page: try input.page()))
+            let kinds = input[argument: "kinds"].strings?.compactMap(NotificationKind.init(rawValue:))
+            return .object(try await stores.notifications(actor: actor, unreadOnly: input.flag("unreadOnly"), kinds: kinds, page: try input.page()))
         }
     }
 
