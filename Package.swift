@@ -38,6 +38,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Metrics", package: "swift-metrics"),  // delivery counters
             ]
         ),
         // A Shopify-shaped shop on loopback (generated catalog, controls, failure modes): for tests,

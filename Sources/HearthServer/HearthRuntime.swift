@@ -90,7 +90,7 @@ public struct HearthRuntime: Sendable {
         let sync = SyncService(database: database, households: households, tasks: tasks, stores: stores, clock: clock,
                                configuration: configuration.sync, logger: logger)
         let delivery = DeliveryService(database: database, clock: clock, configuration: configuration.delivery, logger: logger)
-        let health = HealthRegistry([database, database.bus, users, households, stores, tasks])
+        let health = HealthRegistry([database, database.bus, users, households, stores, tasks, delivery])
         let services = HearthServices(users: users, households: households, stores: stores, tasks: tasks, sync: sync, delivery: delivery,
                                       health: health, clock: clock)
         let schema = try HearthGraphQLSchema(source: source, facts: facts, services: services)

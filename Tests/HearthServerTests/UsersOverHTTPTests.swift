@@ -292,7 +292,7 @@ import Testing
             #expect(try await server.error("{ health { name } }", token: person).code == "FORBIDDEN")
             let health = try #require(try await server.data("{ health { name isHealthy details } }", token: admin)["health"] as? [[String: Any]])
             // The services `hearth serve` runs, the event bus among them (the test server is built the same way).
-            #expect(health.map { $0["name"] as? String } == ["database", "events", "users", "households", "stores", "tasks"])
+            #expect(health.map { $0["name"] as? String } == ["database", "events", "users", "households", "stores", "tasks", "delivery"])
             let details = Dictionary(uniqueKeysWithValues: health.compactMap { entry in
                 (entry["name"] as? String).map { ($0, entry["details"] as? [String: Any] ?? [:]) }
             })

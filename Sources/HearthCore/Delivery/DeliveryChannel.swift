@@ -38,3 +38,15 @@ struct ChannelTarget: Sendable {
     /// ntfy: the access token; webhooks: the signing secret.
     var secret: String?
 }
+
+/// One attempt in a channel's delivery log.
+public struct DeliveryAttempt: Sendable, Equatable {
+    public var at: Date
+    /// The receiver's HTTP status; nil when none came.
+    public var status: Int?
+    public var latencyMilliseconds: Int
+    public var outcome: DeliveryOutcome.Result
+    public var error: String?
+    /// The notification sent; nil for a test message.
+    public var notificationID: UUID?
+}

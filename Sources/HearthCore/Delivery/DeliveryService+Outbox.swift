@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 
 extension DeliveryService {
@@ -84,9 +85,10 @@ extension DeliveryService {
                 // The push service dropped the subscription: the channel goes (its deliveries with it).
                 try await database.client.query("DELETE FROM delivery_channels WHERE id = \(delivery.channel)", logger: logger)
                 logger.info("push subscription gone, channel removed", metadata: ["channel": "\(delivery.channel)", "status": "\(outcome.status ?? 0)"])
+                Counter(label: "hearth_deliveries_total", dimensions: [("channel", "web_push"), ("outcome", "gone")]).increment()
                 return
             }
-            try await record(outcome, channel: delivery.channel, notification: notification.id, at: now)
+            try await record(outcome, channel: delivery.channel, kind: target.channel.kind, notification: notification.id, at: now)
         } catch {
             logger.warning("delivery attempt failed", metadata: ["delivery": "\(delivery.id)", "error": "\(Database.describe(error))"])
         }

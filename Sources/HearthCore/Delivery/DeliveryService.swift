@@ -1,13 +1,14 @@
 import Crypto
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 import Synchronization
 
 /// Notifications that reach people while their apps are closed: each person's channels (Web
 /// Push subscriptions, ntfy topics, signed webhooks), the installation's VAPID key, and sending.
 /// A channel is its owner's alone: someone else's id answers `notFound`.
-public final class DeliveryService: Sendable {
+public final class DeliveryService: ServiceHealth {
     let database: Database
     let clock: any HearthClock
     public let configuration: DeliveryConfiguration
@@ -162,7 +163,7 @@ public final class DeliveryService: Sendable {
         let payload = DeliveryPayload(id: UUID(), kind: "TEST", title: "Hearth test", body: "Notifications reach this channel.", priority: "NORMAL",
                                       url: configuration.publicURL.map { $0.appendingPathComponent("notifications").absoluteString })
         let outcome = await client.send(payload, to: target, vapid: try await vapid(), options: .init(ttl: 60, topic: nil), now: now)
-        try await record(outcome, channel: target.channel.id, notification: nil, at: now)
+        try await record(outcome, channel: target.channel.id, kind: target.channel.kind, notification: nil, at: now)
         return outcome.result == .sent
     }
 
@@ -190,7 +191,7 @@ public final class DeliveryService: Sendable {
     }
 
     /// Writes an attempt into the channel's log (the newest 50 are kept) and its health.
-    func record(_ outcome: DeliveryOutcome, channel: UUID, notification: UUID?, at now: Date) async throws {
+    func record(_ outcome: DeliveryOutcome, channel: UUID, kind: DeliveryChannel.Kind, notification: UUID?, at now: Date) async throws {
         let milliseconds = Int(outcome.latency.components.seconds * 1000) + Int(outcome.latency.components.attoseconds / 1_000_000_000_000_000)
         try await database.transaction(logger: logger) { connection in
             try await connection.query("""
@@ -212,6 +213,76 @@ public final class DeliveryService: Sendable {
                     WHERE id = \(channel)
                     """, logger: logger)
             }
+        }
+        Counter(label: "hearth_deliveries_total", dimensions: [("channel", kind.rawValue.lowercased()), ("outcome", outcome.result.rawValue.lowercased())])
+            .increment()
+        if outcome.result != .sent, notification != nil { try await disableIfFailingForADay(channel, at: now) }
+    }
+
+    /// A channel whose every attempt failed for a day is switched off, saying why, and its owner
+    /// is told on their other channels.
+    private func disableIfFailingForADay(_ channel: UUID, at now: Date) async throws {
+        let rows = try await database.client.query("""
+            UPDATE delivery_channels SET enabled = false,
+                disabled_reason = 'Switched off: every delivery failed for a day (last: ' || COALESCE(last_failure, 'no answer') || ').'
+            WHERE id = \(channel) AND enabled AND failing_since <= \(now.addingTimeInterval(-Self.giveUpAfter))
+            RETURNING user_id, name
+            """, logger: logger)
+        for try await (owner, name) in rows.decode((UUID, String).self) {
+            logger.notice("channel switched off after failing for a day", metadata: ["channel": "\(channel)"])
+            let payload = DeliveryPayload(id: UUID(), kind: "CHANNEL_DISABLED", title: "A notification channel was switched off",
+                                          body: "\(name) failed for a day and no longer receives notifications; see your channels.", priority: "NORMAL")
+            let others = try await database.client.query(
+                "SELECT id FROM delivery_channels WHERE user_id = \(owner) AND enabled AND id <> \(channel)", logger: logger)
+            var ids: [UUID] = []
+            for try await id in others.decode(UUID.self) { ids.append(id) }
+            let vapid = try await vapid()
+            for id in ids {
+                let target = try await target(id, owner: owner)
+                _ = await client.send(payload, to: target, vapid: vapid, options: .init(ttl: 86_400, topic: nil), now: now)
+            }
+        }
+    }
+
+    /// A channel's newest attempts (at most 50), for its owner.
+    public func log(actor: UUID, channelID: UUID) async throws -> [DeliveryAttempt] {
+        let rows = try await database.client.query("""
+            SELECT a.attempted_at, a.status, a.latency_ms, a.outcome, a.error, a.notification_id
+            FROM delivery_attempts a JOIN delivery_channels c ON c.id = a.channel_id
+            WHERE a.channel_id = \(channelID) AND c.user_id = \(actor) ORDER BY a.id DESC LIMIT 50
+            """, logger: logger)
+        var attempts: [DeliveryAttempt] = []
+        for try await (at, status, latency, outcome, error, notification) in rows.decode((Date, Int?, Int, String, String?, UUID?).self) {
+            attempts.append(DeliveryAttempt(at: at, status: status, latencyMilliseconds: latency,
+                                            outcome: DeliveryOutcome.Result(rawValue: outcome) ?? .failed, error: error, notificationID: notification))
+        }
+        return attempts
+    }
+
+    // MARK: Health
+
+    public var healthName: String { "delivery" }
+
+    /// The queue's depth, the oldest pending delivery's age, and the failed attempts of the last hour.
+    public func performHealthCheck() async -> ServiceHealthStatus {
+        let started = ContinuousClock.now
+        let checkedAt = Date()
+        let now = clock.now
+        do {
+            let rows = try await database.client.query("""
+                SELECT (SELECT count(*) FROM deliveries WHERE state = 'PENDING'),
+                       (SELECT COALESCE(EXTRACT(EPOCH FROM (\(now) - min(created_at))), 0)::float8 FROM deliveries WHERE state = 'PENDING'),
+                       (SELECT count(*) FROM delivery_attempts WHERE outcome <> 'SENT' AND attempted_at > \(now.addingTimeInterval(-3600)))
+                """, logger: logger)
+            var details: [String: HealthDetail] = [:]
+            for try await (pending, oldest, failures) in rows.decode((Int, Double, Int).self) {
+                details = ["queueDepth": .int(pending), "oldestPendingSeconds": .number(oldest), "failuresLastHour": .int(failures),
+                           "webPush": .bool(configuration.vapidSubject != nil)]
+            }
+            return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started, details: details)
+        } catch {
+            return ServiceHealthStatus(isHealthy: false, lastChecked: checkedAt, errors: ["delivery queue unreadable: \(Database.describe(error))"],
+                                       responseTime: ContinuousClock.now - started)
         }
     }
 

@@ -9,6 +9,10 @@ enum DeliveryResolvers {
         resolvers.field("ServerInfo.webPushPublicKey") { _ in
             .string(orNull: try await delivery.webPushPublicKey())
         }
+        resolvers.field("Channel.log") { input in
+            let channel = try input.parent(DeliveryChannel.self)
+            return .objects(try await delivery.log(actor: try input.signedIn().user.id, channelID: channel.id))
+        }
         resolvers.field("Query.channels") { input in
             .objects(try await delivery.channels(actor: try input.signedIn().user.id))
         }

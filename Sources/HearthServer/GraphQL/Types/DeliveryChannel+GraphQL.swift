@@ -3,7 +3,7 @@ import GraphQLEngine
 import HearthCore
 
 extension DeliveryChannel {
-    /// `Channel` and `CreatedWebhook`.
+    /// `Channel` (its `log` is a root-style resolver in `DeliveryResolvers`), `DeliveryAttempt` and `CreatedWebhook`.
     static func registerGraphQL(_ resolvers: inout Resolvers) {
         resolvers.object("Channel", DeliveryChannel.self) { channel in
             channel.field("id") { .id($0.id) }
@@ -17,6 +17,14 @@ extension DeliveryChannel {
             channel.field("lastFailureAt") { .date($0.lastFailureAt) }
             channel.field("lastFailure") { .string(orNull: $0.lastFailure) }
             channel.field("consecutiveFailures") { .int($0.consecutiveFailures) }
+        }
+        resolvers.object("DeliveryAttempt", DeliveryAttempt.self) { attempt in
+            attempt.field("at") { .date($0.at) }
+            attempt.field("status") { .int(orNull: $0.status) }
+            attempt.field("latencyMs") { .int($0.latencyMilliseconds) }
+            attempt.field("outcome") { .enumeration($0.outcome) }
+            attempt.field("error") { .string(orNull: $0.error) }
+            attempt.field("notificationId") { .id($0.notificationID) }
         }
         resolvers.object("CreatedWebhook", CreatedWebhook.self) { created in
             created.field("channel") { .object($0.channel) }
