@@ -332,4 +332,58 @@ import Testing
             #expect(told.count == 1, "\(all.map { $0["body"] ?? "" })")
         }
     }
+
+    /// Quiet hours (in the person's time zone) hold back a NORMAL notification until they end and
+    /// let a HIGH one through; switching reminders off means no reminder at all.
+    @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
+                   "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    func quietHoursHoldBackAllButHighAndRemindersCanBeSwitchedOff() async throws {
+        try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
+        let receiver = try Receiver()
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            _ = try await server.data("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
+                                      ["i": ["serverUrl": receiver.url("/ntfy"), "topic": "ann"]], token: ann.token)
+            // Quiet from an hour ago to two hours ahead, in Ann's zone.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Asia/Tokyo") ?? .gmt
+            func clockTime(_ date: Date) -> String {
+                let parts = calendar.dateComponents([.hour, .minute], from: date)
+                return Preferences.QuietHours.text((parts.hour ?? 0) * 60 + (parts.minute ?? 0))
+            }
+            let from = clockTime(server.clock.now.addingTimeInterval(-3600)), to = clockTime(server.clock.now.addingTimeInterval(2 * 3600))
+            let set = try await server.data("""
+                mutation($q: QuietHoursInput) { updatePreferences(input: {timeZone: "Asia/Tokyo", quietHours: $q}) { quietHours { from to } notifications { reminders } } }
+                """, ["q": ["from": from, "to": to]], token: ann.token)
+            let preferences = try #require(set["updatePreferences"] as? [String: Any])
+            #expect((preferences["quietHours"] as? [String: Any])?["from"] as? String == from && (preferences["notifications"] as? [String: Any])?["reminders"] as? Bool == true)
+            let bad = try await server.error("mutation { updatePreferences(input: {quietHours: {from: \"25:00\", to: \"07:00\"}}) { theme } }", token: ann.token)
+            #expect(bad.code == "BAD_USER_INPUT" && bad.extensions["field"] as? String == "input.quietHours", "\(bad)")
+
+            let create = "mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }"
+            let due = DateTimeScalar.string(from: server.clock.now.addingTimeInterval(60))
+            _ = try await server.data(create, ["h": home, "i": ["title": "Urgent", "priority": "HIGH", "deadline": due]], token: ann.token)
+            _ = try await server.data(create, ["h": home, "i": ["title": "Whenever", "deadline": due]], token: ann.token)
+            server.clock.advance(by: 61)
+            #expect(try await TaskReminderLoop(tasks: server.services.tasks).runRound() == 2)
+            #expect(try await DeliveryLoop(delivery: server.services.delivery).runRound() == 1)
+            #expect(try await receiver.received().compactMap { ($0["headers"] as? [String: String])?["title"] } == ["Urgent"])
+            // When the quiet hours end, the other one leaves.
+            let held = try #require(try await Self.nextDue(server.database))
+            #expect(clockTime(held) == to, "\(held)")
+            server.clock.advance(by: held.timeIntervalSince(server.clock.now) + 1)
+            #expect(try await DeliveryLoop(delivery: server.services.delivery).runRound() == 1)
+            #expect(try await receiver.received().compactMap { ($0["headers"] as? [String: String])?["title"] } == ["Urgent", "Whenever"])
+
+            // Reminders off: none written, none sent.
+            _ = try await server.data("mutation { updatePreferences(input: {notifications: {reminders: false}, quietHours: null}) { theme } }", token: ann.token)
+            _ = try await server.data(create, ["h": home, "i": ["title": "Silent", "deadline": DateTimeScalar.string(from: server.clock.now.addingTimeInterval(60))]],
+                                      token: ann.token)
+            server.clock.advance(by: 61)
+            _ = try await TaskReminderLoop(tasks: server.services.tasks).runRound()
+            let reminders = try await server.data("{ notifications(kinds: [REMINDER]) { totalCount } }", token: ann.token)
+            #expect((reminders["notifications"] as? [String: Any])?["totalCount"] as? Int == 2)
+        }
+    }
 }

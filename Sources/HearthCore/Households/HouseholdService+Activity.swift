@@ -44,6 +44,7 @@ extension HouseholdService {
         let rows = try await connection.query("""
             SELECT h.name, u.id FROM households h, users u
             WHERE h.id = \(household) AND u.id = ANY(\(recipients)) AND u.preferences->'notifications'->'enabled' IS DISTINCT FROM 'false'::jsonb
+              AND u.preferences->'notifications'->'membership' IS DISTINCT FROM 'false'::jsonb
             ORDER BY u.id
             """, logger: logger)
         let now = clock.now

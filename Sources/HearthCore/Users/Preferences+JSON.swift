@@ -15,6 +15,7 @@ extension Preferences {
     public var json: Data {
         var notificationsObject: [String: Any] = ["enabled": notificationsEnabled]
         for type in ChangeType.allCases { notificationsObject[type.rawValue] = notifications[type, default: true] }
+        for name in NotificationSwitch.allCases { notificationsObject[name.rawValue] = switches[name, default: true] }
         let object: [String: Any] = [
             "theme": theme.rawValue,
             "notifications": notificationsObject,
@@ -22,6 +23,7 @@ extension Preferences {
             "priceIncreaseThreshold": priceIncreaseThreshold.rawValue,
             "timeZone": timeZone,
             "lastHouseholdId": lastHouseholdID.map { $0.lowercasedString as Any } ?? NSNull(),
+            "quietHours": quietHours.map { ["from": QuietHours.text($0.from), "to": QuietHours.text($0.to)] as Any } ?? NSNull(),
         ]
         // Only strings, booleans and null: serialization cannot fail.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
@@ -74,13 +76,26 @@ extension PreferencesPatch {
                         patch.notificationsEnabled = on
                     } else if let type = Preferences.ChangeType(rawValue: name) {
                         patch.notifications[type] = on
+                    } else if let kind = Preferences.NotificationSwitch(rawValue: name) {
+                        patch.switches[kind] = on
                     } else {
-                        let known = (["enabled"] + Preferences.ChangeType.allCases.map(\.rawValue)).joined(separator: ", ")
+                        let known = (["enabled"] + Preferences.ChangeType.allCases.map(\.rawValue) + Preferences.NotificationSwitch.allCases.map(\.rawValue))
+                            .joined(separator: ", ")
                         throw .invalidInput(field: switchPath, message: "\(switchPath) is not a preference; known: \(known).")
                     }
                 }
+            case "quietHours":
+                if case .null = value {
+                    patch.quietHours = .some(nil)
+                    break
+                }
+                guard case .object(let hours) = value, case .string(let from)? = hours["from"], case .string(let to)? = hours["to"],
+                      hours.count == 2, let start = Preferences.QuietHours.minutes(from), let end = Preferences.QuietHours.minutes(to) else {
+                    throw .invalidInput(field: path, message: "\(path) must be null or {\"from\": \"HH:MM\", \"to\": \"HH:MM\"}, such as 22:00 to 07:00.")
+                }
+                patch.quietHours = Preferences.QuietHours(from: start, to: end)
             default:
-                let known = ["theme", "notifications", "priceDropThreshold", "priceIncreaseThreshold", "timeZone", "lastHouseholdId"]
+                let known = ["theme", "notifications", "priceDropThreshold", "priceIncreaseThreshold", "timeZone", "lastHouseholdId", "quietHours"]
                 throw .invalidInput(
                     field: path, message: "\(UserInput.quoted(key)) is not a preference; known: \(known.joined(separator: ", ")).")
             }

@@ -22,6 +22,51 @@ public struct Preferences: Sendable, Equatable {
         case priceDropped, priceIncreased, backInStock, outOfStock, newProduct, productRemoved, imagesChanged
     }
 
+    /// Notifications besides store changes that a person can switch off; the raw value is the JSON key.
+    public enum NotificationSwitch: String, Sendable, CaseIterable {
+        case reminders, taskAssigned, membership
+    }
+
+    /// Hours in the person's time zone when only HIGH notifications leave at once; the rest wait
+    /// until they end. `from` and `to` are minutes after midnight; `from > to` spans midnight.
+    public struct QuietHours: Sendable, Equatable {
+        public var from: Int
+        public var to: Int
+
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+
+        /// `"HH:MM"` → minutes after midnight; nil when it is not a time of day.
+        public static func minutes(_ text: String) -> Int? {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+                  (0..<24).contains(hours), (0..<60).contains(minutes) else { return nil }
+            return hours * 60 + minutes
+        }
+
+        public static func text(_ minutes: Int) -> String {
+            let hours = minutes / 60, rest = minutes % 60
+            return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"
+        }
+
+        /// When a notification written at `date` may leave: `date` outside quiet hours, else their end.
+        public func release(_ date: Date, in zone: TimeZone) -> Date {
+            guard from != to else { return date }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let parts = calendar.dateComponents([.hour, .minute], from: date)
+            let now = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+            let quiet = from < to ? (now >= from && now < to) : (now >= from || now < to)
+            guard quiet else { return date }
+            let start = calendar.startOfDay(for: date)
+            var end = calendar.date(byAdding: .minute, value: to, to: start) ?? date
+            if end <= date { end = calendar.date(byAdding: .day, value: 1, to: end) ?? date }
+            return end
+        }
+    }
+
     public var theme: Theme = .system
     /// The master switch: off silences every change type.
     public var notificationsEnabled = true
@@ -32,6 +77,9 @@ public struct Preferences: Sendable, Equatable {
     /// An IANA name.
     public var timeZone = "UTC"
     public var lastHouseholdID: UUID?
+    /// Reminders, assignments, membership news: each on unless turned off.
+    public var switches: [NotificationSwitch: Bool] = Dictionary(uniqueKeysWithValues: NotificationSwitch.allCases.map { ($0, true) })
+    public var quietHours: QuietHours?
 
     public init() {}
 
@@ -53,6 +101,9 @@ public struct PreferencesPatch: Sendable, Equatable {
     public var timeZone: String?
     /// `.some(nil)` clears the last household.
     public var lastHouseholdID: UUID??
+    public var switches: [Preferences.NotificationSwitch: Bool] = [:]
+    /// `.some(nil)` clears quiet hours.
+    public var quietHours: Preferences.QuietHours??
 
     public init() {}
 
@@ -66,6 +117,8 @@ public struct PreferencesPatch: Sendable, Equatable {
         if let priceIncreaseThreshold { result.priceIncreaseThreshold = priceIncreaseThreshold }
         if let timeZone { result.timeZone = try UserInput.timeZone(timeZone) }
         if let lastHouseholdID { result.lastHouseholdID = lastHouseholdID }
+        for (name, on) in switches { result.switches[name] = on }
+        if let quietHours { result.quietHours = quietHours }
         return result
     }
 }

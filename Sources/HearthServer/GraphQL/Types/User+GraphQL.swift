@@ -55,11 +55,19 @@ extension Preferences {
             preferences.field("priceIncreaseThreshold") { .enumeration($0.priceIncreaseThreshold) }
             preferences.field("timeZone") { .string($0.timeZone) }
             preferences.field("lastHouseholdId") { .id($0.lastHouseholdID) }
+            preferences.field("quietHours") { $0.quietHours.map { .object($0) } ?? .null }
+        }
+        resolvers.object("QuietHours", Preferences.QuietHours.self) { hours in
+            hours.field("from") { .string(Preferences.QuietHours.text($0.from)) }
+            hours.field("to") { .string(Preferences.QuietHours.text($0.to)) }
         }
         resolvers.object("NotificationPreferences", Preferences.self) { notifications in
             notifications.field("enabled") { .bool($0.notificationsEnabled) }
             for type in Preferences.ChangeType.allCases {
                 notifications.field(type.rawValue) { .bool($0.notifications[type, default: true]) }
+            }
+            for name in Preferences.NotificationSwitch.allCases {
+                notifications.field(name.rawValue) { .bool($0.switches[name, default: true]) }
             }
         }
     }
