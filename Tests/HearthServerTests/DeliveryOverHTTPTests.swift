@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HearthCore
 import HearthServer
+import HearthTestSupport
 import NIOCore
 import Testing
 
@@ -384,6 +385,43 @@ import Testing
             _ = try await TaskReminderLoop(tasks: server.services.tasks).runRound()
             let reminders = try await server.data("{ notifications(kinds: [REMINDER]) { totalCount } }", token: ann.token)
             #expect((reminders["notifications"] as? [String: Any])?["totalCount"] as? Int == 2)
+        }
+    }
+
+    /// A receiver that never answers holds one request, not the others: another channel's message
+    /// arrives while that request still hangs.
+    @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
+                   "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    func aReceiverThatNeverAnswersDoesNotHoldUpTheOthers() async throws {
+        try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
+        let receiver = try Receiver()
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            for topic in ["stuck", "fine"] {
+                _ = try await server.data("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
+                                          ["i": ["serverUrl": receiver.url("/ntfy"), "topic": topic]], token: ann.token)
+            }
+            try await receiver.configure(["stuck": ["statuses": ["hang"]]])
+            _ = try await server.data("mutation($h: UUID!, $d: DateTime) { createTask(householdId: $h, input: {title: \"Feed the cat\", deadline: $d}) { id } }",
+                                      ["h": home, "d": DateTimeScalar.string(from: server.clock.now.addingTimeInterval(60))], token: ann.token)
+            server.clock.advance(by: 61)
+            #expect(try await TaskReminderLoop(tasks: server.services.tasks).runRound() == 1)
+            let round = Task { try await DeliveryLoop(delivery: server.services.delivery).runRound() }
+            // The fine channel's message arrives…
+            #expect(try await eventually { try await receiver.received().contains { $0["name"] as? String == "fine" } })
+            // …while the stuck one is still in flight (claimed, not settled).
+            let rows = try await server.database.client.query("""
+                SELECT count(*) FROM deliveries d JOIN delivery_channels c ON c.id = d.channel_id
+                WHERE c.name LIKE '%/stuck' AND d.state = 'PENDING' AND d.lease_owner IS NOT NULL
+                """, logger: server.database.logger)
+            var inFlight = 0
+            for try await count in rows.decode(Int.self) { inFlight = count }
+            #expect(inFlight == 1)
+            #expect(try await round.value == 2)
+            let channels = try #require(try await server.data("{ channels { name lastFailure } }", token: ann.token)["channels"] as? [[String: Any]])
+            #expect((channels.first { ($0["name"] as? String)?.hasSuffix("/stuck") == true }?["lastFailure"] as? String)?.contains("did not answer") == true,
+                    "\(channels)")
         }
     }
 }

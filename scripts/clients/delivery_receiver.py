@@ -4,7 +4,8 @@ Push service that decrypts each message (RFC 8291, http_ece) and verifies its VA
 verifies Standard Webhooks signatures (rejecting replays older than 5 minutes). Run from
 .build/python-webpush; prints `listening <port>`, then serves until killed.
 
-  POST /configure             {"<name>": {"privateKey", "auth", "subject"} | {"secret"} | {"statuses": [500, 200]}}
+  POST /configure             {"<name>": {"privateKey", "auth", "subject"} | {"secret"} | {"statuses": [500, 200, "hang"]}}
+                              ("hang": hold the request 30 s before answering, as a receiver that never answers)
   POST /push/<name>           a Web Push message for subscription <name>
   POST /ntfy/<topic>          an ntfy publish
   POST /webhook/<name>        a webhook delivery
@@ -74,9 +75,12 @@ class Handler(BaseHTTPRequestHandler):
             entry.update(check)
             if "error" in check:
                 status = 401
-        entry["status"] = status
         with lock:
             received.append(entry)
+        if status == "hang":
+            time.sleep(30)
+            status = 504
+        entry["status"] = status
         self.answer(status, b"ok")
 
 
