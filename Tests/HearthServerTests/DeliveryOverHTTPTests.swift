@@ -63,6 +63,21 @@ import Testing
 
     static let channelFields = "id kind name enabled kinds lastSuccessAt lastFailure consecutiveFailures"
 
+    /// Adds an ntfy channel on the receiver for `person`.
+    static func addNtfy(_ server: Server, _ person: HouseholdsOverHTTPTests.Person, _ receiver: Receiver, topic: String) async throws {
+        _ = try await server.data("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
+                                  ["i": ["serverUrl": receiver.url("/ntfy"), "topic": topic]], token: person.token)
+    }
+
+    /// A reminder of a new item due in a minute, fired (the clock moved past it).
+    static func fireReminder(_ server: Server, _ person: HouseholdsOverHTTPTests.Person, _ household: String, title: String, priority: String = "NONE") async throws {
+        _ = try await server.data("mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }",
+                                  ["h": household, "i": ["title": title, "priority": priority,
+                                                         "deadline": DateTimeScalar.string(from: server.clock.now.addingTimeInterval(60))]], token: person.token)
+        server.clock.advance(by: 61)
+        #expect(try await TaskReminderLoop(tasks: server.services.tasks).runRound() == 1)
+    }
+
     @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
                    "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
     func testMessagesReachRealReceiversOfEveryKind() async throws {
@@ -183,8 +198,7 @@ import Testing
             _ = try await a.data("mutation($i: PushSubscriptionInput!) { registerPushSubscription(input: $i) { id } }",
                                  ["i": ["endpoint": receiver.url("/push/annphone"), "keys": ["p256dh": browser.publicKey.x963Representation.base64URLEncodedString,
                                                                                          "auth": auth.base64URLEncodedString]]], token: ann.token)
-            _ = try await a.data("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
-                                 ["i": ["serverUrl": receiver.url("/ntfy"), "topic": "ann"]], token: ann.token)
+            try await Self.addNtfy(a, ann, receiver, topic: "ann")
             let hook = try #require(try await a.data("mutation($i: WebhookInput!) { addWebhook(input: $i) { secret channel { id } } }",
                                                      ["i": ["url": receiver.url("/webhook/ben")]], token: ben.token)["addWebhook"] as? [String: Any])
             try await receiver.configure(["ben": ["secret": hook["secret"] ?? ""], "ann": ["statuses": [500, 500, 500]]])
@@ -306,17 +320,11 @@ import Testing
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
             let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
-            _ = try await server.data("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
-                                      ["i": ["serverUrl": receiver.url("/ntfy"), "topic": "ok"]], token: ann.token)
-            _ = try await server.data("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
-                                      ["i": ["serverUrl": receiver.url("/ntfy"), "topic": "broken"]], token: ann.token)
+            try await Self.addNtfy(server, ann, receiver, topic: "ok")
+            try await Self.addNtfy(server, ann, receiver, topic: "broken")
             try await receiver.configure(["broken": ["statuses": Array(repeating: 503, count: 100)]])
             func remind(_ title: String) async throws {
-                _ = try await server.data("mutation($h: UUID!, $d: DateTime) { createTask(householdId: $h, input: {title: $t, deadline: $d}) { id } }"
-                                            .replacingOccurrences(of: "$t", with: "\"\(title)\""),
-                                          ["h": home, "d": DateTimeScalar.string(from: server.clock.now.addingTimeInterval(60))], token: ann.token)
-                server.clock.advance(by: 61)
-                #expect(try await TaskReminderLoop(tasks: server.services.tasks).runRound() == 1)
+                try await Self.fireReminder(server, ann, home, title: title)
                 _ = try await DeliveryLoop(delivery: server.services.delivery).runRound()
             }
             try await remind("First")
@@ -344,8 +352,7 @@ import Testing
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
             let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
-            _ = try await server.data("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
-                                      ["i": ["serverUrl": receiver.url("/ntfy"), "topic": "ann"]], token: ann.token)
+            try await Self.addNtfy(server, ann, receiver, topic: "ann")
             // Quiet from an hour ago to two hours ahead, in Ann's zone.
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "Asia/Tokyo") ?? .gmt
@@ -399,14 +406,10 @@ import Testing
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
             let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
             for topic in ["stuck", "fine"] {
-                _ = try await server.data("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
-                                          ["i": ["serverUrl": receiver.url("/ntfy"), "topic": topic]], token: ann.token)
+                try await Self.addNtfy(server, ann, receiver, topic: topic)
             }
             try await receiver.configure(["stuck": ["statuses": ["hang"]]])
-            _ = try await server.data("mutation($h: UUID!, $d: DateTime) { createTask(householdId: $h, input: {title: \"Feed the cat\", deadline: $d}) { id } }",
-                                      ["h": home, "d": DateTimeScalar.string(from: server.clock.now.addingTimeInterval(60))], token: ann.token)
-            server.clock.advance(by: 61)
-            #expect(try await TaskReminderLoop(tasks: server.services.tasks).runRound() == 1)
+            try await Self.fireReminder(server, ann, home, title: "Feed the cat")
             let round = Task { try await DeliveryLoop(delivery: server.services.delivery).runRound() }
             // The fine channel's message arrives…
             #expect(try await eventually { try await receiver.received().contains { $0["name"] as? String == "fine" } })
