@@ -182,8 +182,11 @@ public final class DeliveryService: ServiceHealth {
                 keys = try? WebPushEncryption.Keys(p256dh: p256dh, auth: auth)
             }
             var secret: String?
-            if let sealed: Data = try row("secret"), let secrets = configuration.secrets {
-                secret = String(decoding: try secrets.open(sealed), as: UTF8.self)
+            if let sealed: Data = try row("secret") {
+                guard let secrets = configuration.secrets, let opened = try? secrets.open(sealed) else {
+                    throw ServiceError.conflict("This channel's secret cannot be opened with this server's secret key (was the key changed?); remove the channel and add it again.")
+                }
+                secret = String(decoding: opened, as: UTF8.self)
             }
             return ChannelTarget(channel: channel, url: url, pushKeys: keys, secret: secret)
         }
@@ -230,6 +233,9 @@ public final class DeliveryService: ServiceHealth {
             """, logger: logger)
         for try await (owner, name) in rows.decode((UUID, String).self) {
             logger.notice("channel switched off after failing for a day", metadata: ["channel": "\(channel)"])
+            try await database.client.query("""
+                UPDATE deliveries SET state = 'FAILED', last_error = 'The channel was switched off.' WHERE channel_id = \(channel) AND state = 'PENDING'
+                """, logger: logger)
             let payload = DeliveryPayload(id: UUID(), kind: "CHANNEL_DISABLED", title: "A notification channel was switched off",
                                           body: "\(name) failed for a day and no longer receives notifications; see your channels.", priority: "NORMAL")
             let others = try await database.client.query(
