@@ -96,9 +96,9 @@ extension Preferences {
 }
 
 extension StoreNotification {
-    /// Writes one household's notifications made at `at` (of one store, or of none) in one statement.
-    /// Writes the notifications and queues their deliveries to each recipient's enabled channels
-    /// that take their kind, in the caller's transaction (the outbox commits with them).
+    /// Writes one household's notifications made at `at` (of one store, or of none) and queues
+    /// their deliveries to each recipient's enabled channels that take their kind, in the caller's
+    /// transaction (the outbox commits with them).
     static func insert(_ notifications: [StoreNotification], householdID: UUID, storeID: UUID?, at: Date,
                        on connection: PostgresConnection, logger: Logger) async throws {
         guard !notifications.isEmpty else { return }
