@@ -1,25 +1,11 @@
-import AsyncHTTPClient
 import Foundation
 import HearthCore
-import NIOCore
 import Testing
 
 /// Password checks as a CPU weapon, over real HTTP: attempts are counted before any hashing, so
 /// concurrent attempts cannot slip past the limit, and every password check (sign-in, change,
 /// account deletion) shares the account's and the address's limit.
 @Suite struct PasswordAttemptTests {
-    /// One request on its own connection (the test client has one connection and answers in
-    /// turn): the attempts below really are concurrent, and a slow machine delays, not fails, them.
-    static func concurrently(_ server: UsersOverHTTPTests.Server, _ query: String, _ variables: [String: Any]) async throws -> [String: Any] {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(server.client.port))/graphql")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] ?? [:]
-    }
-
     static func code(_ json: [String: Any]) -> String {
         ((json["errors"] as? [[String: Any]])?.first?["extensions"] as? [String: Any])?["code"] as? String ?? "none"
     }
@@ -30,7 +16,7 @@ import Testing
             _ = try await server.signUp("ada@example.org")
             let query = #"mutation { signIn(email: "ada@example.org", password: "wrong guess") { token } }"#
             let codes = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<16 { group.addTask { Self.code(try await Self.concurrently(server, query, [:])) } }
+                for _ in 0..<16 { group.addTask { Self.code(try await server.graphQLOnItsOwnConnection(query)) } }
                 var all: [String] = []
                 for try await code in group { all.append(code) }
                 return all
@@ -69,8 +55,8 @@ import Testing
             let codes = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<24 {
                     group.addTask {
-                        let json = try await Self.concurrently(
-                            server, "mutation($i: SignUpInput!) { signUp(input: $i) { token } }",
+                        let json = try await server.graphQLOnItsOwnConnection(
+                            "mutation($i: SignUpInput!) { signUp(input: $i) { token } }",
                             ["i": ["email": "person\(index)@example.org", "password": "correct horse", "displayName": "P\(index)"]])
                         return (json["data"] as? [String: Any])?["signUp"] is [String: Any] ? "made" : Self.code(json)
                     }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import GraphQLEngine
 import HearthCore
@@ -30,6 +31,19 @@ import Testing
             let response = try await client.execute(uri: "/graphql", method: .post, headers: headers, body: ByteBuffer(bytes: body))
             let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any] ?? [:]
             return (response.status, json)
+        }
+
+        /// The operation on a connection of its own, answered in full (the test client has one
+        /// connection and answers in turn): for requests that must really run at the same time.
+        func graphQLOnItsOwnConnection(_ query: String, _ variables: [String: Any] = [:], token: String? = nil) async throws -> [String: Any] {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/graphql")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+            let body = try await response.body.collect(upTo: 1 << 22)
+            return try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] ?? [:]
         }
 
         /// The data of a successful operation.
