@@ -58,7 +58,8 @@ public final class FixtureShop: Sendable {
 
     // MARK: Serving
 
-    /// The router: feeds, plus `/_control/…` endpoints for scripts (see ``FixtureShop/control``).
+    /// The router: feeds, `/_control/…` endpoints for scripts (see ``FixtureShop/control``), and
+    /// `/sink/…`, which answers every POST 201.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/shops/:shop/products.json") { request, context in
@@ -69,6 +70,11 @@ public final class FixtureShop: Sendable {
         }
         router.post("/_control/shops/:shop") { request, context in
             try self.control(request, shop: try context.parameters.require("shop"))
+        }
+        // A receiver that takes anything (notification channels in `scripts/bench/delivery.sh`).
+        router.post("/sink/**") { request, _ in
+            _ = try await request.body.collect(upTo: 1 << 16)
+            return Response(status: .created)
         }
         return router
     }

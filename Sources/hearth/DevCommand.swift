@@ -1,12 +1,15 @@
 import ArgumentParser
+import AsyncHTTPClient
 import FixtureShop
 import Foundation
 import Logging
+import NIOCore
 
 /// `hearth dev …`: helpers for developing and benchmarking Hearth, never for serving.
 struct DevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dev", abstract: "Development helpers (the fixture shop).", subcommands: [FixtureShopCommand.self])
+        commandName: "dev", abstract: "Development helpers (the fixture shop, a POST-rate probe).",
+        subcommands: [FixtureShopCommand.self, PostRateCommand.self])
 }
 
 /// `hearth dev fixture-shop`: Shopify-shaped shops on loopback for trying Hearth without the
@@ -44,5 +47,59 @@ struct FixtureShopCommand: AsyncParsableCommand {
             // Until interrupted.
             while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
         }
+    }
+}
+
+/// `hearth dev post-rate`: how many POSTs per second the HTTP client Hearth delivers
+/// notifications with can make to one receiver: the limit `scripts/bench/delivery.sh` compares
+/// the outbox's drain rate with.
+struct PostRateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "post-rate", abstract: "Measure raw POSTs per second to a URL.")
+
+    @Option(help: "Where to POST.")
+    var url: String
+
+    @Option(help: "How many POSTs.")
+    var count: Int = 3000
+
+    @Option(help: "How many at once.")
+    var concurrency: Int = 16
+
+    func run() async throws {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)))
+        configuration.connectionPool = .init(idleTimeout: .seconds(30))
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let body = Data(#"{"id":"00000000-0000-0000-0000-000000000000","kind":"REMINDER","title":"Bench","body":"A message of usual size."}"#.utf8)
+        let started = ContinuousClock.now
+        var failures = 0
+        do {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                var sent = 0
+                func post() {
+                    group.addTask {
+                        var request = HTTPClientRequest(url: url)
+                        request.method = .POST
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(bytes: body))
+                        let response = try await client.execute(request, timeout: .seconds(30))
+                        _ = try await response.body.collect(upTo: 64 << 10)
+                        return (200..<300).contains(Int(response.status.code))
+                    }
+                    sent += 1
+                }
+                while sent < min(concurrency, count) { post() }
+                for try await ok in group {
+                    if !ok { failures += 1 }
+                    if sent < count { post() }
+                }
+            }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(String(format: "%d POSTs in %.2f s: %.0f per second (%d not 2xx)", count, seconds, Double(count) / seconds, failures))
     }
 }

@@ -1,4 +1,7 @@
 import AsyncHTTPClient
+#if canImport(Glibc)
+import Glibc
+#endif
 import Crypto
 import Foundation
 import HearthCore
@@ -18,13 +21,17 @@ import Testing
     final class Receiver: Sendable {
         let process: Process
         let port: Int
+        /// Its standard input: closed when this process ends, which ends the receiver too.
+        let input: Pipe
 
         init() throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: DeliveryCryptoTests.python)
             process.arguments = [DeliveryCryptoTests.root.appendingPathComponent("scripts/clients/delivery_receiver.py").path]
             let output = Pipe()
+            let input = Pipe()
             process.standardOutput = output
+            process.standardInput = input
             process.standardError = FileHandle.nullDevice
             try process.run()
             // The first line is `listening <port>` (read before any server runs: nothing waits on this thread).
@@ -36,13 +43,20 @@ import Testing
             }
             self.process = process
             self.port = port
+            self.input = input
         }
 
         struct ReceiverFailure: Error {
             let line: String
         }
 
-        deinit { process.terminate() }
+        /// Ends the receiver (each test does when it is done). SIGKILL: a child of the test process
+        /// may start with SIGTERM blocked.
+        func stop() {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+
+        deinit { stop() }
 
         func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
@@ -83,6 +97,7 @@ import Testing
     func testMessagesReachRealReceiversOfEveryKind() async throws {
         try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
         let receiver = try Receiver()
+        defer { receiver.stop() }
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
             let bob = try await HouseholdsOverHTTPTests.person(server, "Bob")
@@ -185,6 +200,7 @@ import Testing
     func remindersAreDeliveredOnceAndRetriedWithBackOff() async throws {
         try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
         let receiver = try Receiver()
+        defer { receiver.stop() }
         try await UsersOverHTTPTests.withServers(count: 2) { servers in
             let (a, b) = (servers[0], servers[1])
             let ann = try await HouseholdsOverHTTPTests.person(a, "Ann")
@@ -317,6 +333,7 @@ import Testing
     func aChannelFailingForADayIsSwitchedOff() async throws {
         try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
         let receiver = try Receiver()
+        defer { receiver.stop() }
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
             let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
@@ -349,6 +366,7 @@ import Testing
     func quietHoursHoldBackAllButHighAndRemindersCanBeSwitchedOff() async throws {
         try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
         let receiver = try Receiver()
+        defer { receiver.stop() }
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
             let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
@@ -402,6 +420,7 @@ import Testing
     func aReceiverThatNeverAnswersDoesNotHoldUpTheOthers() async throws {
         try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
         let receiver = try Receiver()
+        defer { receiver.stop() }
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
             let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)

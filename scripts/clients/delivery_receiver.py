@@ -2,7 +2,8 @@
 Push service that decrypts each message (RFC 8291, http_ece) and verifies its VAPID header
 (RFC 8292, py_vapid), an ntfy server that keeps what it is sent, and a webhook receiver that
 verifies Standard Webhooks signatures (rejecting replays older than 5 minutes). Run from
-.build/python-webpush; prints `listening <port>`, then serves until killed.
+.build/python-webpush; prints `listening <port>`, then serves until killed or until its standard
+input closes (the test process that started it ended).
 
   POST /configure             {"<name>": {"privateKey", "auth", "subject"} | {"secret"} | {"statuses": [500, 200, "hang"]}}
                               ("hang": hold the request 30 s before answering, as a receiver that never answers)
@@ -84,7 +85,14 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(status, b"ok")
 
 
+def exit_with_parent():
+    """Ends the receiver when its standard input closes: the test that started it is gone."""
+    sys.stdin.read()
+    __import__("os")._exit(0)
+
+
 if __name__ == "__main__":
+    threading.Thread(target=exit_with_parent, daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print("listening %d" % server.server_address[1], flush=True)
     server.serve_forever()
