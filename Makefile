@@ -26,6 +26,7 @@ bench: graphql-reference
 	scripts/bench/agenda.sh
 	scripts/bench/dashboard.sh
 	scripts/bench/sync.sh
+	scripts/bench/delivery.sh
 	scripts/bench/hostile-memory.sh
 
 # Schema-driven fuzzing (Schemathesis) of a Hearth started for it, anonymous and signed in, with
