@@ -23,7 +23,7 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.text.prefix(2000))")
     }
 
-    @Test(.enabled(if: hasVerifiers || isCI, "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    @Test(.needsVerifiers)
     func webPushMessagesDecryptAndTheirVAPIDVerifies() async throws {
         try #require(Self.hasVerifiers, "the verifiers are missing from \(Self.python) (make test installs them)")
         // A browser's subscription: its key pair and auth secret.
@@ -72,7 +72,7 @@ import Testing
         #expect(VAPID.problem(withSubject: "admin@example.org") != nil && VAPID.problem(withSubject: "mailto:nobody") != nil)
     }
 
-    @Test(.enabled(if: hasVerifiers || isCI, "SKIPPED: needs standardwebhooks in .build/python-webpush (make test installs it)"))
+    @Test(.needsVerifiers)
     func webhookSignaturesVerifyAndReplaysDoNot() async throws {
         try #require(Self.hasVerifiers, "the verifiers are missing from \(Self.python) (make test installs them)")
         let secret = StandardWebhookSignature.makeSecret()
@@ -90,5 +90,13 @@ import Testing
         let otherSecret = try await Self.verify(["check": "webhook", "secret": StandardWebhookSignature.makeSecret(), "headers": try headers(at: now), "body": body])
         #expect(otherSecret["verified"] == nil, "\(otherSecret)")
         #expect(StandardWebhookSignature.signature(secret: "not-a-secret", id: "n1", timestamp: now, body: Data()) == nil)
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs where the Python verifiers are installed, and always under CI (where their absence fails the test).
+    static var needsVerifiers: Self {
+        .enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
+                 "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)")
     }
 }

@@ -46,6 +46,12 @@ import Testing
             self.input = input
         }
 
+        /// A receiver, once the verifiers it runs with are known to be installed.
+        static func started() throws -> Receiver {
+            try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
+            return try Receiver()
+        }
+
         struct ReceiverFailure: Error {
             let line: String
         }
@@ -92,11 +98,9 @@ import Testing
         #expect(try await TaskReminderLoop(tasks: server.services.tasks).runRound() == 1)
     }
 
-    @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
-                   "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    @Test(.needsVerifiers)
     func testMessagesReachRealReceiversOfEveryKind() async throws {
-        try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
-        let receiver = try Receiver()
+        let receiver = try Receiver.started()
         defer { receiver.stop() }
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
@@ -195,11 +199,9 @@ import Testing
     /// A due reminder reaches every channel of every member once, with two instances sending; a
     /// receiver answering 500 three times gets it on the fourth attempt with growing gaps; a 410
     /// removes the subscription.
-    @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
-                   "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    @Test(.needsVerifiers)
     func remindersAreDeliveredOnceAndRetriedWithBackOff() async throws {
-        try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
-        let receiver = try Receiver()
+        let receiver = try Receiver.started()
         defer { receiver.stop() }
         try await UsersOverHTTPTests.withServers(count: 2) { servers in
             let (a, b) = (servers[0], servers[1])
@@ -328,11 +330,9 @@ import Testing
 
     /// A channel whose every attempt failed for a day is switched off, says why, and its owner
     /// hears of it on their other channels; the health report shows the queue.
-    @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
-                   "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    @Test(.needsVerifiers)
     func aChannelFailingForADayIsSwitchedOff() async throws {
-        try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
-        let receiver = try Receiver()
+        let receiver = try Receiver.started()
         defer { receiver.stop() }
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
@@ -361,11 +361,9 @@ import Testing
 
     /// Quiet hours (in the person's time zone) hold back a NORMAL notification until they end and
     /// let a HIGH one through; switching reminders off means no reminder at all.
-    @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
-                   "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    @Test(.needsVerifiers)
     func quietHoursHoldBackAllButHighAndRemindersCanBeSwitchedOff() async throws {
-        try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
-        let receiver = try Receiver()
+        let receiver = try Receiver.started()
         defer { receiver.stop() }
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
@@ -415,11 +413,9 @@ import Testing
 
     /// A receiver that never answers holds one request, not the others: another channel's message
     /// arrives while that request still hangs.
-    @Test(.enabled(if: DeliveryCryptoTests.hasVerifiers || DeliveryCryptoTests.isCI,
-                   "SKIPPED: needs http_ece, py_vapid and standardwebhooks in .build/python-webpush (make test installs them)"))
+    @Test(.needsVerifiers)
     func aReceiverThatNeverAnswersDoesNotHoldUpTheOthers() async throws {
-        try #require(DeliveryCryptoTests.hasVerifiers, "the verifiers are missing from \(DeliveryCryptoTests.python) (make test installs them)")
-        let receiver = try Receiver()
+        let receiver = try Receiver.started()
         defer { receiver.stop() }
         try await UsersOverHTTPTests.withServer { server in
             let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")

@@ -108,19 +108,14 @@ final class DeliveryClient: Sendable {
         }
     }
 
-    /// A channel's host must resolve only to public addresses, unless allow-listed.
+    /// A channel's host must resolve only to public addresses (the guard store feeds pass), unless allow-listed.
     private func checkAddress(of url: URL) async throws {
         guard let host = url.host, !host.isEmpty else { throw DeliveryRefusal("The channel's address has no host.") }
         guard !configuration.allows(host) else { return }
-        let addresses: [[UInt8]]
         do {
-            addresses = try await configuration.resolver.addresses(of: host)
-        } catch {
-            throw DeliveryRefusal("\(host) could not be looked up.")
-        }
-        guard !addresses.isEmpty else { throw DeliveryRefusal("\(host) has no address.") }
-        for address in addresses where !HostAddressGuard.isPublic(address) {
-            throw DeliveryRefusal("\(host) points to a private or local address; Hearth sends only to public hosts (or ones allowed with --delivery-allow-host).")
+            try await HostAddressGuard.check(host, using: configuration.resolver)
+        } catch let error as StoreSyncError {
+            throw DeliveryRefusal("\(error.message) A host on your own network can be allowed with --delivery-allow-host.")
         }
     }
 

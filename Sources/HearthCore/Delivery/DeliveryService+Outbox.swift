@@ -33,6 +33,7 @@ extension DeliveryService {
         let notifications = Dictionary(
             try await StoreService.notifications(ids: Array(Set(claimed.map(\.notification))), from: database.client, logger: logger).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
+        let targets = try await targets(Array(Set(claimed.map(\.channel))), owner: nil)
         let vapid = try await vapid()
         await withTaskGroup(of: Void.self) { group in
             var running = 0
@@ -43,7 +44,7 @@ extension DeliveryService {
                 }
                 running += 1
                 group.addTask {
-                    await self.attempt(delivery, notification: notifications[delivery.notification], vapid: vapid)
+                    await self.attempt(delivery, notification: notifications[delivery.notification], target: targets[delivery.channel], vapid: vapid)
                 }
             }
         }
@@ -59,13 +60,15 @@ extension DeliveryService {
     }
 
     /// One delivery: sent, and settled. Errors are logged: the lease runs out and another round retries.
-    private func attempt(_ delivery: Claimed, notification: StoreNotification?, vapid: VAPID?) async {
+    private func attempt(_ delivery: Claimed, notification: StoreNotification?, target: Result<ChannelTarget, ServiceError>?,
+                         vapid: VAPID?) async {
         do {
             guard let notification else {
                 try await settle(delivery, state: "FAILED", status: nil, error: "The notification is gone.", dueAt: nil)
                 return
             }
-            let target = try await target(delivery.channel, owner: nil)
+            // A channel removed meanwhile took its deliveries with it.
+            guard let target = try target?.get() else { return }
             let now = clock.now
             let outcome = await client.send(payload(for: notification), to: target, vapid: vapid, options: options(for: notification), now: now)
             switch outcome.result {

@@ -169,14 +169,23 @@ public final class DeliveryService: ServiceHealth {
 
     /// A channel of `owner` with its address, keys and opened secret.
     func target(_ id: UUID, owner: UUID?) async throws -> ChannelTarget {
+        guard let found = try await targets([id], owner: owner)[id] else { throw ServiceError.notFound("Channel") }
+        return try found.get()
+    }
+
+    /// Channels (of `owner`, or anyone's when nil) with their addresses, keys and opened secrets,
+    /// in one statement; a channel whose secret does not open with this server's key is a `conflict`.
+    func targets(_ ids: [UUID], owner: UUID?) async throws -> [UUID: Result<ChannelTarget, ServiceError>] {
+        guard !ids.isEmpty else { return [:] }
         let rows = try await database.client.query("""
             SELECT \(unescaped: Self.channelColumns), url, push_p256dh, push_auth, secret FROM delivery_channels
-            WHERE id = \(id) AND (\(owner)::uuid IS NULL OR user_id = \(owner))
+            WHERE id = ANY(\(ids)) AND (\(owner)::uuid IS NULL OR user_id = \(owner))
             """, logger: logger)
+        var targets: [UUID: Result<ChannelTarget, ServiceError>] = [:]
         for try await raw in rows {
             let row = NamedRow(raw)
             let channel = try Self.decodeChannel(row)
-            guard let url = URL(string: try row("url")) else { break }
+            guard let url = URL(string: try row("url")) else { continue }
             var keys: WebPushEncryption.Keys?
             if let p256dh: String = try row("push_p256dh"), let auth: String = try row("push_auth") {
                 keys = try? WebPushEncryption.Keys(p256dh: p256dh, auth: auth)
@@ -184,13 +193,15 @@ public final class DeliveryService: ServiceHealth {
             var secret: String?
             if let sealed: Data = try row("secret") {
                 guard let secrets = configuration.secrets, let opened = try? secrets.open(sealed) else {
-                    throw ServiceError.conflict("This channel's secret cannot be opened with this server's secret key (was the key changed?); remove the channel and add it again.")
+                    targets[channel.id] = .failure(.conflict(
+                        "This channel's secret cannot be opened with this server's secret key (was the key changed?); remove the channel and add it again."))
+                    continue
                 }
                 secret = String(decoding: opened, as: UTF8.self)
             }
-            return ChannelTarget(channel: channel, url: url, pushKeys: keys, secret: secret)
+            targets[channel.id] = .success(ChannelTarget(channel: channel, url: url, pushKeys: keys, secret: secret))
         }
-        throw ServiceError.notFound("Channel")
+        return targets
     }
 
     /// Writes an attempt into the channel's log (the newest 50 are kept) and its health.
@@ -243,8 +254,7 @@ public final class DeliveryService: ServiceHealth {
             var ids: [UUID] = []
             for try await id in others.decode(UUID.self) { ids.append(id) }
             let vapid = try await vapid()
-            for id in ids {
-                let target = try await target(id, owner: owner)
+            for case .success(let target) in try await targets(ids, owner: owner).values {
                 _ = await client.send(payload, to: target, vapid: vapid, options: .init(ttl: 86_400, topic: nil), now: now)
             }
         }

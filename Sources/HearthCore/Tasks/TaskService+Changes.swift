@@ -285,7 +285,7 @@ extension TaskService {
     /// retried create), with other content it is a `conflict`.
     func addSubtask(_ caller: CallerAbility, actor: UUID, taskID: UUID, id: UUID, title rawTitle: String,
                     on connection: PostgresConnection) async throws -> TaskWrite {
-        let (item, _) = try await updatable(caller, taskID, on: connection)
+        let item = try await updatable(caller, taskID, on: connection)
         let title = try TaskDraft.title(rawTitle, field: "title")
         if let existing = item.subtasks.first(where: { $0.id == id }) {
             guard existing.title == title else {
@@ -318,7 +318,7 @@ extension TaskService {
 
     func updateSubtask(_ caller: CallerAbility, actor: UUID, id: UUID, title rawTitle: String?, done: Bool?,
                        on connection: PostgresConnection) async throws -> TaskWrite {
-        let (item, _) = try await updatable(caller, try await subtaskOwner(id, on: connection), on: connection)
+        let item = try await updatable(caller, try await subtaskOwner(id, on: connection), on: connection)
         let title = try rawTitle.map { text throws(ServiceError) in try TaskDraft.title(text, field: "title") }
         try await connection.query(
             "UPDATE subtasks SET title = COALESCE(\(title), title), done = COALESCE(\(done), done) WHERE id = \(id)", logger: logger)
@@ -333,7 +333,7 @@ extension TaskService {
     }
 
     func reorderSubtasks(_ caller: CallerAbility, actor: UUID, taskID: UUID, ids: [UUID], on connection: PostgresConnection) async throws -> TaskWrite {
-        let (item, _) = try await updatable(caller, taskID, on: connection)
+        let item = try await updatable(caller, taskID, on: connection)
         guard ids.count == item.subtasks.count, Set(ids) == Set(item.subtasks.map(\.id)) else {
             throw ServiceError.invalidInput(field: "subtaskIds", message: "subtaskIds must name each of the task's \(item.subtasks.count) subtasks once.")
         }
@@ -352,7 +352,7 @@ extension TaskService {
     }
 
     func removeSubtask(_ caller: CallerAbility, actor: UUID, id: UUID, on connection: PostgresConnection) async throws -> TaskWrite {
-        let (item, _) = try await updatable(caller, try await subtaskOwner(id, on: connection), on: connection)
+        let item = try await updatable(caller, try await subtaskOwner(id, on: connection), on: connection)
         try await connection.query("DELETE FROM subtasks WHERE id = \(id)", logger: logger)
         return try await touched(item, actor: actor, on: connection)
     }
@@ -364,10 +364,10 @@ extension TaskService {
     }
 
     /// The task, locked, when the caller may update it.
-    private func updatable(_ caller: CallerAbility, _ taskID: UUID, on connection: PostgresConnection) async throws -> (TaskItem, FieldVersions) {
-        let locked = try await lockedItem(caller, taskID, withSubtasks: true, on: connection)
-        try HouseholdService.authorize(caller, "update", locked.item.subject)
-        return (locked.item, locked.versions)
+    private func updatable(_ caller: CallerAbility, _ taskID: UUID, on connection: PostgresConnection) async throws -> TaskItem {
+        let item = try await lockedItem(caller, taskID, withSubtasks: true, on: connection).item
+        try HouseholdService.authorize(caller, "update", item.subject)
+        return item
     }
 
     private func subtaskOwner(_ id: UUID, on connection: PostgresConnection) async throws -> UUID {
