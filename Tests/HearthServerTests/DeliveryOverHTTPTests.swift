@@ -224,9 +224,12 @@ import Testing
             _ = try await a.data("mutation($i: WebhookInput!) { addWebhook(input: $i) { channel { id } } }",
                                  ["i": ["url": receiver.url("/webhook/stores"), "kinds": ["STORE_CHANGES"]]], token: ben.token)
 
-            let deadline = DateTimeScalar.string(from: a.clock.now.addingTimeInterval(60))
-            let created = try await a.data("mutation($h: UUID!, $d: DateTime) { createTask(householdId: $h, input: {title: \"Bins out\", deadline: $d}) { id } }",
-                                           ["h": home, "d": deadline], token: ann.token)
+            // Due in two hours, reminded in a minute: the push service keeps it until the deadline.
+            let deadline = DateTimeScalar.string(from: a.clock.now.addingTimeInterval(7200))
+            let remindAt = DateTimeScalar.string(from: a.clock.now.addingTimeInterval(60))
+            let created = try await a.data(
+                "mutation($h: UUID!, $d: DateTime, $r: DateTime) { createTask(householdId: $h, input: {title: \"Bins out\", deadline: $d, remindAt: $r}) { id } }",
+                ["h": home, "d": deadline, "r": remindAt], token: ann.token)
             let task = try #require((created["createTask"] as? [String: Any])?["id"] as? String)
             a.clock.advance(by: 61)
             #expect(try await TaskReminderLoop(tasks: a.services.tasks).runRound() == 1)
@@ -247,6 +250,8 @@ import Testing
             let payload = try #require(pushed["payload"] as? [String: Any], "\(pushed)")
             #expect(payload["kind"] as? String == "REMINDER" && payload["taskId"] as? String == task && payload["actions"] as? [String] == ["COMPLETE", "SNOOZE"])
             #expect((pushed["headers"] as? [String: String])?["topic"] != nil)
+            let ttl = try #require(Int((pushed["headers"] as? [String: String])?["ttl"] ?? ""))
+            #expect(ttl > 7000 && ttl <= 7139, "TTL \(ttl): the deadline is 7 139 s away")
             #expect((received.first { $0["name"] as? String == "ben" })?["verified"] as? Bool == true)
 
             // ntfy answered 500: retried with growing gaps until it takes the message on the fourth attempt.
@@ -272,6 +277,9 @@ import Testing
             a.clock.advance(by: 61)
             #expect(try await TaskReminderLoop(tasks: a.services.tasks).runRound() == 1)
             _ = try await DeliveryLoop(delivery: a.services.delivery).runRound()
+            // Reminded at its deadline: kept the shortest time, ten minutes.
+            let refused = try #require(try await receiver.received().last { $0["name"] as? String == "annphone" })
+            #expect(refused["status"] as? Int == 410 && (refused["headers"] as? [String: String])?["ttl"] == "600", "\(refused)")
             let channels = try #require(try await a.data("{ channels { kind } }", token: ann.token)["channels"] as? [[String: Any]])
             #expect(channels.map { $0["kind"] as? String } == ["NTFY"], "\(channels)")
         }

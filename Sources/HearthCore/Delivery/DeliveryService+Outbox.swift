@@ -34,6 +34,7 @@ extension DeliveryService {
             try await StoreService.notifications(ids: Array(Set(claimed.map(\.notification))), from: database.client, logger: logger).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
         let targets = try await targets(Array(Set(claimed.map(\.channel))), owner: nil)
+        let occurrences = try await occurrences(of: Array(Set(notifications.values.compactMap(\.taskID))))
         let vapid = try await vapid()
         await withTaskGroup(of: Void.self) { group in
             var running = 0
@@ -44,7 +45,9 @@ extension DeliveryService {
                 }
                 running += 1
                 group.addTask {
-                    await self.attempt(delivery, notification: notifications[delivery.notification], target: targets[delivery.channel], vapid: vapid)
+                    let notification = notifications[delivery.notification]
+                    await self.attempt(delivery, notification: notification, target: targets[delivery.channel], vapid: vapid,
+                                       occursAt: notification?.taskID.flatMap { occurrences[$0] })
                 }
             }
         }
@@ -61,7 +64,7 @@ extension DeliveryService {
 
     /// One delivery: sent, and settled. Errors are logged: the lease runs out and another round retries.
     private func attempt(_ delivery: Claimed, notification: StoreNotification?, target: Result<ChannelTarget, ServiceError>?,
-                         vapid: VAPID?) async {
+                         vapid: VAPID?, occursAt: Date?) async {
         do {
             guard let notification else {
                 try await settle(delivery, state: "FAILED", status: nil, error: "The notification is gone.", dueAt: nil)
@@ -70,7 +73,7 @@ extension DeliveryService {
             // A channel removed meanwhile took its deliveries with it.
             guard let target = try target?.get() else { return }
             let now = clock.now
-            let outcome = await client.send(payload(for: notification), to: target, vapid: vapid, options: options(for: notification), now: now)
+            let outcome = await client.send(payload(for: notification), to: target, vapid: vapid, options: options(for: notification, occursAt: occursAt, now: now), now: now)
             switch outcome.result {
             case .sent:
                 try await settle(delivery, state: "SENT", status: outcome.status, error: nil, dueAt: nil)
@@ -123,8 +126,29 @@ extension DeliveryService {
             url: configuration.publicURL.map { $0.appendingPathComponent("notifications").appendingPathComponent(notification.id.lowercasedString).absoluteString })
     }
 
-    /// A day to live; a reminder replaces an older pending one of the same item (Web Push `Topic`).
-    func options(for notification: StoreNotification) -> DeliveryClient.Options {
-        DeliveryClient.Options(ttl: 86_400, topic: notification.taskID.map { "r" + $0.uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(31) })
+    /// How long a push service keeps a message for a device that is away: a reminder until its
+    /// item's deadline (or start) passes, at least ten minutes; anything else a day. A reminder
+    /// replaces an older pending one of the same item (Web Push `Topic`).
+    func options(for notification: StoreNotification, occursAt: Date?, now: Date) -> DeliveryClient.Options {
+        var ttl = Self.defaultTimeToLive
+        if notification.kind == .reminder, let occursAt {
+            ttl = Int(min(max(occursAt.timeIntervalSince(now), Self.shortestReminderTimeToLive), Self.longestTimeToLive))
+        }
+        return DeliveryClient.Options(ttl: ttl, topic: notification.taskID.map { "r" + $0.uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(31) })
+    }
+
+    static let defaultTimeToLive = 86_400
+    static let shortestReminderTimeToLive: TimeInterval = 600
+    /// Push services keep messages about four weeks at most.
+    static let longestTimeToLive: TimeInterval = 28 * 86_400
+
+    /// When each item occurs (its start, else its deadline), for the items that have a time.
+    private func occurrences(of items: [UUID]) async throws -> [UUID: Date] {
+        guard !items.isEmpty else { return [:] }
+        let rows = try await database.client.query(
+            "SELECT id, occurs_at FROM task_items WHERE id = ANY(\(items)) AND occurs_at IS NOT NULL", logger: logger)
+        var result: [UUID: Date] = [:]
+        for try await (id, occursAt) in rows.decode((UUID, Date).self) { result[id] = occursAt }
+        return result
     }
 }

@@ -255,7 +255,7 @@ public final class DeliveryService: ServiceHealth {
             for try await id in others.decode(UUID.self) { ids.append(id) }
             let vapid = try await vapid()
             for case .success(let target) in try await targets(ids, owner: owner).values {
-                _ = await client.send(payload, to: target, vapid: vapid, options: .init(ttl: 86_400, topic: nil), now: now)
+                _ = await client.send(payload, to: target, vapid: vapid, options: .init(ttl: Self.defaultTimeToLive, topic: nil), now: now)
             }
         }
     }
