@@ -75,8 +75,9 @@ import Testing
             #expect(response.status.code == 204)
         }
 
-        func received() async throws -> [[String: Any]] {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url("/received")), timeout: .seconds(10))
+        /// What the receiver was sent so far; with `atLeast`, once that many requests arrived (at most a minute's wait).
+        func received(atLeast count: Int = 0) async throws -> [[String: Any]] {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url("/received?atLeast=\(count)")), timeout: .seconds(70))
             let body = try await response.body.collect(upTo: 1 << 22)
             return try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [[String: Any]])
         }
@@ -354,6 +355,60 @@ import Testing
                 let calNotes = try await a.data("{ notifications(kinds: [STORE_CHANGES]) { totalCount } }", token: cal.token)
                 #expect((calNotes["notifications"] as? [String: Any])?["totalCount"] as? Int == 0)
             }
+        }
+    }
+
+    /// `kill -9` of the instance while it sends: the restarted instance sends what was queued and,
+    /// once the lease runs out, the delivery that was in flight (at least once: the receiver
+    /// de-duplicates by notification id).
+    @Test(.needsVerifiers)
+    func aKilledInstanceDeliversWhatWasPendingWhenRestarted() async throws {
+        let receiver = try Receiver.started()
+        defer { receiver.stop() }
+        try await receiver.configure(["slow": ["statuses": ["hang"]]])
+        try await withTemporaryDirectory { dir throws in
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_DELIVERY_ALLOW_HOSTS": "127.0.0.1", "HEARTH_DELIVERY_LEASE": "5"]
+            let first = try HearthProcess(["serve"], environment: env)
+            let port = try await first.waitUntilListening()
+            func person(_ name: String) async throws -> (token: String, id: String) {
+                let data = try await CrashRecoveryTests.graphQL(port, "mutation($i: SignUpInput!) { signUp(input: $i) { token user { id } } }",
+                                                                ["i": ["email": "\(name)@example.org", "password": "correct horse", "displayName": name]])
+                let signUp = try #require(data["signUp"] as? [String: Any])
+                return (try #require(signUp["token"] as? String), try #require((signUp["user"] as? [String: Any])?["id"] as? String))
+            }
+            let ann = try await person("ann"), ben = try await person("ben")
+            let created = try await CrashRecoveryTests.graphQL(port, #"mutation { createHousehold(input: {name: "Home"}) { id } }"#, token: ann.token)
+            let home = try #require((created["createHousehold"] as? [String: Any])?["id"] as? String)
+            _ = try await CrashRecoveryTests.graphQL(port, "mutation($h: UUID!, $u: UUID!) { addMember(householdId: $h, userId: $u, role: MEMBER) { role } }",
+                                                     ["h": home, "u": ben.id], token: ann.token)
+            for topic in ["slow", "later"] {
+                _ = try await CrashRecoveryTests.graphQL(port, "mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
+                                                         ["i": ["serverUrl": receiver.url("/ntfy"), "topic": topic]], token: ben.token)
+            }
+            let assign = "mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }"
+            _ = try await CrashRecoveryTests.graphQL(port, assign, ["h": home, "i": ["title": "Bins out", "assigneeId": ben.id]], token: ann.token)
+            // Both channels are sent the assignment; the slow one holds its request open.
+            let inFlight = try await receiver.received(atLeast: 2)
+            #expect(Set(inFlight.map { $0["name"] as? String ?? "" }) == ["slow", "later"], "\(inFlight)")
+            // Queued behind the round that waits on the slow receiver.
+            _ = try await CrashRecoveryTests.graphQL(port, assign, ["h": home, "i": ["title": "Water plants", "assigneeId": ben.id]], token: ann.token)
+            first.send(SIGKILL)
+            _ = try await first.waitForExit()
+
+            let second = try HearthProcess(["serve"], environment: env)
+            _ = try await second.waitUntilListening()
+            // The second assignment on both channels, and the first again on the slow one (answered now).
+            let received = try await receiver.received(atLeast: 5)
+            func notification(_ entry: [String: Any]) -> String { (entry["headers"] as? [String: String])?["x-hearth-notification-id"] ?? "" }
+            func title(_ entry: [String: Any]) -> String { (entry["headers"] as? [String: String])?["title"] ?? "" }
+            let firstID = notification(inFlight[0])
+            let slow = received.filter { $0["name"] as? String == "slow" }, later = received.filter { $0["name"] as? String == "later" }
+            #expect(later.map(title).sorted() == ["Bins out", "Water plants"] && Set(later.map(notification)).count == 2, "\(later)")
+            #expect(slow.count == 3 && slow.filter { notification($0) == firstID }.count == 2, "\(slow)")
+            #expect(slow.contains { notification($0) == firstID && $0["status"] as? Int == 201 }, "the slow channel took the first assignment on the retry")
+            #expect(Set(slow.map(notification)) == Set(later.map(notification)))
+            second.send(SIGTERM)
+            #expect(try await second.waitForExit().status == 0, "stderr:\n\(second.stderr.suffix(2000))")
         }
     }
 

@@ -11,6 +11,7 @@ input closes (the test process that started it ended).
   POST /ntfy/<topic>          an ntfy publish
   POST /webhook/<name>        a webhook delivery
   GET  /received              everything received, in order, with what verification found
+  GET  /received?atLeast=N     the same, once N requests have arrived (or after 60 s)
 """
 import json, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 import delivery_verify
 
-lock = threading.Lock()
+lock = threading.Condition()
 config = {}
 received = []
 
@@ -38,8 +39,11 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        if self.path == "/received":
+        path, _, query = self.path.partition("?")
+        if path == "/received":
+            wanted = int(dict(part.split("=", 1) for part in query.split("&") if "=" in part).get("atLeast", "0"))
             with lock:
+                lock.wait_for(lambda: len(received) >= wanted, timeout=60)
                 body = json.dumps(received).encode()
             return self.answer(200, body, {"Content-Type": "application/json"})
         self.answer(404)
@@ -78,6 +82,7 @@ class Handler(BaseHTTPRequestHandler):
                 status = 401
         with lock:
             received.append(entry)
+            lock.notify_all()
         if status == "hang":
             time.sleep(30)
             status = 504
