@@ -412,6 +412,33 @@ import Testing
         }
     }
 
+    /// Deliveries queued on one instance wake the delivery loop of another at once, not at its
+    /// next poll (ten minutes here): the outbox's trigger rings every instance when the
+    /// transaction commits.
+    @Test(.needsVerifiers)
+    func queuedDeliveriesWakeTheLoopOfEveryInstance() async throws {
+        let receiver = try Receiver.started()
+        defer { receiver.stop() }
+        try await UsersOverHTTPTests.withServers(count: 2) { servers in
+            let (a, b) = (servers[0], servers[1])
+            let ann = try await HouseholdsOverHTTPTests.person(a, "Ann")
+            let ben = try await HouseholdsOverHTTPTests.person(a, "Ben")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(a, ann)
+            try await HouseholdsOverHTTPTests.add(a, ann, home, ben, "MEMBER")
+            try await Self.addNtfy(a, ben, receiver, topic: "ben")
+            let loop = Task { try await DeliveryLoop(delivery: b.services.delivery, pollInterval: .seconds(600)).run() }
+            defer { loop.cancel() }
+            // B's loop made its first round and waits.
+            #expect(try await eventually { b.services.delivery.queued.isAwaited })
+            _ = try await a.data("mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }",
+                                 ["h": home, "i": ["title": "Bins out", "assigneeId": ben.id]], token: ann.token)
+            let received = try await receiver.received(atLeast: 1)
+            #expect(received.map { ($0["headers"] as? [String: String])?["title"] } == ["Bins out"], "\(received)")
+            loop.cancel()
+            _ = await loop.result
+        }
+    }
+
     /// When the next pending delivery is due, if any.
     static func nextDue(_ database: Database) async throws -> Date? {
         let rows = try await database.client.query("SELECT min(due_at) FROM deliveries WHERE state = 'PENDING'", logger: database.logger)

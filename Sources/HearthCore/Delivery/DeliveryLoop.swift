@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// The background sender: every `pollInterval` it sends the deliveries that are due (leased per
+/// The background sender: as soon as deliveries are queued (on any instance), and every
+/// `pollInterval` for retries that came due, it sends the deliveries that are due (leased per
 /// delivery, so with several instances each is attempted by one at a time), until none is left.
 /// Stops on graceful shutdown; a delivery cut off mid-send is retried once its lease runs out.
 public struct DeliveryLoop: Service {
@@ -29,7 +30,7 @@ public struct DeliveryLoop: Service {
             } catch {
                 logger.error("delivery loop failed; retrying", metadata: ["error": "\(Database.describe(error))"])
             }
-            try? await gracefulShutdownSleep(pollInterval)
+            await cancelWhenGracefulShutdown { await delivery.queued.wait(upTo: pollInterval) }
         }
     }
 

@@ -16,6 +16,11 @@ public final class DeliveryService: ServiceHealth {
     let client: DeliveryClient
     /// The VAPID key once read (or made): every instance signs with the one in the database.
     private let vapidKey = Mutex<P256.Signing.PrivateKey?>(nil)
+    /// Rung when deliveries were queued (on any instance; see `deliveries_queued`): the loop sends at once.
+    public let queued = WakeSignal()
+
+    /// The topic the outbox's trigger notifies on when deliveries are queued.
+    static let queuedTopic = "deliveries"
 
     public init(database: Database, clock: any HearthClock = SystemClock(), configuration: DeliveryConfiguration = DeliveryConfiguration(),
                 logger: Logger? = nil) {
@@ -24,6 +29,8 @@ public final class DeliveryService: ServiceHealth {
         self.configuration = configuration
         self.logger = logger ?? database.logger
         self.client = DeliveryClient(configuration: configuration, logger: self.logger)
+        let queued = self.queued
+        database.bus.on(Self.queuedTopic) { _ in queued.ring() }
     }
 
     /// Closes the HTTP connection pool, if one was opened.
