@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import PostgresNIO
+import ServiceLifecycle
 
 extension DeliveryService {
     /// Retries stop this long after a delivery was queued.
@@ -9,12 +10,70 @@ extension DeliveryService {
     /// The longest wait between two attempts.
     static let maximumRetryDelay: TimeInterval = 3600
 
-    /// Claims up to `limit` due deliveries (`FOR UPDATE SKIP LOCKED` and a lease, so with several
-    /// instances each is attempted by one at a time), sends them at most `concurrency` at once (a
-    /// receiver that never answers holds one slot, not the others), and settles each: sent, retried
-    /// later with back-off, or given up. Returns how many were attempted.
+    /// Sends the deliveries that are due, up to `limit`, until none is left: claimed a few at a
+    /// time (`FOR UPDATE SKIP LOCKED` and a lease, so with several instances each is attempted by
+    /// one at a time), the next few claimed while the last are in flight, at most `concurrency`
+    /// in flight (a receiver that never answers holds one slot, not the others), and each
+    /// settled: sent, retried later with back-off, or given up. Returns how many were attempted.
     @discardableResult
-    public func deliverDue(limit: Int = 100, concurrency: Int = 16) async throws -> Int {
+    public func deliverDue(limit: Int = 10_000, concurrency: Int = 16) async throws -> Int {
+        let vapid = try await vapid()
+        // One writer settles what the sends came to, in batches, while they go on.
+        let queue = DeliverySettlementQueue()
+        async let written: Void = writeSettlements(queue)
+        var attempted = 0
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var running = 0
+                // Claimed, not started: at most two slots' worth, so none waits long on its lease.
+                var waiting: [Prepared] = []
+                var exhausted = false
+                while true {
+                    // No more claims once the server shuts down: what is in flight finishes.
+                    if waiting.isEmpty && !exhausted && attempted < limit && !Task.isShuttingDownGracefully && !Task.isCancelled {
+                        waiting = try await claim(min(concurrency * 2, limit - attempted))
+                        attempted += waiting.count
+                        exhausted = waiting.isEmpty
+                        waiting.reverse()
+                    }
+                    if running < concurrency, let next = waiting.popLast() {
+                        running += 1
+                        group.addTask {
+                            if let settlement = await self.attempt(next, vapid: vapid) { queue.add(settlement) }
+                        }
+                        continue
+                    }
+                    guard running > 0 else { break }
+                    try await group.next()
+                    running -= 1
+                }
+            }
+        } catch {
+            queue.finish()
+            await written
+            throw error
+        }
+        queue.finish()
+        await written
+        return attempted
+    }
+
+    /// A claimed delivery with what sending it takes.
+    struct Prepared: Sendable {
+        var id: Int64
+        var channel: UUID
+        var attempts: Int
+        var giveUpAt: Date
+        var notification: StoreNotification?
+        /// Nil when the channel was removed meanwhile (its deliveries went with it).
+        var target: Result<ChannelTarget, ServiceError>?
+        /// When a reminder's item occurs, for its TTL.
+        var occursAt: Date?
+    }
+
+    /// Claims up to `count` due deliveries for this instance (a lease of `--delivery-lease`) and
+    /// reads their notifications, channels and items in a statement each.
+    private func claim(_ count: Int) async throws -> [Prepared] {
         let now = clock.now
         let owner = configuration.instanceID
         let rows = try await database.client.query("""
@@ -22,93 +81,70 @@ extension DeliveryService {
                 attempts = d.attempts + 1
             WHERE d.id IN (SELECT id FROM deliveries
                            WHERE state = 'PENDING' AND due_at <= \(now) AND (lease_expires_at IS NULL OR lease_expires_at <= \(now))
-                           ORDER BY due_at, id LIMIT \(max(1, min(limit, 1000))) FOR UPDATE SKIP LOCKED)
+                           ORDER BY due_at, id LIMIT \(max(1, count)) FOR UPDATE SKIP LOCKED)
             RETURNING d.id, d.notification_id, d.channel_id, d.attempts, d.give_up_at
             """, logger: logger)
-        var claimed: [Claimed] = []
-        for try await (id, notification, channel, attempts, giveUpAt) in rows.decode((Int64, UUID, UUID, Int, Date).self) {
-            claimed.append(Claimed(id: id, notification: notification, channel: channel, attempts: attempts, giveUpAt: giveUpAt))
-        }
-        guard !claimed.isEmpty else { return 0 }
+        var claimed: [(id: Int64, notification: UUID, channel: UUID, attempts: Int, giveUpAt: Date)] = []
+        for try await row in rows.decode((Int64, UUID, UUID, Int, Date).self) { claimed.append(row) }
+        guard !claimed.isEmpty else { return [] }
         let notifications = Dictionary(
             try await StoreService.notifications(ids: Array(Set(claimed.map(\.notification))), from: database.client, logger: logger).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
         let targets = try await targets(Array(Set(claimed.map(\.channel))), owner: nil)
         let occurrences = try await occurrences(of: Array(Set(notifications.values.compactMap(\.taskID))))
-        let vapid = try await vapid()
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            for delivery in claimed {
-                if running == concurrency {
-                    await group.next()
-                    running -= 1
-                }
-                running += 1
-                group.addTask {
-                    let notification = notifications[delivery.notification]
-                    await self.attempt(delivery, notification: notification, target: targets[delivery.channel], vapid: vapid,
-                                       occursAt: notification?.taskID.flatMap { occurrences[$0] })
-                }
-            }
-        }
-        return claimed.count
-    }
-
-    struct Claimed: Sendable {
-        var id: Int64
-        var notification: UUID
-        var channel: UUID
-        var attempts: Int
-        var giveUpAt: Date
-    }
-
-    /// One delivery: sent, and settled. Errors are logged: the lease runs out and another round retries.
-    private func attempt(_ delivery: Claimed, notification: StoreNotification?, target: Result<ChannelTarget, ServiceError>?,
-                         vapid: VAPID?, occursAt: Date?) async {
-        do {
-            guard let notification else {
-                try await settle(delivery, state: "FAILED", status: nil, error: "The notification is gone.", dueAt: nil)
-                return
-            }
-            // A channel removed meanwhile took its deliveries with it.
-            guard let target = try target?.get() else { return }
-            let now = clock.now
-            let outcome = await client.send(payload(for: notification), to: target, vapid: vapid, options: options(for: notification, occursAt: occursAt, now: now), now: now)
-            switch outcome.result {
-            case .sent:
-                try await settle(delivery, state: "SENT", status: outcome.status, error: nil, dueAt: nil)
-            case .retry:
-                let wait = max(retryDelay(afterAttempt: delivery.attempts), Double(outcome.retryAfter ?? 0))
-                let next = clock.now.addingTimeInterval(wait)
-                if next > delivery.giveUpAt {
-                    try await settle(delivery, state: "FAILED", status: outcome.status, error: outcome.error, dueAt: nil)
-                } else {
-                    try await settle(delivery, state: "PENDING", status: outcome.status, error: outcome.error, dueAt: next)
-                }
-            case .failed:
-                try await settle(delivery, state: "FAILED", status: outcome.status, error: outcome.error, dueAt: nil)
-            case .gone:
-                // The push service dropped the subscription: the channel goes (its deliveries with it).
-                try await database.client.query("DELETE FROM delivery_channels WHERE id = \(delivery.channel)", logger: logger)
-                logger.info("push subscription gone, channel removed", metadata: ["channel": "\(delivery.channel)", "status": "\(outcome.status ?? 0)"])
-                Counter(label: "hearth_deliveries_total", dimensions: [("channel", "web_push"), ("outcome", "gone")]).increment()
-                return
-            }
-            try await record(outcome, channel: delivery.channel, kind: target.channel.kind, notification: notification.id, at: now)
-        } catch {
-            logger.warning("delivery attempt failed", metadata: ["delivery": "\(delivery.id)", "error": "\(Database.describe(error))"])
+        return claimed.sorted { $0.id < $1.id }.map { row in
+            let notification = notifications[row.notification]
+            return Prepared(id: row.id, channel: row.channel, attempts: row.attempts, giveUpAt: row.giveUpAt, notification: notification,
+                            target: targets[row.channel], occursAt: notification?.taskID.flatMap { occurrences[$0] })
         }
     }
 
-    /// Writes the outcome while the lease is still this instance's (a delivery taken over after a
-    /// lost lease is settled by its new holder).
-    private func settle(_ delivery: Claimed, state: String, status: Int?, error: String?, dueAt: Date?) async throws {
+    /// Writes each batch as it gathers. A batch that cannot be written is logged: its leases run
+    /// out and another round sends those deliveries again (at least once).
+    private func writeSettlements(_ queue: DeliverySettlementQueue) async {
+        for await _ in queue.rings {
+            let batch = queue.take()
+            guard !batch.isEmpty else { continue }
+            do {
+                try await write(batch)
+            } catch {
+                logger.warning("delivery outcomes not written", metadata: ["count": "\(batch.count)", "error": "\(Database.describe(error))"])
+            }
+        }
+    }
+
+    /// One delivery sent, and what it came to; nil when its channel was removed meanwhile (its
+    /// deliveries went with it).
+    private func attempt(_ delivery: Prepared, vapid: VAPID?) async -> DeliverySettlement? {
+        guard let target = delivery.target else { return nil }
         let now = clock.now
-        try await database.client.query("""
-            UPDATE deliveries SET state = \(state), last_status = \(status), last_error = \(error), due_at = COALESCE(\(dueAt), due_at),
-                sent_at = CASE WHEN \(state) = 'SENT' THEN \(now) ELSE sent_at END, lease_owner = NULL, lease_expires_at = NULL
-            WHERE id = \(delivery.id) AND lease_owner = \(configuration.instanceID)
-            """, logger: logger)
+        let kind = (try? target.get())?.channel.kind ?? .webhook
+        guard let notification = delivery.notification else {
+            return DeliverySettlement(delivery: delivery.id, state: "FAILED", channel: delivery.channel, kind: kind, notification: nil, outcome: nil, at: now)
+        }
+        let outcome: DeliveryOutcome
+        switch target {
+        case .success(let found):
+            outcome = await client.send(payload(for: notification), to: found, vapid: vapid,
+                                        options: options(for: notification, occursAt: delivery.occursAt, now: now), now: now)
+        case .failure(let problem):
+            outcome = DeliveryOutcome(result: .failed, status: nil, latency: .zero, error: problem.message)
+        }
+        var settlement = DeliverySettlement(delivery: delivery.id, state: "FAILED", channel: delivery.channel, kind: kind,
+                                            notification: notification.id, outcome: outcome, at: now)
+        switch outcome.result {
+        case .sent:
+            settlement.state = "SENT"
+        case .retry:
+            let next = clock.now.addingTimeInterval(max(retryDelay(afterAttempt: delivery.attempts), Double(outcome.retryAfter ?? 0)))
+            if next <= delivery.giveUpAt {
+                settlement.state = "PENDING"
+                settlement.dueAt = next
+            }
+        case .failed, .gone:
+            break
+        }
+        return settlement
     }
 
     /// Exponential back-off from `--delivery-retry-base`, doubling per attempt, at most an hour, ±20 % jitter.

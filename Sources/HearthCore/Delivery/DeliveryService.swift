@@ -170,7 +170,8 @@ public final class DeliveryService: ServiceHealth {
         let payload = DeliveryPayload(id: UUID(), kind: "TEST", title: "Hearth test", body: "Notifications reach this channel.", priority: "NORMAL",
                                       url: configuration.publicURL.map { $0.appendingPathComponent("notifications").absoluteString })
         let outcome = await client.send(payload, to: target, vapid: try await vapid(), options: .init(ttl: 60, topic: nil), now: now)
-        try await record(outcome, channel: target.channel.id, kind: target.channel.kind, notification: nil, at: now)
+        try await write([DeliverySettlement(delivery: nil, state: outcome.result.rawValue, channel: target.channel.id, kind: target.channel.kind,
+                                            notification: nil, outcome: outcome, at: now)])
         return outcome.result == .sent
     }
 
@@ -211,38 +212,9 @@ public final class DeliveryService: ServiceHealth {
         return targets
     }
 
-    /// Writes an attempt into the channel's log (the newest 50 are kept) and its health.
-    func record(_ outcome: DeliveryOutcome, channel: UUID, kind: DeliveryChannel.Kind, notification: UUID?, at now: Date) async throws {
-        let milliseconds = Int(outcome.latency.components.seconds * 1000) + Int(outcome.latency.components.attoseconds / 1_000_000_000_000_000)
-        try await database.transaction(logger: logger) { connection in
-            try await connection.query("""
-                INSERT INTO delivery_attempts (channel_id, notification_id, attempted_at, status, latency_ms, outcome, error)
-                VALUES (\(channel), \(notification), \(now), \(outcome.status), \(milliseconds), \(outcome.result.rawValue), \(outcome.error))
-                """, logger: logger)
-            try await connection.query("""
-                DELETE FROM delivery_attempts WHERE channel_id = \(channel)
-                  AND id < (SELECT min(id) FROM (SELECT id FROM delivery_attempts WHERE channel_id = \(channel) ORDER BY id DESC LIMIT 50) AS kept)
-                """, logger: logger)
-            if outcome.result == .sent {
-                try await connection.query("""
-                    UPDATE delivery_channels SET last_success_at = \(now), consecutive_failures = 0, failing_since = NULL WHERE id = \(channel)
-                    """, logger: logger)
-            } else {
-                try await connection.query("""
-                    UPDATE delivery_channels SET last_failure_at = \(now), last_failure = \(outcome.error ?? outcome.result.rawValue),
-                        consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, \(now))
-                    WHERE id = \(channel)
-                    """, logger: logger)
-            }
-        }
-        Counter(label: "hearth_deliveries_total", dimensions: [("channel", kind.rawValue.lowercased()), ("outcome", outcome.result.rawValue.lowercased())])
-            .increment()
-        if outcome.result != .sent, notification != nil { try await disableIfFailingForADay(channel, at: now) }
-    }
-
     /// A channel whose every attempt failed for a day is switched off, saying why, and its owner
     /// is told on their other channels.
-    private func disableIfFailingForADay(_ channel: UUID, at now: Date) async throws {
+    func disableIfFailingForADay(_ channel: UUID, at now: Date) async throws {
         let rows = try await database.client.query("""
             UPDATE delivery_channels SET enabled = false,
                 disabled_reason = 'Switched off: every delivery failed for a day (last: ' || COALESCE(last_failure, 'no answer') || ').'
