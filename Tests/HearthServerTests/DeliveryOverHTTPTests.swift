@@ -293,68 +293,62 @@ import Testing
     func storeChangesReachEveryChannelOfEveryMemberOnce() async throws {
         let receiver = try Receiver.started()
         defer { receiver.stop() }
-        let shop = FixtureShop()
-        try await shop.withRunning { port in
-            let allowed = [ShopifyClientConfiguration.AllowedHost(host: "alpha.test", origin: FixtureShop.origin(port: port, shop: "alpha"))]
-            try await UsersOverHTTPTests.withServers(count: 2, shopify: ShopifyClientConfiguration(requestTimeout: .seconds(2), allowedHosts: allowed)) { servers in
-                let (a, b) = (servers[0], servers[1])
-                shop.addShop("alpha", products: 20)
-                let ann = try await HouseholdsOverHTTPTests.person(a, "Ann")
-                let ben = try await HouseholdsOverHTTPTests.person(a, "Ben")
-                let cal = try await HouseholdsOverHTTPTests.person(a, "Cal")
-                let home = try await HouseholdsOverHTTPTests.createHousehold(a, ann)
-                try await HouseholdsOverHTTPTests.add(a, ann, home, ben, "MEMBER")
-                try await HouseholdsOverHTTPTests.add(a, ann, home, cal, "MEMBER")
-                let store = try #require(try await StoresOverHTTPTests.add(a, ann, home, "alpha.test", name: "Alpha")["id"] as? String)
+        try await ScaleOutTests.withTwoServersAndAShop { a, b, shop in
+            let ann = try await HouseholdsOverHTTPTests.person(a, "Ann")
+            let ben = try await HouseholdsOverHTTPTests.person(a, "Ben")
+            let cal = try await HouseholdsOverHTTPTests.person(a, "Cal")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(a, ann)
+            try await HouseholdsOverHTTPTests.add(a, ann, home, ben, "MEMBER")
+            try await HouseholdsOverHTTPTests.add(a, ann, home, cal, "MEMBER")
+            let store = try #require(try await StoresOverHTTPTests.add(a, ann, home, "alpha.test", name: "Alpha")["id"] as? String)
 
-                // Ann: a browser and an ntfy topic. Ben: a webhook for everything and one for reminders
-                // only. Cal: an ntfy topic, but price changes switched off.
-                let browser = P256.KeyAgreement.PrivateKey()
-                let auth = Data.random(count: 16)
-                try await receiver.configure(["annlaptop": ["privateKey": browser.rawRepresentation.base64URLEncodedString, "auth": auth.base64URLEncodedString,
-                                                            "subject": "mailto:tests@hearth.example"]])
-                _ = try await b.data("mutation($i: PushSubscriptionInput!) { registerPushSubscription(input: $i) { id } }",
-                                     ["i": ["endpoint": receiver.url("/push/annlaptop"), "keys": ["p256dh": browser.publicKey.x963Representation.base64URLEncodedString,
-                                                                                             "auth": auth.base64URLEncodedString]]], token: ann.token)
-                try await Self.addNtfy(a, ann, receiver, topic: "ann")
-                try await Self.addNtfy(b, cal, receiver, topic: "cal")
-                let hook = try #require(try await a.data("mutation($i: WebhookInput!) { addWebhook(input: $i) { secret } }",
-                                                         ["i": ["url": receiver.url("/webhook/ben")]], token: ben.token)["addWebhook"] as? [String: Any])
-                _ = try await a.data("mutation($i: WebhookInput!) { addWebhook(input: $i) { secret } }",
-                                     ["i": ["url": receiver.url("/webhook/benreminders"), "kinds": ["REMINDER"]]], token: ben.token)
-                try await receiver.configure(["ben": ["secret": hook["secret"] ?? ""]])
-                _ = try await a.data("mutation { updatePreferences(input: {notifications: {priceDropped: false, priceIncreased: false}}) { theme } }", token: cal.token)
+            // Ann: a browser and an ntfy topic. Ben: a webhook for everything and one for reminders
+            // only. Cal: an ntfy topic, but price changes switched off.
+            let browser = P256.KeyAgreement.PrivateKey()
+            let auth = Data.random(count: 16)
+            try await receiver.configure(["annlaptop": ["privateKey": browser.rawRepresentation.base64URLEncodedString, "auth": auth.base64URLEncodedString,
+                                                        "subject": "mailto:tests@hearth.example"]])
+            _ = try await b.data("mutation($i: PushSubscriptionInput!) { registerPushSubscription(input: $i) { id } }",
+                                 ["i": ["endpoint": receiver.url("/push/annlaptop"), "keys": ["p256dh": browser.publicKey.x963Representation.base64URLEncodedString,
+                                                                                         "auth": auth.base64URLEncodedString]]], token: ann.token)
+            try await Self.addNtfy(a, ann, receiver, topic: "ann")
+            try await Self.addNtfy(b, cal, receiver, topic: "cal")
+            let hook = try #require(try await a.data("mutation($i: WebhookInput!) { addWebhook(input: $i) { secret } }",
+                                                     ["i": ["url": receiver.url("/webhook/ben")]], token: ben.token)["addWebhook"] as? [String: Any])
+            _ = try await a.data("mutation($i: WebhookInput!) { addWebhook(input: $i) { secret } }",
+                                 ["i": ["url": receiver.url("/webhook/benreminders"), "kinds": ["REMINDER"]]], token: ben.token)
+            try await receiver.configure(["ben": ["secret": hook["secret"] ?? ""]])
+            _ = try await a.data("mutation { updatePreferences(input: {notifications: {priceDropped: false, priceIncreased: false}}) { theme } }", token: cal.token)
 
-                let catalog = try #require(shop.catalog("alpha"))
-                _ = try await StoresOverHTTPTests.sync(a, ann, store)
-                _ = shop.update("alpha") { c in
-                    c.setPrice(product: 0, to: catalog.products[0].variants[0].price / 2)
-                    c.setPrice(product: 1, to: catalog.products[1].variants[0].price * 2)
-                }
-                _ = try await StoresOverHTTPTests.sync(a, ann, store)
-
-                async let first = DeliveryLoop(delivery: a.services.delivery).runRound()
-                async let second = DeliveryLoop(delivery: b.services.delivery).runRound()
-                #expect(try await first + second == 3)
-                #expect(try await DeliveryLoop(delivery: a.services.delivery).runRound() + DeliveryLoop(delivery: b.services.delivery).runRound() == 0)
-                let received = try await receiver.received()
-                #expect(received.map { $0["name"] as? String ?? "" }.sorted() == ["ann", "annlaptop", "ben"], "\(received.map { $0["name"] ?? "" })")
-                let pushed = try #require(received.first { $0["name"] as? String == "annlaptop" })
-                let payload = try #require(pushed["payload"] as? [String: Any], "\(pushed)")
-                #expect(payload["kind"] as? String == "STORE_CHANGES" && payload["storeId"] as? String == store && payload["householdId"] as? String == home)
-                #expect(payload["title"] as? String == "Alpha" && payload["body"] as? String == "1 price drop, 1 price increase" && payload["priority"] as? String == "HIGH")
-                let pushHeaders = try #require(pushed["headers"] as? [String: String])
-                #expect(pushHeaders["urgency"] == "high" && pushHeaders["ttl"] == "86400" && pushHeaders["topic"] == nil, "\(pushHeaders)")
-                let published = try #require(received.first { $0["name"] as? String == "ann" })
-                #expect((published["headers"] as? [String: String])?["priority"] == "5" && published["body"] as? String == "1 price drop, 1 price increase")
-                let hooked = try #require(received.first { $0["name"] as? String == "ben" })
-                #expect(hooked["verified"] as? Bool == true && (hooked["payload"] as? [String: Any])?["type"] as? String == "notification.store_changes", "\(hooked)")
-                // Ann's two channels carry the same notification id; Ben's is his own notification.
-                let ids = received.map { ($0["headers"] as? [String: String])?["x-hearth-notification-id"] ?? "" }
-                #expect(Set(ids).count == 2 && (pushHeaders["x-hearth-notification-id"] == (published["headers"] as? [String: String])?["x-hearth-notification-id"]))
-                let calNotes = try await a.data("{ notifications(kinds: [STORE_CHANGES]) { totalCount } }", token: cal.token)
-                #expect((calNotes["notifications"] as? [String: Any])?["totalCount"] as? Int == 0)
+            let catalog = try #require(shop.catalog("alpha"))
+            _ = try await StoresOverHTTPTests.sync(a, ann, store)
+            _ = shop.update("alpha") { c in
+                c.setPrice(product: 0, to: catalog.products[0].variants[0].price / 2)
+                c.setPrice(product: 1, to: catalog.products[1].variants[0].price * 2)
             }
+            _ = try await StoresOverHTTPTests.sync(a, ann, store)
+
+            async let first = DeliveryLoop(delivery: a.services.delivery).runRound()
+            async let second = DeliveryLoop(delivery: b.services.delivery).runRound()
+            #expect(try await first + second == 3)
+            #expect(try await DeliveryLoop(delivery: a.services.delivery).runRound() + DeliveryLoop(delivery: b.services.delivery).runRound() == 0)
+            let received = try await receiver.received()
+            #expect(received.map { $0["name"] as? String ?? "" }.sorted() == ["ann", "annlaptop", "ben"], "\(received.map { $0["name"] ?? "" })")
+            let pushed = try #require(received.first { $0["name"] as? String == "annlaptop" })
+            let payload = try #require(pushed["payload"] as? [String: Any], "\(pushed)")
+            #expect(payload["kind"] as? String == "STORE_CHANGES" && payload["storeId"] as? String == store && payload["householdId"] as? String == home)
+            #expect(payload["title"] as? String == "Alpha" && payload["body"] as? String == "1 price drop, 1 price increase" && payload["priority"] as? String == "HIGH")
+            let pushHeaders = try #require(pushed["headers"] as? [String: String])
+            #expect(pushHeaders["urgency"] == "high" && pushHeaders["ttl"] == "86400" && pushHeaders["topic"] == nil, "\(pushHeaders)")
+            let published = try #require(received.first { $0["name"] as? String == "ann" })
+            #expect((published["headers"] as? [String: String])?["priority"] == "5" && published["body"] as? String == "1 price drop, 1 price increase")
+            let hooked = try #require(received.first { $0["name"] as? String == "ben" })
+            #expect(hooked["verified"] as? Bool == true && (hooked["payload"] as? [String: Any])?["type"] as? String == "notification.store_changes", "\(hooked)")
+            // Ann's two channels carry the same notification id; Ben's is his own notification.
+            let ids = received.map { ($0["headers"] as? [String: String])?["x-hearth-notification-id"] ?? "" }
+            #expect(Set(ids).count == 2 && (pushHeaders["x-hearth-notification-id"] == (published["headers"] as? [String: String])?["x-hearth-notification-id"]))
+            let calNotes = try await a.data("{ notifications(kinds: [STORE_CHANGES]) { totalCount } }", token: cal.token)
+            #expect((calNotes["notifications"] as? [String: Any])?["totalCount"] as? Int == 0)
         }
     }
 

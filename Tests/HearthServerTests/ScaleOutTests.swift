@@ -63,77 +63,83 @@ import Testing
         }
     }
 
-    /// A sync on instance A reaches `storeEvents` over WebSocket and `notificationReceived` over
-    /// SSE on instance B.
-    @Test func storeChangesReachSubscribersOnAnotherInstance() async throws {
+    /// Two instances on one database whose store clients may fetch `alpha.test` (20 products) from the fixture shop.
+    static func withTwoServersAndAShop(_ body: @escaping @Sendable (Server, Server, FixtureShop) async throws -> Void) async throws {
         let shop = FixtureShop()
         try await shop.withRunning { port in
             let allowed = [ShopifyClientConfiguration.AllowedHost(host: "alpha.test", origin: FixtureShop.origin(port: port, shop: "alpha"))]
             try await UsersOverHTTPTests.withServers(count: 2, shopify: ShopifyClientConfiguration(requestTimeout: .seconds(2), allowedHosts: allowed)) { servers in
-                let (a, b) = (servers[0], servers[1])
                 shop.addShop("alpha", products: 20)
-                let owner = try await HouseholdsOverHTTPTests.person(a, "Olive")
-                let home = try await HouseholdsOverHTTPTests.createHousehold(a, owner)
-                let storeID = try #require(try await StoresOverHTTPTests.add(a, owner, home, "alpha.test", name: "Alpha")["id"] as? String)
-                let catalog = try #require(shop.catalog("alpha"))
-                let bPort = try #require(b.client.port)
+                try await body(servers[0], servers[1], shop)
+            }
+        }
+    }
 
-                let http = HTTPClient(eventLoopGroupProvider: .singleton)
-                try await withCleanup {
-                    // notificationReceived over SSE on B, read as a stream (the response head
-                    // may wait for the first event, so the request runs beside the rest).
-                    let (texts, textSink) = AsyncStream.makeStream(of: (UInt, String).self)
-                    let sse = Task {
-                        defer { textSink.finish() }
-                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(bPort)/graphql")
-                        request.method = .POST
-                        request.headers.add(name: "Content-Type", value: "application/json")
-                        request.headers.add(name: "Accept", value: "text/event-stream")
-                        request.headers.add(name: "Authorization", value: "Bearer \(owner.token)")
-                        request.body = .bytes(ByteBuffer(string: #"{"query":"subscription { notificationReceived { title body priority } }"}"#))
-                        let response = try await http.execute(request, timeout: .seconds(30))
-                        var text = ""
-                        // Read on until cancelled: leaving the body unread would hold the request open.
-                        for try await chunk in response.body {
-                            text += String(buffer: chunk)
-                            if text.contains("\n\n") { textSink.yield((response.status.code, text)) }
-                        }
+    /// A sync on instance A reaches `storeEvents` over WebSocket and `notificationReceived` over
+    /// SSE on instance B.
+    @Test func storeChangesReachSubscribersOnAnotherInstance() async throws {
+        try await Self.withTwoServersAndAShop { a, b, shop in
+            let owner = try await HouseholdsOverHTTPTests.person(a, "Olive")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(a, owner)
+            let storeID = try #require(try await StoresOverHTTPTests.add(a, owner, home, "alpha.test", name: "Alpha")["id"] as? String)
+            let catalog = try #require(shop.catalog("alpha"))
+            let bPort = try #require(b.client.port)
+
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            try await withCleanup {
+                // notificationReceived over SSE on B, read as a stream (the response head
+                // may wait for the first event, so the request runs beside the rest).
+                let (texts, textSink) = AsyncStream.makeStream(of: (UInt, String).self)
+                let sse = Task {
+                    defer { textSink.finish() }
+                    var request = HTTPClientRequest(url: "http://127.0.0.1:\(bPort)/graphql")
+                    request.method = .POST
+                    request.headers.add(name: "Content-Type", value: "application/json")
+                    request.headers.add(name: "Accept", value: "text/event-stream")
+                    request.headers.add(name: "Authorization", value: "Bearer \(owner.token)")
+                    request.body = .bytes(ByteBuffer(string: #"{"query":"subscription { notificationReceived { title body priority } }"}"#))
+                    let response = try await http.execute(request, timeout: .seconds(30))
+                    var text = ""
+                    // Read on until cancelled: leaving the body unread would hold the request open.
+                    for try await chunk in response.body {
+                        text += String(buffer: chunk)
+                        if text.contains("\n\n") { textSink.yield((response.status.code, text)) }
                     }
-
-                    try await GraphQLWebSocketTests.connect(bPort) { reader, outbound in
-                        try await GraphQLWebSocketTests.send(outbound, #"{"type":"connection_init","payload":{"authorization":"Bearer \#(owner.token)"}}"#)
-                        #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
-                        try await GraphQLWebSocketTests.send(outbound, #"{"id":"e","type":"subscribe","payload":{"query":"subscription { storeEvents(householdId: \"\#(home)\") { type productTitle } }"}}"#)
-                        let listening = try await eventually { b.services.stores.changes.subscriberCount == 2 }
-                        #expect(listening, "both subscriptions on B are listening")
-                        #expect(a.services.stores.changes.subscriberCount == 0, "nobody listens on A")
-
-                        _ = shop.update("alpha") { c in
-                            c.setPrice(product: 0, to: catalog.products[0].variants[0].price / 2)
-                            c.setPrice(product: 1, to: catalog.products[1].variants[0].price * 2)
-                        }
-                        _ = try await StoresOverHTTPTests.sync(a, owner, storeID)
-
-                        let events = try await withTimeout(.seconds(20)) { [try await reader.next() ?? "", try await reader.next() ?? ""] }
-                        #expect(events.contains { $0.contains("PRICE_DROPPED") && $0.contains(catalog.products[0].title) }, "\(events)")
-                        #expect(events.contains { $0.contains("PRICE_INCREASED") && $0.contains(catalog.products[1].title) }, "\(events)")
-                        try await outbound.close(.normalClosure, reason: nil)
-                    }
-
-                    let first = try await withTimeout(.seconds(20)) { await texts.first { _ in true } }
-                    sse.cancel()
-                    _ = await sse.result
-                    let (status, text) = try #require(first)
-                    #expect(status == 200)
-                    #expect(text == """
-                        event: next
-                        data: {"data":{"notificationReceived":{"title":"Alpha","body":"1 price drop, 1 price increase","priority":"HIGH"}}}
-
-
-                        """)
-                } cleanup: {
-                    try await http.shutdown()
                 }
+
+                try await GraphQLWebSocketTests.connect(bPort) { reader, outbound in
+                    try await GraphQLWebSocketTests.send(outbound, #"{"type":"connection_init","payload":{"authorization":"Bearer \#(owner.token)"}}"#)
+                    #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
+                    try await GraphQLWebSocketTests.send(outbound, #"{"id":"e","type":"subscribe","payload":{"query":"subscription { storeEvents(householdId: \"\#(home)\") { type productTitle } }"}}"#)
+                    let listening = try await eventually { b.services.stores.changes.subscriberCount == 2 }
+                    #expect(listening, "both subscriptions on B are listening")
+                    #expect(a.services.stores.changes.subscriberCount == 0, "nobody listens on A")
+
+                    _ = shop.update("alpha") { c in
+                        c.setPrice(product: 0, to: catalog.products[0].variants[0].price / 2)
+                        c.setPrice(product: 1, to: catalog.products[1].variants[0].price * 2)
+                    }
+                    _ = try await StoresOverHTTPTests.sync(a, owner, storeID)
+
+                    let events = try await withTimeout(.seconds(20)) { [try await reader.next() ?? "", try await reader.next() ?? ""] }
+                    #expect(events.contains { $0.contains("PRICE_DROPPED") && $0.contains(catalog.products[0].title) }, "\(events)")
+                    #expect(events.contains { $0.contains("PRICE_INCREASED") && $0.contains(catalog.products[1].title) }, "\(events)")
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+
+                let first = try await withTimeout(.seconds(20)) { await texts.first { _ in true } }
+                sse.cancel()
+                _ = await sse.result
+                let (status, text) = try #require(first)
+                #expect(status == 200)
+                #expect(text == """
+                    event: next
+                    data: {"data":{"notificationReceived":{"title":"Alpha","body":"1 price drop, 1 price increase","priority":"HIGH"}}}
+
+
+                    """)
+            } cleanup: {
+                try await http.shutdown()
             }
         }
     }
