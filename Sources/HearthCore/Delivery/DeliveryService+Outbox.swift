@@ -118,7 +118,7 @@ extension DeliveryService {
     private func attempt(_ delivery: Prepared, vapid: VAPID?) async -> DeliverySettlement? {
         guard let target = delivery.target else { return nil }
         let now = clock.now
-        let kind = (try? target.get())?.channel.kind ?? .webhook
+        let kind = (try? target.get())?.channel.kind
         guard let notification = delivery.notification else {
             return DeliverySettlement(delivery: delivery.id, state: "FAILED", channel: delivery.channel, kind: kind, notification: nil, outcome: nil, at: now)
         }

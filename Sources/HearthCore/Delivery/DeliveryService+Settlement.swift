@@ -13,7 +13,8 @@ struct DeliverySettlement: Sendable {
     var state: String
     var dueAt: Date?
     var channel: UUID
-    var kind: DeliveryChannel.Kind
+    /// Nil when the channel could not be read (its secret would not open).
+    var kind: DeliveryChannel.Kind?
     var notification: UUID?
     /// Nil when nothing was sent (the notification was gone).
     var outcome: DeliveryOutcome?
@@ -122,7 +123,7 @@ extension DeliveryService {
         }
         for attempt in attempts {
             guard let outcome = attempt.outcome else { continue }
-            Counter(label: "hearth_deliveries_total", dimensions: [("channel", attempt.kind.rawValue.lowercased()), ("outcome", outcome.result.rawValue.lowercased())])
+            Counter(label: "hearth_deliveries_total", dimensions: [("channel", attempt.kind?.rawValue.lowercased() ?? "unknown"), ("outcome", outcome.result.rawValue.lowercased())])
                 .increment()
         }
         for channel in gone {
