@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),  // store feeds
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),  // the assistants' tools (MCP)
     ],
     targets: [
         // The GraphQL implementation: imports nothing but the standard library.
@@ -65,6 +66,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
         .executableTarget(

@@ -54,6 +54,7 @@ extension UserService {
     /// (unknown, expired or revoked). Each use slides the expiry forward.
     public func authenticate(token: String) async throws -> SignedIn? {
         let key = Data(SessionToken.hash(token))
+        if Self.isAccessToken(token) { return try await authenticateAccessToken(key: key) }
         let now = clock.now
         let ticket = sessions.beginRead()
         var signedIn = sessions.value(for: key)

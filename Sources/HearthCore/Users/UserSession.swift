@@ -21,14 +21,18 @@ public struct UserSession: Sendable, Equatable, Identifiable {
     }
 }
 
-/// A request's proof of sign-in: the person and the session its token belongs to.
+/// A request's proof of sign-in: the person and the session its token belongs to. For a
+/// personal access token, `accessToken` is that token and `session` stands for it (its id is
+/// the token's, so ending it drops it from every instance's cache like a session).
 public struct SignedIn: Sendable, Equatable {
     public var user: User
     public var session: UserSession
+    public var accessToken: AccessToken?
 
-    public init(user: User, session: UserSession) {
+    public init(user: User, session: UserSession, accessToken: AccessToken? = nil) {
         self.user = user
         self.session = session
+        self.accessToken = accessToken
     }
 }
 

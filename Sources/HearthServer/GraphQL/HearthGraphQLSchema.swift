@@ -102,6 +102,7 @@ public struct HearthGraphQLSchema: Sendable {
         TaskResolvers.register(&resolvers, tasks: services.tasks)
         SyncResolvers.register(&resolvers, sync: services.sync)
         DeliveryResolvers.register(&resolvers, delivery: services.delivery)
+        AccessTokenResolvers.register(&resolvers, users: services.users)
         resolvers.field("Query.serverInfo") { _ in .object(facts) }
         resolvers.subscription("Subscription.heartbeat") { input in
             try heartbeat(every: input[argument: "intervalSeconds"])
@@ -120,6 +121,7 @@ public struct HearthGraphQLSchema: Sendable {
         TaskItem.registerGraphQL(&resolvers)
         SyncChange.registerGraphQL(&resolvers)
         DeliveryChannel.registerGraphQL(&resolvers)
+        AccessToken.registerGraphQL(&resolvers)
         return resolvers
     }
 

@@ -7,8 +7,9 @@ import HearthCore
 enum UserResolvers {
     static func register(_ resolvers: inout Resolvers, users: UserService) {
         resolvers.field("Query.me") { input in
-            let context = try input.context(GraphQLRequestContext.self)
-            return .optional(context.caller.signedIn?.user)
+            // Null without a token; an access token's scopes are checked like any root field's.
+            guard try input.context(GraphQLRequestContext.self).caller.signedIn != nil else { return .null }
+            return .object(try input.signedIn().user)
         }
         resolvers.field("Query.sessions") { input in
             let signedIn = try input.signedIn()

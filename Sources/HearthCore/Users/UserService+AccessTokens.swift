@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+extension UserService {
+    /// Tokens begin so, then 43 random characters: 48 in all, where a session token has 43.
+    public static let accessTokenPrefix = "hpat_"
+
+    /// Whether `token` has an access token's shape (not whether it is one).
+    static func isAccessToken(_ token: String) -> Bool {
+        token.hasPrefix(accessTokenPrefix) && token.utf8.count == accessTokenPrefix.utf8.count + 43
+    }
+    /// Most tokens one person may hold.
+    public static let maximumAccessTokens = 50
+    /// Days a token may live: 1 to 365, 90 unless asked.
+    public static let accessTokenDays = 1...365
+    public static let defaultAccessTokenDays = 90
+
+    /// Makes a token for `userID`: shown this once, stored as SHA-256.
+    public func createAccessToken(userID: UUID, name rawName: String, scopes: [AccessScope], expiresInDays: Int?) async throws -> CreatedAccessToken {
+        let name = try UserInput.text(rawName, field: "name", maxLength: 100)
+        guard !scopes.isEmpty else {
+            throw ServiceError.invalidInput(field: "scopes", message: "scopes must name at least one of READ and WRITE.")
+        }
+        let days = expiresInDays ?? Self.defaultAccessTokenDays
+        guard Self.accessTokenDays.contains(days) else {
+            throw ServiceError.invalidInput(field: "expiresInDays", message: "expiresInDays must be from 1 to 365; \(days) is not.")
+        }
+        let now = clock.now
+        let token = Self.accessTokenPrefix + SessionToken.generate()
+        let record = AccessToken(id: UUID(), userID: userID, name: name, scopes: AccessScope.allCases.filter(scopes.contains),
+                                 createdAt: now, expiresAt: now.addingTimeInterval(Double(days) * 86_400), lastUsedAt: nil)
+        // One statement: the count and the insert see the same rows, so racing requests cannot pass the limit together.
+        let rows = try await database.client.query("""
+            INSERT INTO access_tokens (id, user_id, token_hash, name, scopes, created_at, expires_at)
+            SELECT \(record.id), \(userID), \(Data(SessionToken.hash(token))), \(name), \(record.scopes.map(\.rawValue)), \(now), \(record.expiresAt)
+            WHERE (SELECT count(*) FROM access_tokens WHERE user_id = \(userID)) < \(Self.maximumAccessTokens)
+            RETURNING id
+            """, logger: logger)
+        var inserted = false
+        for try await _ in rows.decode(UUID.self) { inserted = true }
+        guard inserted else {
+            throw ServiceError.invalidInput(field: "name", message: "You have \(Self.maximumAccessTokens) access tokens already; revoke one first.")
+        }
+        logger.info("access token created", metadata: ["user": "\(userID)", "token": "\(record.id)", "scopes": "\(record.scopes.map(\.rawValue))"])
+        return CreatedAccessToken(token: token, accessToken: record)
+    }
+
+    /// A person's tokens, newest first (expired ones too, until revoked).
+    public func accessTokens(userID: UUID) async throws -> [AccessToken] {
+        let rows = try await database.client.query("""
+            SELECT \(unescaped: Self.accessTokenColumns) FROM access_tokens WHERE user_id = \(userID) ORDER BY created_at DESC, id
+            """, logger: logger)
+        var found: [AccessToken] = []
+        for try await raw in rows { found.append(try Self.decodeAccessToken(NamedRow(raw))) }
+        return found
+    }
+
+    /// Revokes one of the caller's tokens at once, on every instance; another person's (or none) is `notFound`.
+    public func revokeAccessToken(id: UUID, userID: UUID) async throws -> AccessToken {
+        let rows = try await database.client.query("""
+            DELETE FROM access_tokens WHERE id = \(id) AND user_id = \(userID) RETURNING \(unescaped: Self.accessTokenColumns)
+            """, logger: logger)
+        var revoked: AccessToken?
+        for try await raw in rows { revoked = try Self.decodeAccessToken(NamedRow(raw)) }
+        guard let revoked else { throw ServiceError.notFound("Access token") }
+        await forget(SessionCacheChange(session: id))
+        logger.info("access token revoked", metadata: ["user": "\(userID)", "token": "\(id)"])
+        return revoked
+    }
+
+    /// The person a live access token acts for (never as a server admin), or nil when it is
+    /// unknown, expired or revoked.
+    func authenticateAccessToken(key: Data) async throws -> SignedIn? {
+        let now = clock.now
+        let ticket = sessions.beginRead()
+        var signedIn = sessions.value(for: key)
+        if signedIn == nil {
+            let rows = try await database.client.query("""
+                SELECT u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at,
+                       t.id AS token_id, t.user_id, t.name, t.scopes, t.created_at AS token_created_at, t.expires_at, t.last_used_at
+                FROM access_tokens t JOIN users u ON u.id = t.user_id
+                WHERE t.token_hash = \(key)
+                """, logger: logger)
+            for try await raw in rows {
+                let row = NamedRow(raw)
+                var user = try Self.decodeUser(row)
+                user.isAdmin = false
+                let token = AccessToken(id: try row("token_id"), userID: user.id, name: try row("name"),
+                                        scopes: try row("scopes", as: [String].self).compactMap(AccessScope.init(rawValue:)),
+                                        createdAt: try row("token_created_at"), expiresAt: try row("expires_at"), lastUsedAt: try row("last_used_at"))
+                let session = UserSession(id: token.id, userID: user.id, deviceName: "Access token “\(token.name)”", createdAt: token.createdAt,
+                                          lastUsedAt: token.lastUsedAt ?? token.createdAt, expiresAt: token.expiresAt)
+                signedIn = SignedIn(user: user, session: session, accessToken: token)
+            }
+        }
+        guard var found = signedIn, found.session.expiresAt > now else { return nil }
+        if now.timeIntervalSince(found.session.lastUsedAt) >= Self.touchInterval || found.accessToken?.lastUsedAt == nil {
+            let rows = try await database.client.query(
+                "UPDATE access_tokens SET last_used_at = \(now) WHERE id = \(found.session.id) RETURNING id", logger: logger)
+            var stillThere = false
+            for try await _ in rows.decode(UUID.self) { stillThere = true }
+            // Revoked by another instance since it was cached.
+            guard stillThere else {
+                sessions.remove(key)
+                return nil
+            }
+            found.session.lastUsedAt = now
+            found.accessToken?.lastUsedAt = now
+        }
+        sessions.store(found, for: key, readSince: ticket)
+        return found
+    }
+
+    static let accessTokenColumns = "id, user_id, name, scopes, created_at, expires_at, last_used_at"
+
+    static func decodeAccessToken(_ row: NamedRow) throws -> AccessToken {
+        AccessToken(id: try row("id"), userID: try row("user_id"), name: try row("name"),
+                    scopes: try row("scopes", as: [String].self).compactMap(AccessScope.init(rawValue:)),
+                    createdAt: try row("created_at"), expiresAt: try row("expires_at"), lastUsedAt: try row("last_used_at"))
+    }
+}
