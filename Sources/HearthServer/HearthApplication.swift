@@ -18,8 +18,10 @@ public struct HearthDependencies: Sendable {
     /// The executor `/graphql` serves (schema.graphql bound to Hearth's resolvers); without one
     /// the route is absent.
     public var graphQL: Executor?
-    /// Turns bearer tokens into callers for `/graphql` over HTTP and WebSocket.
+    /// Turns bearer tokens into callers for `/graphql` over HTTP and WebSocket, and `/mcp`.
     public var authenticator: Authenticator
+    /// The assistants' MCP sessions; without them `/mcp` is absent.
+    var mcp: MCPSessions?
 
     public init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
@@ -34,7 +36,7 @@ public struct HearthDependencies: Sendable {
     }
 }
 
-/// Builds Hearth's router: request logging, metrics, health and GraphQL.
+/// Builds Hearth's router: request logging, metrics, health, GraphQL and MCP.
 public func buildRouter(
     configuration: HearthServerConfiguration, dependencies: HearthDependencies, startedAt: Date = Date()
 ) -> Router<HearthRequestContext> {
@@ -54,6 +56,10 @@ public func buildRouter(
             executor: executor, configuration: configuration.graphQL,
             persistedQueries: PersistedQueryStore(database: dependencies.database), authenticator: dependencies.authenticator
         ).addRoutes(to: router)
+    }
+    if let sessions = dependencies.mcp {
+        MCPController(sessions: sessions, authenticator: dependencies.authenticator, configuration: configuration.mcp,
+                      logger: Logger(label: "hearth.mcp")).addRoutes(to: router)
     }
     return router
 }

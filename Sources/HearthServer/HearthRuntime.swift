@@ -98,9 +98,12 @@ public struct HearthRuntime: Sendable {
         self.migrator = Migrator(migrations: migrations, logger: logger)
         self.services = services
         self.schema = schema
-        self.dependencies = HearthDependencies(
+        var dependencies = HearthDependencies(
             database: database, migrator: migrator, health: health, metrics: metrics,
             graphQL: schema.makeExecutor(logger: logger, configuration: configuration.executor), authenticator: .sessions(users))
+        dependencies.mcp = MCPSessions(configuration: configuration.server.mcp, tools: HearthTools(services: services, logger: logger),
+                                       version: configuration.server.version, logger: logger)
+        self.dependencies = dependencies
     }
 
     /// The HTTP application; `onServerRunning` receives the bound port (useful with port 0).
@@ -144,6 +147,7 @@ public struct HearthRuntime: Sendable {
 
     /// Releases what outlives the services: the HTTP clients of the shops and of delivery.
     public func shutdown() async throws {
+        await dependencies.mcp?.closeAll()
         try await services.stores.shutdown()
         try await services.delivery.shutdown()
     }

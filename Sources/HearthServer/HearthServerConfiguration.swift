@@ -16,13 +16,16 @@ public struct HearthServerConfiguration: Sendable {
     public var webSocket: GraphQLWebSocketConfiguration
     /// Bounds on HTTP connections: timeouts, header sizes, how many at once.
     public var connections: HTTPConnectionLimits
+    /// Limits and trusted origins of `/mcp`.
+    public var mcp: MCPConfiguration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil, version: String = HearthVersion.current,
         graphQL: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(), corsOrigins: [String] = [],
         webSocket: GraphQLWebSocketConfiguration = GraphQLWebSocketConfiguration(),
-        connections: HTTPConnectionLimits = HTTPConnectionLimits()
+        connections: HTTPConnectionLimits = HTTPConnectionLimits(), mcp: MCPConfiguration = MCPConfiguration()
     ) {
+        self.mcp = mcp
         self.connections = connections
         self.host = host
         self.port = port

@@ -1,0 +1,161 @@
+import Foundation
+import HearthCore
+import MCP
+
+extension HearthTools {
+    /// Creating and changing tasks, events and labels (the WRITE scope).
+    static let taskTools: [Definition] = [createTask, createEvent, createLabel, completeTask, snoozeReminder, updateTask]
+
+    static let taskFields: [String: Value] = [
+        "household": householdArgument,
+        "title": string("What to do, in a few words."),
+        "notes": string("Details, optional."),
+        "deadline": string("When it is due: 2026-11-25T09:00 (the household's time), 2026-11-25T08:00:00Z, or a date 2026-11-25 (09:00 that day)."),
+        "estimate_minutes": string("How many minutes it takes, e.g. \"30\"."),
+        "priority": enumeration(TaskPriority.allCases.map(\.rawValue), "NONE (default), LOW, MEDIUM or HIGH."),
+        "labels": string("Label names, comma-separated (\"Groceries, Urgent\"); missing labels are made."),
+        "subtasks": string("Steps, comma-separated (\"oat milk, bread\")."),
+        "assignee": string("Who does it: a member's name or id."),
+        "remind_at": string("When to remind, like deadline; default: at the deadline."),
+    ]
+
+    static let taskAnswer = object(["task": summarySchema], required: ["task"])
+
+    static let createTask = Definition(
+        tool: Tool(name: "create_task", title: "Create a task",
+                   description: "Adds a task (something to do) to a household, with an optional deadline, labels, steps and assignee. Answers the new task and its id.",
+                   inputSchema: object(taskFields, required: ["title"]), annotations: .init(readOnlyHint: false, destructiveHint: false),
+                   outputSchema: taskAnswer),
+        scope: .write) { tools, arguments, caller in
+        let household = try await tools.household(arguments, caller)
+        let zone = timeZone(of: household)
+        var draft = TaskDraft(kind: .task, title: try arguments.required("title"), notes: arguments.string("notes"),
+                              priority: try priority(arguments), deadline: try arguments.date("deadline", in: zone),
+                              estimateMinutes: try arguments.int("estimate_minutes"), labelNames: arguments.list("labels"),
+                              remindAt: try arguments.date("remind_at", in: zone), subtasks: arguments.list("subtasks"))
+        let members = try await tools.members(of: household, caller)
+        if let assignee = arguments.string("assignee") { draft.assigneeID = try await tools.member(assignee, of: household, caller, field: "assignee").user.id }
+        let item = try await tools.services.tasks.createItem(actor: caller.user, householdID: household.id, draft: draft)
+        var text = "Created task “\(item.title)” in \(household.name)"
+        if let deadline = item.deadline { text += ", due \(words(deadline, in: zone))" }
+        if !item.labels.isEmpty { text += ", labelled \(item.labels.map(\.name).joined(separator: ", "))" }
+        return Answer(text: text + ". Its id is \(item.id.lowercasedString).", structured: .object(["task": summary(item, household: household, members: members)]))
+    }
+
+    static let createEvent = Definition(
+        tool: Tool(name: "create_event", title: "Create an event",
+                   description: "Adds an event (something at a time) to a household. With only a date it is 09:00–10:00 that day; without an end it lasts an hour. Answers the new event and its id.",
+                   inputSchema: object([
+                       "household": householdArgument, "title": string("What happens."),
+                       "start": string("When it starts: 2026-11-25T18:30 (the household's time), RFC 3339, or a date 2026-11-25 (09:00)."),
+                       "end": string("When it ends; default: an hour after the start."),
+                       "location": string("Where, optional."), "notes": string("Details, optional."),
+                       "labels": string("Label names, comma-separated."),
+                   ], required: ["title"]),
+                   annotations: .init(readOnlyHint: false, destructiveHint: false), outputSchema: taskAnswer),
+        scope: .write) { tools, arguments, caller in
+        let household = try await tools.household(arguments, caller)
+        let zone = timeZone(of: household)
+        var draft = TaskDraft(kind: .event, title: try arguments.required("title"), notes: arguments.string("notes"),
+                              labelNames: arguments.list("labels"), endsAt: try arguments.date("end", in: zone, hourForDates: 10),
+                              location: arguments.string("location"))
+        if let start = arguments.string("start"), ToolArguments.isDate(start) {
+            draft.date = start
+        } else {
+            draft.startsAt = try arguments.date("start", in: zone)
+        }
+        let item = try await tools.services.tasks.createItem(actor: caller.user, householdID: household.id, draft: draft)
+        var text = "Created event “\(item.title)” in \(household.name)"
+        if let start = item.startsAt, let end = item.endsAt { text += ", \(words(start, in: zone))–\(words(end, in: zone).suffix(5))" }
+        return Answer(text: text + ". Its id is \(item.id.lowercasedString).", structured: .object(["task": summary(item, household: household)]))
+    }
+
+    static let createLabel = Definition(
+        tool: Tool(name: "create_label", title: "Create a label",
+                   description: "Adds a label to a household, for tagging tasks and events.",
+                   inputSchema: object([
+                       "household": householdArgument, "name": string("The label's name."),
+                       "color": string("A colour name (\(LabelColor.named.map(\.name).joined(separator: ", "))) or #RRGGBB; default gray."),
+                   ], required: ["name"]),
+                   annotations: .init(readOnlyHint: false, destructiveHint: false),
+                   outputSchema: object(["label": object(["id": string("The label's id."), "name": string("Its name."), "color": string("Its colour, #RRGGBB.")],
+                                                         required: ["id", "name", "color"])], required: ["label"])),
+        scope: .write) { tools, arguments, caller in
+        let household = try await tools.household(arguments, caller)
+        let label = try await tools.services.tasks.createLabel(actor: caller.user, householdID: household.id, name: try arguments.required("name"),
+                                                               color: arguments.string("color") ?? "gray")
+        return Answer(text: "Created label “\(label.name)” (\(label.color)) in \(household.name).",
+                      structured: .object(["label": .object(["id": .string(label.id.lowercasedString), "name": .string(label.name), "color": .string(label.color)])]))
+    }
+
+    static let completeTask = Definition(
+        tool: Tool(name: "complete_task", title: "Complete a task",
+                   description: "Marks a task (or event) done; its reminder is cancelled.",
+                   inputSchema: object(["task_id": string("The task's id (from create_task, find_tasks or agenda).")], required: ["task_id"]),
+                   annotations: .init(readOnlyHint: false, destructiveHint: false, idempotentHint: true), outputSchema: taskAnswer),
+        scope: .write) { tools, arguments, caller in
+        let id = try taskID(arguments)
+        let item = try await tools.services.tasks.completeItem(actor: caller.user, id: id)
+        let household = try await tools.services.households.household(actor: caller.user, id: item.householdID)
+        return Answer(text: "Done: “\(item.title)”.", structured: .object(["task": summary(item, household: household)]))
+    }
+
+    static let snoozeReminder = Definition(
+        tool: Tool(name: "snooze_reminder", title: "Snooze a reminder",
+                   description: "Puts a task's reminder off by some minutes (default 15).",
+                   inputSchema: object(["task_id": string("The task's id."), "minutes": string("How many minutes, e.g. \"30\"; default 15.")],
+                                       required: ["task_id"]),
+                   annotations: .init(readOnlyHint: false, destructiveHint: false), outputSchema: taskAnswer),
+        scope: .write) { tools, arguments, caller in
+        let id = try taskID(arguments)
+        let item = try await tools.services.tasks.snoozeReminder(actor: caller.user, taskID: id, minutes: try arguments.int("minutes") ?? 15)
+        let household = try await tools.services.households.household(actor: caller.user, id: item.householdID)
+        let zone = timeZone(of: household)
+        let when = item.reminderDueAt.map { " until \(words($0, in: zone))" } ?? ""
+        return Answer(text: "Snoozed the reminder of “\(item.title)”\(when).", structured: .object(["task": summary(item, household: household)]))
+    }
+
+    static let updateTask = Definition(
+        tool: Tool(name: "update_task", title: "Change a task",
+                   description: "Changes a task or event: only the fields given change (labels given replace its labels).",
+                   inputSchema: object(taskFields.filter { $0.key != "household" }.merging([
+                       "task_id": string("The task's id."), "start": string("An event's new start."), "end": string("An event's new end."),
+                       "location": string("An event's new place."),
+                   ]) { first, _ in first }, required: ["task_id"]),
+                   annotations: .init(readOnlyHint: false, destructiveHint: false, idempotentHint: true), outputSchema: taskAnswer),
+        scope: .write) { tools, arguments, caller in
+        let id = try taskID(arguments)
+        let current = try await tools.services.tasks.item(actor: caller.user, id: id)
+        let household = try await tools.services.households.household(actor: caller.user, id: current.householdID)
+        let zone = timeZone(of: household)
+        var patch = TaskPatch()
+        patch.title = arguments.string("title")
+        if let notes = arguments.string("notes") { patch.notes = .some(notes) }
+        if arguments.string("priority") != nil { patch.priority = try priority(arguments) }
+        if let deadline = try arguments.date("deadline", in: zone) { patch.deadline = .some(deadline) }
+        if let minutes = try arguments.int("estimate_minutes") { patch.estimateMinutes = .some(minutes) }
+        if arguments.string("labels") != nil || arguments.values["labels"] != nil { patch.labelNames = arguments.list("labels") }
+        if let start = try arguments.date("start", in: zone) { patch.startsAt = .some(start) }
+        if let end = try arguments.date("end", in: zone, hourForDates: 10) { patch.endsAt = .some(end) }
+        if let location = arguments.string("location") { patch.location = .some(location) }
+        if let remindAt = try arguments.date("remind_at", in: zone) { patch.remindAt = .some(remindAt) }
+        if let assignee = arguments.string("assignee") {
+            patch.assigneeID = .some(try await tools.member(assignee, of: household, caller, field: "assignee").user.id)
+        }
+        let item = try await tools.services.tasks.updateItem(actor: caller.user, id: id, patch: patch)
+        return Answer(text: "Updated “\(item.title)”.", structured: .object(["task": summary(item, household: household)]))
+    }
+
+    static func taskID(_ arguments: ToolArguments) throws(ServiceError) -> UUID {
+        guard let id = try arguments.uuid("task_id") else { throw .invalidInput(field: "task_id", message: "task_id is required.") }
+        return id
+    }
+
+    static func priority(_ arguments: ToolArguments) throws(ServiceError) -> TaskPriority {
+        guard let text = arguments.string("priority") else { return .none }
+        guard let priority = TaskPriority(rawValue: text.uppercased()) else {
+            throw .invalidInput(field: "priority", message: "priority must be NONE, LOW, MEDIUM or HIGH; \"\(text.prefix(20))\" is none of these.")
+        }
+        return priority
+    }
+}
