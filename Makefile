@@ -43,7 +43,8 @@ bench-http: postgres-server
 # graphql-core 3.2 (PyPI, graphql-js 16's port): builds a client schema from Hearth's introspection
 # for the round-trip test. gql (PyPI), the third-party client test, goes into its own environment
 # (.build/python-gql): it needs graphql-core 3.3. The Web Push (http_ece, py_vapid) and Standard
-# Webhooks verifiers of the delivery tests go into .build/python-webpush.
+# Webhooks verifiers of the delivery tests go into .build/python-webpush; the official MCP client
+# (`mcp`) of the assistants' tests into .build/python-mcp.
 graphql-reference:
 	@node scripts/reference/load-graphql.js >/dev/null 2>&1 || \
 	scripts/install-debian-package.sh "graphql-js for the differential tests" node-graphql || \
@@ -58,6 +59,9 @@ graphql-reference:
 	@.build/python-webpush/bin/python -c 'import http_ece, py_vapid, standardwebhooks' >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-webpush && .build/python-webpush/bin/pip install --quiet "http_ece>=1.2,<2" "py_vapid>=1.9,<2" "standardwebhooks>=1.0,<2"; } >/dev/null 2>&1 || \
 	echo "Web Push and webhook verifiers not installed in .build/python-webpush: the delivery tests will be skipped (python3 -m venv; pip install http_ece py_vapid standardwebhooks)." >&2
+	@.build/python-mcp/bin/python -c 'import mcp, httpx2, jsonschema' >/dev/null 2>&1 || \
+	{ python3 -m venv .build/python-mcp && .build/python-mcp/bin/pip install --quiet "mcp>=2.3,<3" "jsonschema>=4.20,<5"; } >/dev/null 2>&1 || \
+	echo "The MCP client not installed in .build/python-mcp: the MCP tests will be skipped (python3 -m venv; pip install mcp)." >&2
 	@.build/python-schemathesis/bin/schemathesis --version >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-schemathesis && .build/python-schemathesis/bin/pip install --quiet "schemathesis>=4.3,<5"; } >/dev/null 2>&1 || \
 	echo "Schemathesis not installed in .build/python-schemathesis: the fuzz test will be skipped (python3 -m venv; pip install schemathesis)." >&2

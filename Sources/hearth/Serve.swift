@@ -49,15 +49,19 @@ struct Serve: AsyncParsableCommand {
         let householdsConfiguration = try households.resolve(env)
         let storesConfiguration = try stores.resolve(env)
         let deliveryOptions = try delivery.resolve(env)
+        let cors = (env.string(corsOrigins, "HEARTH_CORS_ORIGINS") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // Browsers may call /mcp from Hearth's own address and the CORS origins only (DNS-rebinding protection).
+        let mcpOrigins = Set(cors.map { $0.lowercased() } + [deliveryOptions.publicURL.flatMap(MCPConfiguration.origin(of:))].compactMap { $0 })
         let server = HearthServerConfiguration(
             host: env.string(host, "HEARTH_HOST") ?? "127.0.0.1",
             port: try env.port(port, "HEARTH_PORT", allowZero: true) ?? 8080,
             adminToken: env.string(adminToken, "HEARTH_ADMIN_TOKEN"),
             graphQL: limits.http,
-            corsOrigins: (env.string(corsOrigins, "HEARTH_CORS_ORIGINS") ?? "").split(separator: ",")
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
+            corsOrigins: cors,
             webSocket: limits.webSocket,
-            connections: try http.resolve(env))
+            connections: try http.resolve(env),
+            mcp: MCPConfiguration(allowedOrigins: mcpOrigins))
         guard let schemaPath = env.string(schema, "HEARTH_SCHEMA") ?? ProjectFiles.locate("schema.graphql", directory: false) else {
             throw ValidationError("cannot find schema.graphql beside hearth; set --schema or HEARTH_SCHEMA")
         }

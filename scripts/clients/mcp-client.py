@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The official Python MCP client (`mcp` on PyPI) against Hearth, driven by a plan on stdin.
+"""The official Python MCP client (`mcp` on PyPI) against Hearth, driven by a plan given as its argument.
 
-  mcp-client.py < plan.json
+  mcp-client.py '<plan as JSON>'
 
 The plan: {"url": "http://127.0.0.1:PORT/mcp", "token": "hpat_…", "calls": [{"tool": …, "arguments": {…}}]}
 over Streamable HTTP, or {"stdio": ["/path/to/hearth", "mcp", "--url", …], "env": {"HEARTH_TOKEN": …}, "calls": […]}
@@ -39,7 +39,7 @@ async def run(session, plan):
 
 
 async def main():
-    plan = json.load(sys.stdin)
+    plan = json.loads(sys.argv[1])
     if "stdio" in plan:
         command = plan["stdio"]
         parameters = StdioServerParameters(command=command[0], args=command[1:], env=plan.get("env"))

@@ -19,13 +19,16 @@ struct CORSPolicyMiddleware<Context: RequestContext>: RouterMiddleware {
             return Response(
                 status: .noContent,
                 headers: [
-                    .accessControlAllowOrigin: origin, .accessControlAllowMethods: "GET, POST, OPTIONS",
-                    .accessControlAllowHeaders: "Accept, Authorization, Content-Type", .accessControlMaxAge: "600",
+                    .accessControlAllowOrigin: origin, .accessControlAllowMethods: "GET, POST, DELETE, OPTIONS",
+                    // The last three are MCP's (`/mcp`).
+                    .accessControlAllowHeaders: "Accept, Authorization, Content-Type, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+                    .accessControlMaxAge: "600",
                     .vary: "Origin",
                 ])
         }
         var response = try await next(request, context)
         response.headers[.accessControlAllowOrigin] = origin
+        response.headers[.accessControlExposeHeaders] = "Mcp-Session-Id"
         response.headers[.vary] = "Origin"
         return response
     }
