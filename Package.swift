@@ -77,7 +77,8 @@ let package = Package(
                 "GraphQLEngine",
                 "FixtureShop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),  // hearth dev post-rate
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),  // hearth dev post-rate, hearth mcp
+                .product(name: "MCP", package: "swift-sdk"),  // hearth mcp's stdio
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

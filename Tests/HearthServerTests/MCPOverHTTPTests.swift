@@ -76,6 +76,7 @@ import Testing
                 ["tool": "find_tasks", "arguments": ["text": "oat", "label": "groceries"]],
                 ["tool": "create_task", "arguments": ["title": "x", "household": "Nowhere"]],
                 ["tool": "household_members", "arguments": [:]],
+                ["tool": "search_products", "arguments": ["text": catalog.products[2].title, "max_price": String(Double(catalog.products[2].variants[0].price / 2) / 100 + 0.01)]],
             ]])
             #expect(report["server"] as? String == "hearth")
             let tools = try #require(report["tools"] as? [[String: Any]])
@@ -85,7 +86,7 @@ import Testing
             ])
             #expect(tools.allSatisfy { $0["hasOutputSchema"] as? Bool == true })
             let results = try #require(report["results"] as? [[String: Any]])
-            try #require(results.count == 7, "\(report)")
+            try #require(results.count == 8, "\(report)")
             #expect(results[0..<5].allSatisfy { $0["isError"] as? Bool == false }, "\(results)")
             let created = try #require((results[0]["structured"] as? [String: Any])?["task"] as? [String: Any])
             let taskID = try #require(created["id"] as? String)
@@ -111,13 +112,20 @@ import Testing
             // A user's mistake is a tool error that says what was wrong and where.
             #expect(results[5]["isError"] as? Bool == true && (results[5]["text"] as? String)?.contains("household") == true, "\(results[5])")
             #expect((results[6]["text"] as? String)?.contains("Max (member)") == true)
+            let found = try #require((results[7]["structured"] as? [String: Any])?["products"] as? [[String: Any]], "\(results[7])")
+            #expect(found.map { $0["title"] as? String } == [catalog.products[2].title] && found.first?["store"] as? String == "Alpha", "\(found)")
 
             // Snooze the event's reminder, complete the task.
-            let second = try await Self.call(port, write.token, [("snooze_reminder", ["task_id": eventID, "minutes": "30"]), ("complete_task", ["task_id": taskID])])
+            let second = try await Self.call(port, write.token, [
+                ("snooze_reminder", ["task_id": eventID, "minutes": "30"]), ("update_task", ["task_id": taskID, "priority": "high", "assignee": "olive"]),
+                ("complete_task", ["task_id": taskID]),
+            ])
             #expect(second.allSatisfy { $0["isError"] as? Bool == false }, "\(second)")
-            #expect(((second[1]["structured"] as? [String: Any])?["task"] as? [String: Any])?["completed"] as? Bool == true)
-            let done = try await server.data("query($id: UUID!) { task(id: $id) { completedAt } }", ["id": taskID], token: owner.token)
-            #expect((done["task"] as? [String: Any])?["completedAt"] is String)
+            let updated = (second[1]["structured"] as? [String: Any])?["task"] as? [String: Any]
+            #expect(updated?["priority"] as? String == "HIGH" && updated?["title"] as? String == "Buy oat milk", "\(second[1])")
+            #expect(((second[2]["structured"] as? [String: Any])?["task"] as? [String: Any])?["completed"] as? Bool == true)
+            let done = try await server.data("query($id: UUID!) { task(id: $id) { completedAt assigneeId } }", ["id": taskID], token: owner.token)
+            #expect((done["task"] as? [String: Any])?["completedAt"] is String && (done["task"] as? [String: Any])?["assigneeId"] as? String == owner.id, "\(done)")
 
             // A READ token's create_task and a viewer's are tool errors, not protocol errors.
             let readOnly = try await AccessTokensOverHTTPTests.token(server, member, "reader", scopes: ["READ"])
@@ -129,6 +137,39 @@ import Testing
             #expect(viewerTry[0]["isError"] as? Bool == true, "\(viewerTry)")
             let count = try await server.data("query($h: UUID!) { tasks(householdId: $h, filter: {completed: null}) { totalCount } }", ["h": home], token: owner.token)
             #expect((count["tasks"] as? [String: Any])?["totalCount"] as? Int == 2)
+        }
+    }
+
+    /// The same client over stdio, through `hearth mcp --url` forwarding to the server: the
+    /// token comes from the environment; a revoked one makes each call a JSON-RPC error.
+    @Test(.enabled(if: hasClient || DeliveryCryptoTests.isCI, "SKIPPED: needs mcp in .build/python-mcp (make test installs it)"))
+    func theToolsWorkOverStdioThroughHearthMCP() async throws {
+        try #require(Self.hasClient, "mcp is missing from \(Self.python) (make test installs it)")
+        try await UsersOverHTTPTests.withServer { server in
+            let port = try #require(server.client.port)
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            let token = try await AccessTokensOverHTTPTests.token(server, ann, "Claude Desktop", scopes: ["READ", "WRITE"])
+            let command = [HearthProcess.binary, "mcp", "--url", "http://127.0.0.1:\(port)"]
+            let report = try await Self.session(["stdio": command, "env": ["HEARTH_TOKEN": token.token], "calls": [
+                ["tool": "create_label", "arguments": ["name": "Garden", "color": "green"]],
+                ["tool": "create_task", "arguments": ["title": "Water the tomatoes", "labels": ["Garden"], "estimate_minutes": 15]],
+                ["tool": "find_tasks", "arguments": ["label": "Garden"]],
+            ]])
+            #expect(report["server"] as? String == "hearth" && (report["tools"] as? [Any])?.count == 12, "\(report)")
+            let results = try #require(report["results"] as? [[String: Any]], "\(report)")
+            #expect(results.count == 3 && results.allSatisfy { $0["isError"] as? Bool == false }, "\(results)")
+            #expect(((results[0]["structured"] as? [String: Any])?["label"] as? [String: Any])?["color"] as? String == "#34C759")
+            let tasks = try await server.data("query($h: UUID!) { tasks(householdId: $h) { edges { node { title estimateMinutes labels { name } } } } }",
+                                              ["h": home], token: ann.token)
+            let node = ((tasks["tasks"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any]
+            #expect(node?["title"] as? String == "Water the tomatoes" && node?["estimateMinutes"] as? Int == 15, "\(tasks)")
+
+            // Revoked: the server refuses, and `hearth mcp` answers the host's request with an error saying so.
+            _ = try await server.data("mutation($id: UUID!) { revokeAccessToken(id: $id) { id } }", ["id": token.id], token: ann.token)
+            let plan = try JSONSerialization.data(withJSONObject: ["stdio": command, "env": ["HEARTH_TOKEN": token.token], "calls": []])
+            let refused = try await ChildProcess.run(Self.python, [Self.script, String(decoding: plan, as: UTF8.self)])
+            #expect(refused.status == 1 && refused.text.contains("401"), "\(refused.text.prefix(2000))")
         }
     }
 
