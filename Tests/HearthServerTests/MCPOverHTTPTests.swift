@@ -23,7 +23,8 @@ import Testing
         let json = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
         let result = try await ChildProcess.run(python, [script, json])
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.text.prefix(3000))")
-        #expect(result.status == 0, "\(report)")
+        // A run that could not begin reports its failure (the caller checks it) and exits 1.
+        #expect(result.status == (report["failure"] == nil ? 0 : 1), "\(report)")
         return report
     }
 
@@ -137,6 +138,20 @@ import Testing
             #expect(viewerTry[0]["isError"] as? Bool == true, "\(viewerTry)")
             let count = try await server.data("query($h: UUID!) { tasks(householdId: $h, filter: {completed: null}) { totalCount } }", ["h": home], token: owner.token)
             #expect((count["tasks"] as? [String: Any])?["totalCount"] as? Int == 2)
+
+            // Revoked between two calls of one session: the next call is refused with 401.
+            let revoke = "mutation($id: UUID!) { revokeAccessToken(id: $id) { id } }"
+            let revoked = try await Self.session(["url": "http://127.0.0.1:\(port)/mcp", "token": readOnly.token, "calls": [
+                ["tool": "list_households", "arguments": [:]],
+                ["graphql": revoke, "variables": ["id": readOnly.id], "token": member.token],
+                ["tool": "list_households", "arguments": [:]],
+            ]])
+            let steps = try #require(revoked["results"] as? [[String: Any]], "\(revoked)")
+            #expect(steps.count == 3 && steps[0]["isError"] as? Bool == false, "\(steps)")
+            #expect((steps[2]["error"] as? String)?.contains("is not valid") == true, "\(steps)")
+            // A browser page from another origin cannot even initialize.
+            let foreign = try await Self.session(["url": "http://127.0.0.1:\(port)/mcp", "token": write.token, "origin": "http://evil.example", "calls": []])
+            #expect((foreign["failure"] as? String)?.contains("Forbidden: requests from the origin http://evil.example") == true, "\(foreign)")
         }
     }
 

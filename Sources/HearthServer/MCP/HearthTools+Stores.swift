@@ -11,7 +11,7 @@ extension HearthTools {
                    description: "What changed in a household's watched stores: price drops and rises, back in stock, sold out, new and removed products; newest first, at most 50.",
                    inputSchema: object([
                        "household": householdArgument,
-                       "types": string("Kinds of change, comma-separated: \(StoreEventType.allCases.map(\.rawValue).joined(separator: ", ")); default all."),
+                       "types": string("Kinds of change, comma-separated or a list: \(StoreEventType.allCases.map(\.rawValue).joined(separator: ", ")); default all.", or: "array"),
                        "since": string("From when (like 2026-11-20 or RFC 3339); default 7 days ago."),
                        "store": string("One store's name or id; default all."),
                    ]), annotations: .init(readOnlyHint: true),
@@ -60,8 +60,8 @@ extension HearthTools {
                    description: "Finds products in a household's watched stores by words, stock and price; cheapest first, at most 25.",
                    inputSchema: object([
                        "household": householdArgument, "text": string("Words in the title, vendor, type or tags."),
-                       "in_stock": string("\"true\" for products you can buy now only."),
-                       "max_price": string("The highest price, in the store's currency (e.g. \"20\")."),
+                       "in_stock": string("\"true\" for products you can buy now only.", or: "boolean"),
+                       "max_price": string("The highest price, in the store's currency (e.g. \"20\").", or: "number"),
                        "store": string("One store's name or id; default all."),
                    ]), annotations: .init(readOnlyHint: true),
                    outputSchema: object([

@@ -11,10 +11,10 @@ extension HearthTools {
         "title": string("What to do, in a few words."),
         "notes": string("Details, optional."),
         "deadline": string("When it is due: 2026-11-25T09:00 (the household's time), 2026-11-25T08:00:00Z, or a date 2026-11-25 (09:00 that day)."),
-        "estimate_minutes": string("How many minutes it takes, e.g. \"30\"."),
+        "estimate_minutes": string("How many minutes it takes, e.g. \"30\".", or: "integer"),
         "priority": enumeration(TaskPriority.allCases.map(\.rawValue), "NONE (default), LOW, MEDIUM or HIGH."),
-        "labels": string("Label names, comma-separated (\"Groceries, Urgent\"); missing labels are made."),
-        "subtasks": string("Steps, comma-separated (\"oat milk, bread\")."),
+        "labels": string("Label names, comma-separated (\"Groceries, Urgent\") or a list; missing labels are made.", or: "array"),
+        "subtasks": string("Steps, comma-separated (\"oat milk, bread\") or a list.", or: "array"),
         "assignee": string("Who does it: a member's name or id."),
         "remind_at": string("When to remind, like deadline; default: at the deadline."),
     ]
@@ -50,7 +50,7 @@ extension HearthTools {
                        "start": string("When it starts: 2026-11-25T18:30 (the household's time), RFC 3339, or a date 2026-11-25 (09:00)."),
                        "end": string("When it ends; default: an hour after the start."),
                        "location": string("Where, optional."), "notes": string("Details, optional."),
-                       "labels": string("Label names, comma-separated."),
+                       "labels": string("Label names, comma-separated or a list.", or: "array"),
                    ], required: ["title"]),
                    annotations: .init(readOnlyHint: false, destructiveHint: false), outputSchema: taskAnswer),
         scope: .write) { tools, arguments, caller in
@@ -103,7 +103,7 @@ extension HearthTools {
     static let snoozeReminder = Definition(
         tool: Tool(name: "snooze_reminder", title: "Snooze a reminder",
                    description: "Puts a task's reminder off by some minutes (default 15).",
-                   inputSchema: object(["task_id": string("The task's id."), "minutes": string("How many minutes, e.g. \"30\"; default 15.")],
+                   inputSchema: object(["task_id": string("The task's id."), "minutes": string("How many minutes, e.g. \"30\"; default 15.", or: "integer")],
                                        required: ["task_id"]),
                    annotations: .init(readOnlyHint: false, destructiveHint: false), outputSchema: taskAnswer),
         scope: .write) { tools, arguments, caller in

@@ -96,6 +96,13 @@ struct HearthTools: Sendable {
         .object(["type": nullable ? .array(["string", "null"]) : "string", "description": .string(description)])
     }
 
+    /// Text, or a value of `other` JSON type (a list is a list of strings): what small models send varies.
+    static func string(_ description: String, or other: String) -> Value {
+        var schema: [String: Value] = ["type": .array(["string", .string(other)]), "description": .string(description)]
+        if other == "array" { schema["items"] = ["type": "string"] }
+        return .object(schema)
+    }
+
     static func enumeration(_ values: [String], _ description: String) -> Value {
         .object(["type": "string", "enum": .array(values.map { .string($0) }), "description": .string(description)])
     }

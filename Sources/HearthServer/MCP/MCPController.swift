@@ -4,6 +4,7 @@ import HearthCore
 import Hummingbird
 import Logging
 import MCP
+import ServiceLifecycle
 
 /// The header naming a Streamable HTTP session (a valid field name: the unwrap cannot fail).
 private let mcpSessionHeader = HTTPField.Name("Mcp-Session-Id")!
@@ -99,7 +100,22 @@ struct MCPController<Context: Hummingbird.RequestContext>: Sendable {
         switch response {
         case .stream(let stream, _):
             return Response(status: status, headers: fields, body: ResponseBody { writer in
-                for try await chunk in stream { try await writer.write(ByteBuffer(bytes: chunk)) }
+                // The SDK's events, and a comment every 15 s: writing it fails once the client is
+                // gone, which ends the stream (a session's GET stream never ends by itself). A
+                // graceful shutdown ends it too, so no stream holds the server's shutdown.
+                let (chunks, sink) = AsyncStream.makeStream(of: Data.self)
+                let events = Task {
+                    defer { sink.finish() }
+                    try? await cancelWhenGracefulShutdown { for try await chunk in stream { sink.yield(chunk) } }
+                }
+                let keepAlive = Task {
+                    while (try? await Task.sleep(for: .seconds(15))) != nil { sink.yield(Data(": keep-alive\n\n".utf8)) }
+                }
+                defer {
+                    events.cancel()
+                    keepAlive.cancel()
+                }
+                for await chunk in chunks { try await writer.write(ByteBuffer(bytes: chunk)) }
                 try await writer.finish(nil)
             })
         default:
