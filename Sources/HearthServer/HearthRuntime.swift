@@ -101,7 +101,7 @@ public struct HearthRuntime: Sendable {
         var dependencies = HearthDependencies(
             database: database, migrator: migrator, health: health, metrics: metrics,
             graphQL: schema.makeExecutor(logger: logger, configuration: configuration.executor), authenticator: .sessions(users))
-        dependencies.mcp = MCPSessions(configuration: configuration.server.mcp, tools: HearthTools(services: services, logger: logger),
+        dependencies.mcp = MCPSessions(configuration: configuration.server.mcp, tools: HearthTools(services: services, logger: logger, callTimeout: configuration.server.mcp.callTimeout),
                                        version: configuration.server.version, logger: logger)
         self.dependencies = dependencies
     }

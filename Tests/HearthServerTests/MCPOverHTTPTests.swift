@@ -179,6 +179,13 @@ import Testing
                                               ["h": home], token: ann.token)
             let node = ((tasks["tasks"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any]
             #expect(node?["title"] as? String == "Water the tomatoes" && node?["estimateMinutes"] as? Int == 15, "\(tasks)")
+            // Each call is logged with the token's id, never the token, and counted.
+            let logged = server.log.lines.withLock { $0.filter { $0.contains("tool call") } }
+            #expect(logged.contains { $0.contains("tool=create_label") && $0.contains("token=\(token.id.uppercased())") }, "\(logged)")
+            #expect(!server.log.lines.withLock { $0.contains { $0.contains(token.token) } }, "the token is never logged")
+            let metrics = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(10))
+            let text = String(buffer: try await metrics.body.collect(upTo: 1 << 24))
+            #expect(text.contains(#"hearth_mcp_tool_calls_total{tool="create_label",outcome="ok"}"#), "\(text.prefix(200))")
 
             // Revoked: the server refuses, and `hearth mcp` answers the host's request with an error saying so.
             _ = try await server.data("mutation($id: UUID!) { revokeAccessToken(id: $id) { id } }", ["id": token.id], token: ann.token)

@@ -11,6 +11,8 @@ import Metrics
 struct HearthTools: Sendable {
     let services: HearthServices
     let logger: Logger
+    /// How long one call may run before it answers with a tool error.
+    var callTimeout: Duration = .seconds(30)
 
     /// Who calls: the person, and the access token when one is used (its scopes bound the tools).
     struct Caller: Sendable {
@@ -44,11 +46,14 @@ struct HearthTools: Sendable {
             if let token = caller.token, !token.allows(definition.scope) {
                 throw ServiceError.forbidden("This access token may not \(definition.scope == .write ? "change anything" : "read"): \(name) needs the \(definition.scope.rawValue) scope.")
             }
-            let answer = try await definition.run(self, ToolArguments(arguments), caller)
+            let answer = try await withTimeout(callTimeout) { try await definition.run(self, ToolArguments(arguments), caller) }
             result = CallTool.Result(content: [.text(text: answer.text, annotations: nil, _meta: nil)], structuredContent: Optional.some(answer.structured), isError: false)
         } catch let error as ServiceError {
             outcome = "refused"
             result = Self.refusal(Self.describe(error))
+        } catch is TimeoutError {
+            outcome = "timeout"
+            result = Self.refusal("This did not finish within \(callTimeout); a change may still have been made, so look before trying again.")
         } catch let error as PageRequestError {
             outcome = "refused"
             result = Self.refusal("Bad input in `\(error.field)`: \(error)")
