@@ -58,8 +58,7 @@ public func buildRouter(
         ).addRoutes(to: router)
     }
     if let sessions = dependencies.mcp {
-        MCPController(sessions: sessions, authenticator: dependencies.authenticator, configuration: configuration.mcp,
-                      logger: Logger(label: "hearth.mcp")).addRoutes(to: router)
+        MCPController(sessions: sessions, authenticator: dependencies.authenticator, configuration: configuration.mcp).addRoutes(to: router)
     }
     return router
 }

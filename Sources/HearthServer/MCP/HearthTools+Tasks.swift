@@ -134,7 +134,7 @@ extension HearthTools {
         if arguments.string("priority") != nil { patch.priority = try priority(arguments) }
         if let deadline = try arguments.date("deadline", in: zone) { patch.deadline = .some(deadline) }
         if let minutes = try arguments.int("estimate_minutes") { patch.estimateMinutes = .some(minutes) }
-        if arguments.string("labels") != nil || arguments.values["labels"] != nil { patch.labelNames = arguments.list("labels") }
+        if arguments.givesList("labels") { patch.labelNames = arguments.list("labels") }
         if let start = try arguments.date("start", in: zone) { patch.startsAt = .some(start) }
         if let end = try arguments.date("end", in: zone, hourForDates: 10) { patch.endsAt = .some(end) }
         if let location = arguments.string("location") { patch.location = .some(location) }

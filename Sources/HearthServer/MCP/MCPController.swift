@@ -18,7 +18,6 @@ struct MCPController<Context: Hummingbird.RequestContext>: Sendable {
     let sessions: MCPSessions
     let authenticator: Authenticator
     let configuration: MCPConfiguration
-    let logger: Logger
 
     func addRoutes(to router: Router<Context>) {
         for method in [HTTPTypes.HTTPRequest.Method.post, .get, .delete] {

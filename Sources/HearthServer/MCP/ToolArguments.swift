@@ -80,6 +80,12 @@ struct ToolArguments: Sendable {
         return items.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
+    /// Whether a list was given: an array (even empty, to clear), or non-empty text.
+    func givesList(_ name: String) -> Bool {
+        if case .array? = values[name] { return true }
+        return string(name) != nil
+    }
+
     /// An id.
     func uuid(_ name: String) throws(ServiceError) -> UUID? {
         guard let text = string(name) else { return nil }
