@@ -77,7 +77,10 @@ struct MCPStdioProxy {
         let stdio = StdioTransport(logger: logger)
         try await stdio.connect()
         let session = Session()
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
+        // An unreachable Hearth is reported to the host at once, not after retrying until the request's deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
             for try await message in await stdio.receive() {
                 for answer in await forward(message, session: session, http: http) { try await stdio.send(answer) }
@@ -109,7 +112,8 @@ struct MCPStdioProxy {
         if let version = session.protocolVersion { request.headers.add(name: "MCP-Protocol-Version", value: version) }
         request.body = .bytes(ByteBuffer(bytes: message))
         do {
-            let response = try await http.execute(request, timeout: .seconds(120))
+            // Beyond a tool call's own bound on the server (30 s).
+            let response = try await http.execute(request, timeout: .seconds(60))
             if let id = response.headers.first(name: "Mcp-Session-Id") { session.id = id }
             let body = try await response.body.collect(upTo: 16 << 20)
             let bytes = Data(buffer: body)
