@@ -36,7 +36,7 @@ struct DeliveryOptions: ParsableArguments {
             configuration.vapidSubject = subject
         }
         if let text = env.string(publicURL, "HEARTH_PUBLIC_URL") {
-            guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+            guard let url = URL.httpAddress(text) else {
                 throw ValidationError("--public-url \(text): give the absolute http or https address people reach this Hearth at.")
             }
             configuration.publicURL = url

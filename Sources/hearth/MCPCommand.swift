@@ -61,14 +61,13 @@ struct MCPStdioProxy {
 
     /// `text` as the `/mcp` endpoint (a bare address gets `/mcp`).
     static func endpoint(_ text: String) -> URL? {
-        guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              components.host?.isEmpty == false else { return nil }
+        guard let url = URL.httpAddress(text), var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         if components.path.isEmpty || components.path == "/" { components.path = "/mcp" }
         return components.url
     }
 
-    private final class Session: @unchecked Sendable {
-        // Touched by the forwarding loop only, one message at a time.
+    /// What the server said of the session: its id and the protocol version agreed on.
+    private struct Session {
         var id: String?
         var protocolVersion: String?
     }
@@ -76,14 +75,14 @@ struct MCPStdioProxy {
     func run() async throws {
         let stdio = StdioTransport(logger: logger)
         try await stdio.connect()
-        let session = Session()
+        var session = Session()
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
         // An unreachable Hearth is reported to the host at once, not after retrying until the request's deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
             for try await message in await stdio.receive() {
-                for answer in await forward(message, session: session, http: http) { try await stdio.send(answer) }
+                for answer in await forward(message, session: &session, http: http) { try await stdio.send(answer) }
             }
         } catch {
             logger.error("stdio failed", metadata: ["error": "\(error)"])
@@ -101,7 +100,7 @@ struct MCPStdioProxy {
     }
 
     /// One message sent to the server; what to write back to the host.
-    private func forward(_ message: Data, session: Session, http: HTTPClient) async -> [Data] {
+    private func forward(_ message: Data, session: inout Session, http: HTTPClient) async -> [Data] {
         let requestID = (try? JSONSerialization.jsonObject(with: message) as? [String: Any])?["id"]
         var request = HTTPClientRequest(url: endpoint.absoluteString)
         request.method = .POST

@@ -34,15 +34,18 @@ public struct DeliveryLoop: Service {
         }
     }
 
+    /// Most deliveries one call of `deliverDue` attempts (it stops sooner when none is left).
+    static let roundLimit = 10_000
+
     /// Sends due deliveries until none is left; returns how many were attempted.
     @discardableResult
     public func runRound() async throws -> Int {
         var total = 0
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let attempted = try await delivery.deliverDue()
-            guard attempted > 0 else { break }
+        var attempted = 0
+        repeat {
+            attempted = try await delivery.deliverDue(limit: Self.roundLimit)
             total += attempted
-        }
+        } while attempted == Self.roundLimit && !Task.isShuttingDownGracefully && !Task.isCancelled
         return total
     }
 }

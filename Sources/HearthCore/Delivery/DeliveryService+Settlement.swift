@@ -132,9 +132,7 @@ extension DeliveryService {
         }
         // Only notifications count toward switching a channel off (a failed test message does not).
         let failing = Set(attempts.filter { $0.notification != nil && $0.outcome?.result != .sent }.map(\.channel))
-        for channel in failing where (health[channel]?.failuresSinceSuccess ?? 0) > 0 {
-            try await disableIfFailingForADay(channel, at: health[channel]?.failureAt ?? clock.now)
-        }
+        try await disableChannelsFailingForADay(failing.filter { (health[$0]?.failuresSinceSuccess ?? 0) > 0 }, at: clock.now)
     }
 
     private struct SettledRow: Encodable {

@@ -212,27 +212,33 @@ public final class DeliveryService: ServiceHealth {
         return targets
     }
 
-    /// A channel whose every attempt failed for a day is switched off, saying why, and its owner
-    /// is told on their other channels.
-    func disableIfFailingForADay(_ channel: UUID, at now: Date) async throws {
+    /// Those of `channels` whose every attempt failed for a day are switched off, saying why
+    /// (one statement for them all), their pending deliveries given up, and each owner told on
+    /// their other channels.
+    func disableChannelsFailingForADay(_ channels: [UUID], at now: Date) async throws {
+        guard !channels.isEmpty else { return }
         let rows = try await database.client.query("""
             UPDATE delivery_channels SET enabled = false,
                 disabled_reason = 'Switched off: every delivery failed for a day (last: ' || COALESCE(last_failure, 'no answer') || ').'
-            WHERE id = \(channel) AND enabled AND failing_since <= \(now.addingTimeInterval(-Self.giveUpAfter))
-            RETURNING user_id, name
+            WHERE id = ANY(\(channels)) AND enabled AND failing_since <= \(now.addingTimeInterval(-Self.giveUpAfter))
+            RETURNING id, user_id, name
             """, logger: logger)
-        for try await (owner, name) in rows.decode((UUID, String).self) {
-            logger.notice("channel switched off after failing for a day", metadata: ["channel": "\(channel)"])
-            try await database.client.query("""
-                UPDATE deliveries SET state = 'FAILED', last_error = 'The channel was switched off.' WHERE channel_id = \(channel) AND state = 'PENDING'
-                """, logger: logger)
+        var disabled: [(channel: UUID, owner: UUID, name: String)] = []
+        for try await row in rows.decode((UUID, UUID, String).self) { disabled.append(row) }
+        guard !disabled.isEmpty else { return }
+        logger.notice("channels switched off after failing for a day", metadata: ["channels": "\(disabled.map(\.channel))"])
+        try await database.client.query("""
+            UPDATE deliveries SET state = 'FAILED', last_error = 'The channel was switched off.'
+            WHERE channel_id = ANY(\(disabled.map(\.channel))) AND state = 'PENDING'
+            """, logger: logger)
+        let vapid = try await vapid()
+        for (channel, owner, name) in disabled {
             let payload = DeliveryPayload(id: UUID(), kind: "CHANNEL_DISABLED", title: "A notification channel was switched off",
                                           body: "\(name) failed for a day and no longer receives notifications; see your channels.", priority: "NORMAL")
             let others = try await database.client.query(
                 "SELECT id FROM delivery_channels WHERE user_id = \(owner) AND enabled AND id <> \(channel)", logger: logger)
             var ids: [UUID] = []
             for try await id in others.decode(UUID.self) { ids.append(id) }
-            let vapid = try await vapid()
             for case .success(let target) in try await targets(ids, owner: owner).values {
                 _ = await client.send(payload, to: target, vapid: vapid, options: .init(ttl: Self.defaultTimeToLive, topic: nil), now: now)
             }

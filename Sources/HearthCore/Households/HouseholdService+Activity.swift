@@ -43,8 +43,7 @@ extension HouseholdService {
         guard !recipients.isEmpty else { return }
         let rows = try await connection.query("""
             SELECT h.name, u.id FROM households h, users u
-            WHERE h.id = \(household) AND u.id = ANY(\(recipients)) AND u.preferences->'notifications'->'enabled' IS DISTINCT FROM 'false'::jsonb
-              AND u.preferences->'notifications'->'membership' IS DISTINCT FROM 'false'::jsonb
+            WHERE h.id = \(household) AND u.id = ANY(\(recipients)) AND \(unescaped: Preferences.NotificationSwitch.membership.isOn(in: "u"))
             ORDER BY u.id
             """, logger: logger)
         let now = clock.now

@@ -209,8 +209,7 @@ extension TaskService {
                                logger: Logger) async throws {
         guard assignee != actor else { return }
         let rows = try await connection.query("""
-            SELECT count(*) FROM users WHERE id = \(assignee) AND preferences->'notifications'->'enabled' IS DISTINCT FROM 'false'::jsonb
-                AND preferences->'notifications'->'taskAssigned' IS DISTINCT FROM 'false'::jsonb
+            SELECT count(*) FROM users WHERE id = \(assignee) AND \(unescaped: Preferences.NotificationSwitch.taskAssigned.isOn(in: "users"))
             """, logger: logger)
         var wants = false
         for try await count in rows.decode(Int.self) { wants = count > 0 }

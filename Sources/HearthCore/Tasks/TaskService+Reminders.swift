@@ -53,8 +53,7 @@ extension TaskService {
                 SELECT u.id FROM users u
                 WHERE (u.id = \(item.assignee) OR (\(item.assignee)::uuid IS NULL AND u.id IN (
                         SELECT user_id FROM household_members WHERE household_id = \(item.household))))
-                  AND u.preferences->'notifications'->'enabled' IS DISTINCT FROM 'false'::jsonb
-                  AND u.preferences->'notifications'->'reminders' IS DISTINCT FROM 'false'::jsonb
+                  AND \(unescaped: Preferences.NotificationSwitch.reminders.isOn(in: "u"))
                 ORDER BY u.id
                 """, logger: logger)
             var recipients: [UUID] = []

@@ -25,6 +25,15 @@ public struct Preferences: Sendable, Equatable {
     /// Notifications besides store changes that a person can switch off; the raw value is the JSON key.
     public enum NotificationSwitch: String, Sendable, CaseIterable {
         case reminders, taskAssigned, membership
+
+        /// SQL that holds for the rows of `users` (as `table`) whose master switch and this switch
+        /// are on (both are on unless stored as false). Built from fixed names only.
+        func isOn(in table: String) -> String {
+            """
+            \(table).preferences->'notifications'->'enabled' IS DISTINCT FROM 'false'::jsonb
+              AND \(table).preferences->'notifications'->'\(rawValue)' IS DISTINCT FROM 'false'::jsonb
+            """
+        }
     }
 
     /// Hours in the person's time zone when only HIGH notifications leave at once; the rest wait

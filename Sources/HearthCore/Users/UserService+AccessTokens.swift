@@ -69,47 +69,26 @@ extension UserService {
         return revoked
     }
 
-    /// The person a live access token acts for (never as a server admin), or nil when it is
-    /// unknown, expired or revoked.
-    func authenticateAccessToken(key: Data) async throws -> SignedIn? {
-        let now = clock.now
-        let ticket = sessions.beginRead()
-        var signedIn = sessions.value(for: key)
-        if signedIn == nil {
-            let rows = try await database.client.query("""
-                SELECT u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at,
-                       t.id AS token_id, t.user_id, t.name, t.scopes, t.created_at AS token_created_at, t.expires_at, t.last_used_at
-                FROM access_tokens t JOIN users u ON u.id = t.user_id
-                WHERE t.token_hash = \(key)
-                """, logger: logger)
-            for try await raw in rows {
-                let row = NamedRow(raw)
-                var user = try Self.decodeUser(row)
-                user.isAdmin = false
-                let token = AccessToken(id: try row("token_id"), userID: user.id, name: try row("name"),
-                                        scopes: try row("scopes", as: [String].self).compactMap(AccessScope.init(rawValue:)),
-                                        createdAt: try row("token_created_at"), expiresAt: try row("expires_at"), lastUsedAt: try row("last_used_at"))
-                let session = UserSession(id: token.id, userID: user.id, deviceName: "Access token “\(token.name)”", createdAt: token.createdAt,
-                                          lastUsedAt: token.lastUsedAt ?? token.createdAt, expiresAt: token.expiresAt)
-                signedIn = SignedIn(user: user, session: session, accessToken: token)
-            }
+    /// The person an access token's hash acts for (never as a server admin) and the token, if any.
+    func accessTokenSignIn(key: Data) async throws -> SignedIn? {
+        let rows = try await database.client.query("""
+            SELECT u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at,
+                   t.id AS token_id, t.name, t.scopes, t.created_at AS token_created_at, t.expires_at, t.last_used_at
+            FROM access_tokens t JOIN users u ON u.id = t.user_id
+            WHERE t.token_hash = \(key)
+            """, logger: logger)
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            var user = try Self.decodeUser(row)
+            user.isAdmin = false
+            let token = AccessToken(id: try row("token_id"), userID: user.id, name: try row("name"),
+                                    scopes: try row("scopes", as: [String].self).compactMap(AccessScope.init(rawValue:)),
+                                    createdAt: try row("token_created_at"), expiresAt: try row("expires_at"), lastUsedAt: try row("last_used_at"))
+            let session = UserSession(id: token.id, userID: user.id, deviceName: "Access token “\(token.name)”", createdAt: token.createdAt,
+                                      lastUsedAt: token.lastUsedAt ?? token.createdAt, expiresAt: token.expiresAt)
+            return SignedIn(user: user, session: session, accessToken: token)
         }
-        guard var found = signedIn, found.session.expiresAt > now else { return nil }
-        if now.timeIntervalSince(found.session.lastUsedAt) >= Self.touchInterval || found.accessToken?.lastUsedAt == nil {
-            let rows = try await database.client.query(
-                "UPDATE access_tokens SET last_used_at = \(now) WHERE id = \(found.session.id) RETURNING id", logger: logger)
-            var stillThere = false
-            for try await _ in rows.decode(UUID.self) { stillThere = true }
-            // Revoked by another instance since it was cached.
-            guard stillThere else {
-                sessions.remove(key)
-                return nil
-            }
-            found.session.lastUsedAt = now
-            found.accessToken?.lastUsedAt = now
-        }
-        sessions.store(found, for: key, readSince: ticket)
-        return found
+        return nil
     }
 
     static let accessTokenColumns = "id, user_id, name, scopes, created_at, expires_at, last_used_at"

@@ -50,54 +50,72 @@ extension UserService {
         return AuthPayload(token: token, expiresAt: session.expiresAt, user: user, sessionID: session.id)
     }
 
-    /// The person and session a token belongs to, or nil when it belongs to no live session
-    /// (unknown, expired or revoked). Each use slides the expiry forward.
+    /// The person and session (or access token) a token belongs to, or nil when it belongs to
+    /// none that is live (unknown, expired or revoked). Each use slides a session's expiry forward
+    /// and records when a token was last used, at most once a ``touchInterval``.
     public func authenticate(token: String) async throws -> SignedIn? {
         let key = Data(SessionToken.hash(token))
-        if Self.isAccessToken(token) { return try await authenticateAccessToken(key: key) }
+        let isAccessToken = Self.isAccessToken(token)
         let now = clock.now
         let ticket = sessions.beginRead()
-        var signedIn = sessions.value(for: key)
-        if signedIn == nil {
-            let rows = try await database.client.query(
-                """
-                SELECT u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at,
-                       s.id AS session_id, s.device_name, s.created_at AS session_created_at, s.last_used_at, s.expires_at
-                FROM user_sessions s JOIN users u ON u.id = s.user_id
-                WHERE s.token_hash = \(key)
-                """, logger: logger)
-            for try await raw in rows {
-                let row = NamedRow(raw)
-                let user = try Self.decodeUser(row)
-                let session = UserSession(id: try row("session_id"), userID: user.id, deviceName: try row("device_name"),
-                                          createdAt: try row("session_created_at"), lastUsedAt: try row("last_used_at"), expiresAt: try row("expires_at"))
-                signedIn = SignedIn(user: user, session: session)
-            }
-        }
-        guard var found = signedIn else { return nil }
+        var loaded = sessions.value(for: key)
+        if loaded == nil { loaded = try await isAccessToken ? accessTokenSignIn(key: key) : sessionSignIn(key: key) }
+        guard var found = loaded else { return nil }
         guard found.session.expiresAt > now else {
             sessions.remove(key)
-            try await database.client.query("DELETE FROM user_sessions WHERE id = \(found.session.id)", logger: logger)
+            // An expired access token stays listed until revoked; an expired session goes.
+            if !isAccessToken { try await database.client.query("DELETE FROM user_sessions WHERE id = \(found.session.id)", logger: logger) }
             return nil
         }
-        if now.timeIntervalSince(found.session.lastUsedAt) >= Self.touchInterval {
-            found.session.lastUsedAt = now
-            found.session.expiresAt = now.addingTimeInterval(configuration.sessionLifetime)
-            let rows = try await database.client.query(
-                """
-                UPDATE user_sessions SET last_used_at = \(now), expires_at = \(found.session.expiresAt)
-                WHERE id = \(found.session.id) RETURNING id
-                """, logger: logger)
-            var stillThere = false
-            for try await _ in rows.decode(UUID.self) { stillThere = true }
-            // Revoked by another instance since it was cached.
-            guard stillThere else {
+        let neverUsed = found.accessToken.map { $0.lastUsedAt == nil } ?? false
+        if neverUsed || now.timeIntervalSince(found.session.lastUsedAt) >= Self.touchInterval {
+            // Revoked by another instance since it was cached: the row is gone.
+            guard try await touch(&found, at: now) else {
                 sessions.remove(key)
                 return nil
             }
         }
         sessions.store(found, for: key, readSince: ticket)
         return found
+    }
+
+    /// The person and live-or-expired session of a session token's hash, if any.
+    private func sessionSignIn(key: Data) async throws -> SignedIn? {
+        let rows = try await database.client.query(
+            """
+            SELECT u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at,
+                   s.id AS session_id, s.device_name, s.created_at AS session_created_at, s.last_used_at, s.expires_at
+            FROM user_sessions s JOIN users u ON u.id = s.user_id
+            WHERE s.token_hash = \(key)
+            """, logger: logger)
+        for try await raw in rows {
+            let row = NamedRow(raw)
+            let user = try Self.decodeUser(row)
+            let session = UserSession(id: try row("session_id"), userID: user.id, deviceName: try row("device_name"),
+                                      createdAt: try row("session_created_at"), lastUsedAt: try row("last_used_at"), expiresAt: try row("expires_at"))
+            return SignedIn(user: user, session: session)
+        }
+        return nil
+    }
+
+    /// Records a use: a session's expiry slides forward, a token's last use is noted. False when
+    /// the row is gone.
+    private func touch(_ signedIn: inout SignedIn, at now: Date) async throws -> Bool {
+        let rows: PostgresRowSequence
+        if signedIn.accessToken != nil {
+            rows = try await database.client.query(
+                "UPDATE access_tokens SET last_used_at = \(now) WHERE id = \(signedIn.session.id) RETURNING id", logger: logger)
+            signedIn.accessToken?.lastUsedAt = now
+        } else {
+            signedIn.session.expiresAt = now.addingTimeInterval(configuration.sessionLifetime)
+            rows = try await database.client.query("""
+                UPDATE user_sessions SET last_used_at = \(now), expires_at = \(signedIn.session.expiresAt)
+                WHERE id = \(signedIn.session.id) RETURNING id
+                """, logger: logger)
+        }
+        signedIn.session.lastUsedAt = now
+        for try await _ in rows.decode(UUID.self) { return true }
+        return false
     }
 
     /// Ends one session (`signOut`).

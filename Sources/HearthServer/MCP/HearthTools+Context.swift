@@ -19,9 +19,8 @@ extension HearthTools {
         throw ServiceError.invalidInput(field: "household", message: "No household of yours is called “\(wanted)”; yours: \(names.isEmpty ? "none" : names).")
     }
 
-    /// A member of `household` by id, display name or email (ignoring case).
-    func member(_ wanted: String, of household: Household, _ caller: Caller, field: String) async throws -> HouseholdMember {
-        let members = try await members(of: household, caller)
+    /// The member of `household` named `wanted` among `members`, by id or display name (ignoring case).
+    static func member(_ wanted: String, among members: [HouseholdMember], of household: Household, field: String) throws -> HouseholdMember {
         if let id = UUID(uuidString: wanted), let found = members.first(where: { $0.user.id == id }) { return found }
         if let found = members.first(where: { $0.user.displayName.caseInsensitiveCompare(wanted) == .orderedSame }) { return found }
         let names = members.map { "“\($0.user.displayName)”" }.joined(separator: ", ")

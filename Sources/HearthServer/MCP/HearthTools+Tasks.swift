@@ -34,7 +34,7 @@ extension HearthTools {
                               estimateMinutes: try arguments.int("estimate_minutes"), labelNames: arguments.list("labels"),
                               remindAt: try arguments.date("remind_at", in: zone), subtasks: arguments.list("subtasks"))
         let members = try await tools.members(of: household, caller)
-        if let assignee = arguments.string("assignee") { draft.assigneeID = try await tools.member(assignee, of: household, caller, field: "assignee").user.id }
+        if let assignee = arguments.string("assignee") { draft.assigneeID = try member(assignee, among: members, of: household, field: "assignee").user.id }
         let item = try await tools.services.tasks.createItem(actor: caller.user, householdID: household.id, draft: draft)
         var text = "Created task “\(item.title)” in \(household.name)"
         if let deadline = item.deadline { text += ", due \(words(deadline, in: zone))" }
@@ -140,7 +140,7 @@ extension HearthTools {
         if let location = arguments.string("location") { patch.location = .some(location) }
         if let remindAt = try arguments.date("remind_at", in: zone) { patch.remindAt = .some(remindAt) }
         if let assignee = arguments.string("assignee") {
-            patch.assigneeID = .some(try await tools.member(assignee, of: household, caller, field: "assignee").user.id)
+            patch.assigneeID = .some(try member(assignee, among: try await tools.members(of: household, caller), of: household, field: "assignee").user.id)
         }
         let item = try await tools.services.tasks.updateItem(actor: caller.user, id: id, patch: patch)
         return Answer(text: "Updated “\(item.title)”.", structured: .object(["task": summary(item, household: household)]))
