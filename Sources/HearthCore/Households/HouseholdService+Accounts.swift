@@ -8,7 +8,7 @@ extension HouseholdService: UserAccountHooks {
         let rows = try await connection.query(
             """
             SELECT h.id, h.name, m.role FROM household_members m JOIN households h ON h.id = m.household_id
-            WHERE m.user_id = \(userID) ORDER BY h.id FOR UPDATE OF h
+            WHERE m.user_id = \(userID) ORDER BY h.id FOR NO KEY UPDATE OF h
             """, logger: logger)
         var memberships: [(UUID, String, String)] = []
         for try await row in rows.decode((UUID, String, String).self) { memberships.append(row) }

@@ -28,7 +28,7 @@ extension HouseholdService {
         case .memberRoleChanged: body = "Your role here is now \(role?.rawValue.lowercased() ?? "member")."
         case .ownershipTransferred: body = "You are now an owner of this household."
         case .memberJoined:
-            let name = try await publicUser(member)?.displayName ?? "Someone"
+            let name = try await publicUser(member, on: connection)?.displayName ?? "Someone"
             body = "\(name) joined as \(role?.rawValue.lowercased() ?? "member")."
             let admins = try await connection.query("""
                 SELECT user_id FROM household_members WHERE household_id = \(household) AND role IN ('OWNER', 'ADMIN') AND user_id <> \(member)

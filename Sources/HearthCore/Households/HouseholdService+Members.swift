@@ -76,7 +76,7 @@ extension HouseholdService {
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
         let member = try await database.transaction(logger: logger) { connection in
-            try await lockHousehold(householdID, on: connection)
+            try await Self.lockHousehold(householdID, on: connection, logger: logger)
             var member = try await existingMember(householdID, userID, caller: caller, on: connection)
             try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: member.role))
             try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
@@ -100,7 +100,7 @@ extension HouseholdService {
         let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
         try await database.transaction(logger: logger) { connection in
-            try await lockHousehold(householdID, on: connection)
+            try await Self.lockHousehold(householdID, on: connection, logger: logger)
             let member = try await existingMember(householdID, userID, caller: caller, on: connection)
             try Self.authorize(caller, "delete", HouseholdMember.subject(householdID: householdID, userID: userID, role: member.role))
             if member.role == .owner { try await ensureAnotherOwner(householdID, besides: userID, on: connection) }
@@ -128,7 +128,7 @@ extension HouseholdService {
             throw ServiceError.forbidden("Only an owner can transfer ownership of a household.")
         }
         try await database.transaction(logger: logger) { connection in
-            try await lockHousehold(householdID, on: connection)
+            try await Self.lockHousehold(householdID, on: connection, logger: logger)
             let target = try await existingMember(householdID, userID, caller: caller, on: connection)
             try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: .owner))
             try await connection.query(
@@ -145,10 +145,13 @@ extension HouseholdService {
 
     // MARK: Helpers
 
-    /// Serialises membership changes of one household, so "is there another owner?" stays true
-    /// until the change commits.
-    func lockHousehold(_ id: UUID, on connection: PostgresConnection) async throws {
-        let rows = try await connection.query("SELECT id FROM households WHERE id = \(id) FOR UPDATE", logger: logger)
+    /// The household's row lock, the one every writer that needs it takes (membership changes, so
+    /// "is there another owner?" stays true until they commit; label counts): `FOR NO KEY UPDATE`,
+    /// which waits for other holders of it but not for the key-share locks taken by inserting
+    /// rows that reference the household (items, labels, members). `FOR UPDATE` would, and two
+    /// writers that each inserted such a row and then asked for it would wait on each other.
+    static func lockHousehold(_ id: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query("SELECT id FROM households WHERE id = \(id) FOR NO KEY UPDATE", logger: logger)
         var found = false
         for try await _ in rows.decode(UUID.self) { found = true }
         guard found else { throw ServiceError.notFound("Household") }
@@ -207,8 +210,9 @@ extension HouseholdService {
         return false
     }
 
-    func publicUser(_ id: UUID) async throws -> PublicUser? {
-        let rows = try await database.client.query("SELECT display_name, avatar_url FROM users WHERE id = \(id)", logger: logger)
+    func publicUser(_ id: UUID, on connection: PostgresConnection? = nil) async throws -> PublicUser? {
+        let query: PostgresQuery = "SELECT display_name, avatar_url FROM users WHERE id = \(id)"
+        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await database.client.query(query, logger: logger) }
         for try await (name, avatar) in rows.decode((String, String?).self) { return PublicUser(id: id, displayName: name, avatarURL: avatar) }
         return nil
     }

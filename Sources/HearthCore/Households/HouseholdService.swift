@@ -176,7 +176,7 @@ public final class HouseholdService: ServiceHealth {
         let now = clock.now
         let updated = try await database.transaction(logger: logger) { connection in
             let locked = try await connection.query(
-                "SELECT version, field_versions::text FROM households WHERE id = \(id) FOR UPDATE", logger: logger)
+                "SELECT version, field_versions::text FROM households WHERE id = \(id) FOR NO KEY UPDATE", logger: logger)
             for try await (version, fields) in locked.decode((Int, String).self) {
                 try FieldVersions(version: version, json: fields).refuseStale("Household", expected: expectedVersion, fields: named)
             }
@@ -212,19 +212,21 @@ public final class HouseholdService: ServiceHealth {
     // MARK: Shared checks
 
     /// The household, when the caller may read it; `notFound` whether it is missing or hidden.
-    func readableHousehold(_ caller: CallerAbility, _ id: UUID) async throws -> Household {
-        guard caller.ability.can("read", Household.subject(id)), let household = try await household(id) else {
+    /// Inside a transaction pass its connection: a transaction must never wait for a second one
+    /// from the pool (with every pooled connection in such transactions, none would come).
+    func readableHousehold(_ caller: CallerAbility, _ id: UUID, on connection: PostgresConnection? = nil) async throws -> Household {
+        guard caller.ability.can("read", Household.subject(id)), let household = try await household(id, on: connection) else {
             throw ServiceError.notFound("Household")
         }
         return household
     }
 
     /// A household by id through the cache, unchecked: callers check the caller's ability.
-    private func household(_ id: UUID) async throws -> Household? {
+    private func household(_ id: UUID, on connection: PostgresConnection? = nil) async throws -> Household? {
         if let cached = households.value(for: id) { return cached }
         let ticket = households.beginRead()
-        let rows = try await database.client.query(
-            "SELECT \(unescaped: Self.householdSelect) FROM households h WHERE h.id = \(id)", logger: logger)
+        let query: PostgresQuery = "SELECT \(unescaped: Self.householdSelect) FROM households h WHERE h.id = \(id)"
+        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await database.client.query(query, logger: logger) }
         guard let household = try await Self.decodeHouseholds(rows).first?.household else { return nil }
         households.store(household, for: id, readSince: ticket)
         return household

@@ -15,13 +15,17 @@ public final class Database: Service, ServiceHealth {
     public let bus: EventBus
     /// How long a health check may wait for the database before it counts as down.
     public let healthCheckTimeout: Duration
+    /// How transactions that lost a deadlock or a serialization check are run again.
+    public let retryPolicy: TransactionRetryPolicy
 
-    public init(configuration: DatabaseConfiguration, logger: Logger, healthCheckTimeout: Duration = .seconds(2)) {
+    public init(configuration: DatabaseConfiguration, logger: Logger, healthCheckTimeout: Duration = .seconds(2),
+                retryPolicy: TransactionRetryPolicy = TransactionRetryPolicy()) {
         self.client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
         self.configuration = configuration
         self.logger = logger
         self.bus = EventBus(client: client, logger: logger)
         self.healthCheckTimeout = healthCheckTimeout
+        self.retryPolicy = retryPolicy
     }
 
     /// Drives the pool until the task is cancelled or graceful shutdown begins.

@@ -17,6 +17,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         public enum Value: Sendable, Equatable {
             case string(String)
             case int(Int)
+            case bool(Bool)
             case strings([String])
         }
         public let key: String

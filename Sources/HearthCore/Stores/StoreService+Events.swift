@@ -113,7 +113,7 @@ extension StoreService {
 
     /// Marks the event read for `actor`; returns the event's version for them.
     func markEventRead(_ caller: CallerAbility, actor: UUID, id: Int64, on connection: PostgresConnection) async throws -> Int {
-        guard let event = try await event(id, reader: actor), caller.ability.can("read", Self.eventSubject(event.householdID)) else {
+        guard let event = try await event(id, reader: actor, on: connection), caller.ability.can("read", Self.eventSubject(event.householdID)) else {
             throw ServiceError.notFound("Event")
         }
         try HouseholdService.authorize(caller, "markRead", Self.eventSubject(event.householdID))
@@ -150,16 +150,20 @@ extension StoreService {
     }
 
     /// One event with `reader`'s read state; nil when there is none.
-    func event(_ id: Int64, reader: UUID) async throws -> StoreEvent? {
-        try await events(ids: [id], reader: reader).first
+    /// The event, read on `connection` when given (inside a transaction, never from the pool: a
+    /// transaction waiting for a second connection can starve the pool).
+    func event(_ id: Int64, reader: UUID, on connection: PostgresConnection? = nil) async throws -> StoreEvent? {
+        guard let connection else { return try await events(ids: [id], reader: reader).first }
+        return try await Self.decodeEvents(try await connection.query(Self.eventsQuery(ids: [id], reader: reader), logger: logger)).first
     }
 
     /// Events with these ids (for subscriptions), oldest first.
     public func events(ids: [Int64], reader: UUID) async throws -> [StoreEvent] {
-        let rows = try await database.client.query(
-            "SELECT \(Self.eventSelect(reader: reader)) FROM store_events e \(unescaped: Self.eventJoins) WHERE e.id = ANY(\(ids)) ORDER BY e.id",
-            logger: logger)
-        return try await Self.decodeEvents(rows)
+        try await Self.decodeEvents(try await database.client.query(Self.eventsQuery(ids: ids, reader: reader), logger: logger))
+    }
+
+    private static func eventsQuery(ids: [Int64], reader: UUID) -> PostgresQuery {
+        "SELECT \(eventSelect(reader: reader)) FROM store_events e \(unescaped: eventJoins) WHERE e.id = ANY(\(ids)) ORDER BY e.id"
     }
 
     static func eventSubject(_ householdID: UUID) -> AbilitySubject {

@@ -115,10 +115,14 @@ extension TaskService {
     }
 
     /// The item locked for the rest of the transaction, with its field versions (and its subtasks,
-    /// when asked for); `notFound` when there is none the caller may read.
-    func lockedItem(_ caller: CallerAbility, _ id: UUID, withSubtasks: Bool = false, on connection: PostgresConnection) async throws -> LockedItem {
+    /// when asked for); `notFound` when there is none the caller may read. Locked for an update in
+    /// the mode that lets others add subtasks or labels to it meanwhile (`FOR NO KEY UPDATE`), for
+    /// a deletion in the mode the `DELETE` needs (`FOR UPDATE`), so no lock is upgraded later.
+    func lockedItem(_ caller: CallerAbility, _ id: UUID, withSubtasks: Bool = false, forDeletion: Bool = false,
+                    on connection: PostgresConnection) async throws -> LockedItem {
         let rows = try await connection.query("""
-            SELECT \(unescaped: Self.itemSelect), t.field_versions::text AS field_versions FROM task_items t WHERE t.id = \(id) FOR UPDATE
+            SELECT \(unescaped: Self.itemSelect), t.field_versions::text AS field_versions FROM task_items t WHERE t.id = \(id)
+            \(unescaped: forDeletion ? "FOR UPDATE" : "FOR NO KEY UPDATE")
             """, logger: logger)
         for try await raw in rows {
             let row = NamedRow(raw)
@@ -242,7 +246,7 @@ extension TaskService {
     func deleteItem(_ caller: CallerAbility, id: UUID, expectedVersion: Int?, on connection: PostgresConnection) async throws -> TaskWrite {
         let locked: LockedItem
         do {
-            locked = try await lockedItem(caller, id, on: connection)
+            locked = try await lockedItem(caller, id, forDeletion: true, on: connection)
         } catch let error as ServiceError where error.kind == .notFound {
             if let tombstone = try await Self.tombstone("TASK", id.lowercasedString, caller: caller, subject: "Task", on: connection, logger: logger) {
                 return TaskWrite(taskID: id, householdID: tombstone.household, change: nil, version: tombstone.version)

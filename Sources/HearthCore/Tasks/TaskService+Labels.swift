@@ -17,7 +17,7 @@ extension TaskService {
     /// create); with other content, or once deleted, it is a `conflict`.
     func createLabel(_ caller: CallerAbility, householdID: UUID, id: UUID, name rawName: String, color rawColor: String,
                      on connection: PostgresConnection) async throws -> (id: UUID, version: Int) {
-        _ = try await households.readableHousehold(caller, householdID)
+        _ = try await households.readableHousehold(caller, householdID, on: connection)
         try HouseholdService.authorize(caller, "create", .ofHousehold("Label", householdID))
         let name = try TaskDraft.labelName(rawName, field: "name")
         let color = try LabelColor.parse(rawColor)
@@ -142,9 +142,12 @@ extension TaskService {
     public static let maximumLabelsPerHousehold = 500
 
     /// Refuses (`CONFLICT`) `adding` more labels past ``maximumLabelsPerHousehold``. Takes the
-    /// household's row lock first, so two creates cannot both take the last places.
+    /// household's row lock first, so two creates cannot both take the last places — in the mode
+    /// (`FOR NO KEY UPDATE`) that does not wait for the key-share locks this very transaction and
+    /// other writers hold on the household from inserting rows that reference it (an item), which
+    /// `FOR UPDATE` would, two such writers then waiting on each other: a deadlock.
     static func requireRoomForLabels(_ adding: Int, householdID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT 1 FROM households WHERE id = \(householdID) FOR UPDATE", logger: logger)
+        try await HouseholdService.lockHousehold(householdID, on: connection, logger: logger)
         let rows = try await connection.query("SELECT count(*) FROM labels WHERE household_id = \(householdID)", logger: logger)
         var count = 0
         for try await value in rows.decode(Int.self) { count = value }
@@ -184,7 +187,7 @@ extension TaskService {
 
     func updateLabel(_ caller: CallerAbility, id: UUID, name rawName: String?, color rawColor: String?, expectedVersion: Int?,
                      on connection: PostgresConnection) async throws -> TaskLabel {
-        let (label, versions) = try await lockedLabel(caller, id, on: connection)
+        let (label, versions) = try await lockedLabel(caller, id, forDeletion: false, on: connection)
         try HouseholdService.authorize(caller, "update", label.subject)
         let name = try rawName.map { text throws(ServiceError) in try TaskDraft.labelName(text, field: "name") }
         let color = try rawColor.map { text throws(ServiceError) in try LabelColor.parse(text) }
@@ -219,7 +222,7 @@ extension TaskService {
     func deleteLabel(_ caller: CallerAbility, id: UUID, expectedVersion: Int?, on connection: PostgresConnection) async throws -> (UUID, Int) {
         let locked: (TaskLabel, FieldVersions)
         do {
-            locked = try await lockedLabel(caller, id, on: connection)
+            locked = try await lockedLabel(caller, id, forDeletion: true, on: connection)
         } catch let error as ServiceError where error.kind == .notFound {
             if let tombstone = try await Self.tombstone("LABEL", id.lowercasedString, caller: caller, subject: "Label", on: connection, logger: logger) {
                 return tombstone
@@ -233,10 +236,13 @@ extension TaskService {
         return (locked.0.householdID, tombstone?.version ?? locked.0.version)
     }
 
-    /// The label locked for the rest of the transaction, with its field versions.
-    private func lockedLabel(_ caller: CallerAbility, _ id: UUID, on connection: PostgresConnection) async throws -> (TaskLabel, FieldVersions) {
+    /// The label locked for the rest of the transaction, with its field versions: for an update
+    /// in the mode that lets others link items to it meanwhile (`FOR NO KEY UPDATE`), for a
+    /// deletion in the mode the `DELETE` needs (`FOR UPDATE`), so no lock is upgraded later.
+    private func lockedLabel(_ caller: CallerAbility, _ id: UUID, forDeletion: Bool, on connection: PostgresConnection) async throws -> (TaskLabel, FieldVersions) {
         let rows = try await connection.query("""
-            SELECT \(unescaped: Self.labelColumns), field_versions::text AS field_versions FROM labels WHERE id = \(id) FOR UPDATE
+            SELECT \(unescaped: Self.labelColumns), field_versions::text AS field_versions FROM labels WHERE id = \(id)
+            \(unescaped: forDeletion ? "FOR UPDATE" : "FOR NO KEY UPDATE")
             """, logger: logger)
         for try await raw in rows {
             let row = NamedRow(raw)

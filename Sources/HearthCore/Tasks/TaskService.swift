@@ -50,7 +50,7 @@ public final class TaskService: ServiceHealth {
     /// (same content: nothing changes) or a `conflict`; one deleted since is a `conflict` too.
     func createItem(_ caller: CallerAbility, actor: UUID, householdID: UUID, draft raw: TaskDraft,
                     on connection: PostgresConnection) async throws -> TaskWrite {
-        let household = try await households.readableHousehold(caller, householdID)
+        let household = try await households.readableHousehold(caller, householdID, on: connection)
         try HouseholdService.authorize(caller, "create", .ofHousehold("Task", householdID))
         let draft = try raw.validated()
         let digest = draft.digest

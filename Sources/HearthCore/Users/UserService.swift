@@ -226,7 +226,7 @@ public final class UserService: ServiceHealth {
         }
         return try await database.transaction(logger: logger) { connection in
             let rows = try await connection.query(
-                "SELECT preferences::text FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+                "SELECT preferences::text FROM users WHERE id = \(userID) FOR NO KEY UPDATE", logger: logger)
             var current: Preferences?
             for try await json in rows.decode(String.self) { current = try Preferences.stored(Data(json.utf8)) }
             guard let current else { throw ServiceError.notFound("User") }

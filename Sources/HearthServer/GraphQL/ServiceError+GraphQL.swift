@@ -12,6 +12,7 @@ extension ServiceError: GraphQLReportableError {
             switch detail.value {
             case .string(let text): extensions.append((detail.key, .string(text)))
             case .int(let number): extensions.append((detail.key, .int(number)))
+            case .bool(let flag): extensions.append((detail.key, .bool(flag)))
             case .strings(let texts): extensions.append((detail.key, .strings(texts)))
             }
         }
