@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 HEARTH_ARGS ?=
 
-.PHONY: run test build bench bench-http fuzz postgres-server graphql-reference clean-data
+.PHONY: run test stress build bench bench-http fuzz postgres-server graphql-reference clean-data
 
 run: postgres-server
 	$(SWIFT) build -c release --product hearth
@@ -12,6 +12,13 @@ run: postgres-server
 test: postgres-server graphql-reference
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The concurrency torture test, longer and wider than in `make test`: 32 writers on two instances
+# for two minutes (HEARTH_TORTURE_WRITERS, HEARTH_TORTURE_SECONDS; HEARTH_TORTURE_SEED replays a run).
+stress: postgres-server
+	$(SWIFT) build --build-tests
+	HEARTH_TORTURE_WRITERS=$${HEARTH_TORTURE_WRITERS:-32} HEARTH_TORTURE_SECONDS=$${HEARTH_TORTURE_SECONDS:-120} \
+		$(SWIFT) test --skip-build --filter 'ConcurrencyTortureTests/writersOnTwoInstancesNeverFailAndAgreeAfterwards'
 
 build:
 	$(SWIFT) build

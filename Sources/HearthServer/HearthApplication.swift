@@ -54,7 +54,8 @@ public func buildRouter(
     if let executor = dependencies.graphQL {
         GraphQLController(
             executor: executor, configuration: configuration.graphQL,
-            persistedQueries: PersistedQueryStore(database: dependencies.database), authenticator: dependencies.authenticator
+            persistedQueries: PersistedQueryStore(database: dependencies.database), authenticator: dependencies.authenticator,
+            databaseStatus: dependencies.database.status
         ).addRoutes(to: router)
     }
     if let sessions = dependencies.mcp {

@@ -18,6 +18,10 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("pg-bindir"), help: "Directory with initdb and postgres (env HEARTH_PG_BINDIR; default: searched).")
     var pgBinDirectory: String?
 
+    @Option(name: .customLong("embedded-restart-delay"),
+            help: "Seconds before an embedded cluster that ended on its own is started again, doubling per failed attempt up to 30 (env HEARTH_EMBEDDED_RESTART_DELAY; default 1).")
+    var embeddedRestartDelay: Int?
+
     @Option(name: .customLong("db-pool-size"), help: "Maximum database connections (env HEARTH_DB_POOL_SIZE; default 10).")
     var poolSize: Int?
 
@@ -34,6 +38,7 @@ struct DatabaseOptions: ParsableArguments {
         var dataDirectory: String?
         var embeddedPort: Int?
         var pgBinDirectory: String?
+        var embeddedRestartDelay: Duration
         var poolSize: Int
         var migrationsDirectory: String
         var logLevel: Logger.Level
@@ -53,6 +58,7 @@ struct DatabaseOptions: ParsableArguments {
             dataDirectory: env.string(dataDirectory, "HEARTH_DATA_DIR"),
             embeddedPort: try env.port(embeddedPort, "HEARTH_EMBEDDED_PORT", allowZero: false),
             pgBinDirectory: env.string(pgBinDirectory, "HEARTH_PG_BINDIR"),
+            embeddedRestartDelay: .seconds(try env.integer(embeddedRestartDelay, "HEARTH_EMBEDDED_RESTART_DELAY", range: 0...300) ?? 1),
             poolSize: try env.integer(poolSize, "HEARTH_DB_POOL_SIZE", range: 1...1000) ?? 10,
             migrationsDirectory: migrations,
             logLevel: level)

@@ -78,7 +78,7 @@ struct Serve: AsyncParsableCommand {
                 try await setup.run { configuration in
                     var deliveryConfiguration = deliveryOptions
                     deliveryConfiguration.secrets = try delivery.secretKey(env, embeddedDataDirectory: setup.embedded?.configuration.absoluteDataDirectory)
-                    try await serve(server, database: configuration, embedded: setup.embedded, migrations: migrations,
+                    try await serve(server, database: configuration, embedded: setup.embedded, restartDelay: options.embeddedRestartDelay, migrations: migrations,
                                     graphQL: (schemaSource, facts, limits.executor), users: usersConfiguration,
                                     households: householdsConfiguration, stores: storesConfiguration, delivery: deliveryConfiguration,
                                     registry: registry, logger: logger)
@@ -90,7 +90,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     private func serve(
-        _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?,
+        _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?, restartDelay: Duration,
         migrations: [Migration], graphQL: (source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts, executor: ExecutorConfiguration),
         users usersConfiguration: UsersConfiguration, households householdsConfiguration: HouseholdsConfiguration,
         stores storesConfiguration: (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool, sync: SyncConfiguration),
@@ -112,7 +112,7 @@ struct Serve: AsyncParsableCommand {
             try await runtime.prepare()
         }
         var services: [any Service] = []
-        if let embedded { services.append(EmbeddedPostgresService(cluster: embedded)) }
+        if let embedded { services.append(EmbeddedPostgresService(cluster: embedded, status: runtime.database.status, logger: logger, restartDelay: restartDelay)) }
         services.append(runtime.database)
         // One LISTEN connection: other instances' cache drops and store changes come in here.
         services.append(runtime.database.bus)

@@ -171,15 +171,23 @@ import Testing
             let ntfyLog = try #require(log.first { $0["id"] as? String == ntfy["id"] as? String }?["log"] as? [[String: Any]])
             #expect(ntfyLog.map { $0["outcome"] as? String } == ["RETRY", "SENT"] && ntfyLog.map { $0["status"] as? Int } == [500, 201], "\(ntfyLog)")
 
-            // A private address not allow-listed is refused before anything is sent.
-            let local = try #require(try await server.data(
-                "mutation($i: WebhookInput!) { addWebhook(input: $i) { channel { id } } }",
-                ["i": ["url": "http://localhost:\(receiver.port)/webhook/local"]], token: ann.token)["addWebhook"] as? [String: Any])
-            let localID = (local["channel"] as? [String: Any])?["id"] as? String ?? ""
-            #expect(try await server.data(test, ["id": localID], token: ann.token)["testChannel"] as? Bool == false)
-            let refused = try await server.data("{ channels { id lastFailure } }", token: ann.token)
-            let reason = ((refused["channels"] as? [[String: Any]])?.first { $0["id"] as? String == localID })?["lastFailure"] as? String
-            #expect(reason?.contains("private or local address") == true, "\(reason ?? "nil")")
+            // A private or local address not allow-listed is refused when registered (IP literals and resolved
+            // names alike), naming the option that lets it through; nothing is sent.
+            let addHook = "mutation($i: WebhookInput!) { addWebhook(input: $i) { channel { id } } }"
+            for url in ["http://localhost:\(receiver.port)/webhook/local", "http://10.0.0.1/hook", "http://169.254.169.254/latest",
+                        "http://[::ffff:10.0.0.1]/hook", "http://[fe80::1]/hook", "https://192.168.1.20:8123/api/webhook/x"] {
+                let refused = try await server.error(addHook, ["i": ["url": url]], token: ann.token)
+                #expect(refused.code == "BAD_USER_INPUT" && refused.extensions["field"] as? String == "url", "\(url): \(refused)")
+                #expect(refused.message?.contains("private or local address") == true && refused.message?.contains("--delivery-allow-host") == true,
+                        "\(url): \(refused.message ?? "")")
+            }
+            let privateNtfy = try await server.error("mutation($i: NtfyChannelInput!) { addNtfyChannel(input: $i) { id } }",
+                                                     ["i": ["serverUrl": "http://192.168.1.2", "topic": "family"]], token: ann.token)
+            #expect(privateNtfy.code == "BAD_USER_INPUT" && privateNtfy.extensions["field"] as? String == "serverUrl", "\(privateNtfy)")
+            let privatePush = try await server.error(register, ["i": ["endpoint": "https://127.0.0.2/push/x", "keys": ["p256dh": "nope", "auth": "nope"]]],
+                                                     token: ann.token)
+            #expect(privatePush.code == "BAD_USER_INPUT" && privatePush.extensions["field"] as? String == "endpoint", "\(privatePush)")
+            #expect((try await server.data("{ channels { id } }", token: ann.token)["channels"] as? [[String: Any]])?.count == 3)
             #expect(try await receiver.received().count == 4)
 
             // Channels are their owner's alone; removing one takes it away.
@@ -596,6 +604,37 @@ import Testing
             let channels = try #require(try await server.data("{ channels { name lastFailure } }", token: ann.token)["channels"] as? [[String: Any]])
             #expect((channels.first { ($0["name"] as? String)?.hasSuffix("/stuck") == true }?["lastFailure"] as? String)?.contains("did not answer") == true,
                     "\(channels)")
+        }
+    }
+
+    /// A push endpoint that hangs holds its own deliveries only: with its receiver holding as many
+    /// requests as one channel may have in flight, another person's reminder queued afterwards
+    /// arrives within a second, while the round is still waiting on the hung sends.
+    @Test(.needsVerifiers)
+    func aHangingEndpointDoesNotDelayAnotherPersonsDelivery() async throws {
+        let receiver = try Receiver.started()
+        defer { receiver.stop() }
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let bob = try await HouseholdsOverHTTPTests.person(server, "Bob")
+            let annsHome = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
+            let bobsHome = try await HouseholdsOverHTTPTests.createHousehold(server, bob, name: "Bob's")
+            try await Self.addNtfy(server, ann, receiver, topic: "stuck")
+            try await Self.addNtfy(server, bob, receiver, topic: "bob")
+            try await receiver.configure(["stuck": ["statuses": Array(repeating: "hang", count: 10)]])
+            for index in 0..<6 { try await Self.fireReminder(server, ann, annsHome, title: "Chore \(index)") }
+            let round = Task { try await server.services.delivery.deliverDue() }
+            defer { round.cancel() }
+            // The event: the hanging receiver holds as many of Ann's requests as one channel may have in flight.
+            let held = try await receiver.received(atLeast: 4)
+            #expect(held.count == 4 && held.allSatisfy { $0["name"] as? String == "stuck" }, "\(held.map { $0["name"] ?? "?" })")
+
+            let queued = ContinuousClock.now
+            try await Self.fireReminder(server, bob, bobsHome, title: "Bob's turn")
+            let arrived = try await receiver.received(atLeast: 5)
+            let waited = ContinuousClock.now - queued
+            #expect(arrived.last?["name"] as? String == "bob", "\(arrived.map { $0["name"] ?? "?" })")
+            #expect(waited < .seconds(1), "Bob's reminder waited \(waited) behind Ann's hanging endpoint")
         }
     }
 }

@@ -138,6 +138,12 @@ final class HearthProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until what the program printed on standard error satisfies `condition` (checked on
+    /// each new chunk), at most `timeout`; whether it did.
+    func waitForOutput(_ timeout: Duration, until condition: @escaping @Sendable (String) -> Bool) async -> Bool {
+        await output.wait(timeout) { state in condition(state.stderr) ? true : nil } ?? false
+    }
+
     /// Waits for the process to end and its output to be drained; returns its status and how
     /// long the wait took.
     func waitForExit(timeout: Duration = .seconds(60)) async throws -> (status: Int32, elapsed: Duration) {

@@ -15,6 +15,8 @@ final class Execution {
     /// The request's loaders and their scheduler, made when the first resolver runs.
     private(set) lazy var scope = RequestScope()
     let onInternalError: (@Sendable (InternalErrorReport) -> Void)?
+    /// The host's client-facing form of an error no resolver made reportable, if it has one.
+    let reportable: (@Sendable (any Error) -> (any GraphQLReportableError)?)?
     /// The operation's plan shared by every execution of the document, when it has one.
     let sharedRoot: SelectionPlan?
 
@@ -45,8 +47,10 @@ final class Execution {
 
     init(
         executable: ExecutableSchema, document: Document, fragments: [String: FragmentDefinition], variables: GraphQLObject,
-        context: any Sendable, onInternalError: (@Sendable (InternalErrorReport) -> Void)?, sharedRoot: SelectionPlan? = nil
+        context: any Sendable, onInternalError: (@Sendable (InternalErrorReport) -> Void)?,
+        reportable: (@Sendable (any Error) -> (any GraphQLReportableError)?)? = nil, sharedRoot: SelectionPlan? = nil
     ) {
+        self.reportable = reportable
         self.sharedRoot = sharedRoot
         self.executable = executable
         self.schema = executable.schema
@@ -411,6 +415,11 @@ final class Execution {
             reported = GraphQLError(
                 error.message, locations: field.locations(in: source), path: path,
                 extensions: [("code", .string(error.code))] + error.extraExtensions)
+        case let error where reportable?(error) != nil:
+            let mapped = reportable?(error) ?? FieldError("Internal server error", code: "INTERNAL_SERVER_ERROR")
+            reported = GraphQLError(
+                mapped.message, locations: field.locations(in: source), path: path,
+                extensions: [("code", .string(mapped.code))] + mapped.extraExtensions)
         default:
             onInternalError?(InternalErrorReport(error: error, coordinate: field.info.coordinate, context: context))
             reported = GraphQLError(

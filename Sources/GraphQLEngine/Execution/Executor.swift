@@ -23,6 +23,9 @@ public struct ExecutorConfiguration: Sendable {
     /// Called with each error a resolver threw that is not client-facing (the client sees only
     /// "Internal server error"), so the host can log it with its request's details.
     public var onInternalError: (@Sendable (InternalErrorReport) -> Void)?
+    /// The client-facing form the host gives to errors of its own that resolvers throw without
+    /// making them reportable (say, its database's "unavailable right now"); nil: an internal error.
+    public var reportableError: (@Sendable (any Error) -> (any GraphQLReportableError)?)?
 
     public init(
         introspection: Bool = true, limits: OperationLimits = OperationLimits(), documentCacheCapacity: Int = 1_000,
@@ -167,6 +170,6 @@ public final class Executor: Sendable {
     ) -> Execution {
         Execution(
             executable: schema, document: document, fragments: prepared.fragments, variables: variables,
-            context: context, onInternalError: configuration.onInternalError, sharedRoot: sharedRoot)
+            context: context, onInternalError: configuration.onInternalError, reportable: configuration.reportableError, sharedRoot: sharedRoot)
     }
 }

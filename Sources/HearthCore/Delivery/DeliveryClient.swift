@@ -79,7 +79,7 @@ final class DeliveryClient: Sendable {
             try await checkAddress(of: target.url)
             request = try makeRequest(payload, to: target, vapid: vapid, options: options, now: now)
         } catch let refusal as DeliveryRefusal {
-            return outcome(.failed, error: refusal.message)
+            return outcome(refusal.unreachableResolver ? .retry : .failed, error: refusal.message)
         } catch {
             return outcome(.failed, error: "The message could not be prepared: \(error)")
         }
@@ -108,12 +108,16 @@ final class DeliveryClient: Sendable {
         }
     }
 
-    /// A channel's host must resolve only to public addresses (the guard store feeds pass), unless allow-listed.
-    private func checkAddress(of url: URL) async throws {
+    /// A channel's host must resolve only to public addresses (the guard store feeds pass), unless
+    /// allow-listed. The same check refuses such a channel when it is registered.
+    func checkAddress(of url: URL) async throws {
         guard let host = url.host, !host.isEmpty else { throw DeliveryRefusal("The channel's address has no host.") }
         guard !configuration.allows(host) else { return }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         do {
-            try await HostAddressGuard.check(host, using: configuration.resolver)
+            try await HostAddressGuard.check(bare, using: configuration.resolver)
+        } catch let error as StoreSyncError where error.code == .networkUnavailable {
+            throw DeliveryRefusal(error.message, unreachableResolver: true)
         } catch let error as StoreSyncError {
             throw DeliveryRefusal("\(error.message) A host on your own network can be allowed with --delivery-allow-host.")
         }
@@ -189,5 +193,10 @@ final class DeliveryClient: Sendable {
 /// A message Hearth will not send, said in a sentence.
 struct DeliveryRefusal: Error {
     let message: String
-    init(_ message: String) { self.message = message }
+    /// The host could not be looked up (the resolver itself failed): not the address's fault.
+    var unreachableResolver = false
+    init(_ message: String, unreachableResolver: Bool = false) {
+        self.message = message
+        self.unreachableResolver = unreachableResolver
+    }
 }

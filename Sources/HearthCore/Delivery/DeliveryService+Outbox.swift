@@ -12,41 +12,70 @@ extension DeliveryService {
 
     /// Sends the deliveries that are due, up to `limit`, until none is left: claimed a few at a
     /// time (`FOR UPDATE SKIP LOCKED` and a lease, so with several instances each is attempted by
-    /// one at a time), the next few claimed while the last are in flight, at most `concurrency`
-    /// in flight (a receiver that never answers holds one slot, not the others), and each
-    /// settled: sent, retried later with back-off, or given up. Returns how many were attempted.
+    /// one at a time), more claimed whenever nothing claimed can start, at most `concurrency` in
+    /// flight and at most `perChannel` to any one channel — so a receiver that never answers holds
+    /// its own deliveries, not anyone else's. While sends are in flight and nothing is left, what
+    /// is queued meanwhile (another person's reminder) is claimed when it is announced, or within
+    /// `recheck`, without waiting for the slow sends. Each is settled: sent, retried later with
+    /// back-off, or given up. Returns how many were attempted.
     @discardableResult
-    public func deliverDue(limit: Int = 10_000, concurrency: Int = 16) async throws -> Int {
+    public func deliverDue(limit: Int = 10_000, concurrency: Int = 16, perChannel: Int = 4,
+                           recheck: Duration = .milliseconds(250)) async throws -> Int {
         let vapid = try await vapid()
         // One writer settles what the sends came to, in batches, while they go on.
         let queue = DeliverySettlementQueue()
         async let written: Void = writeSettlements(queue)
         var attempted = 0
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            // Each child answers the channel of the send it made, or nil when it only waited for news.
+            try await withThrowingTaskGroup(of: UUID?.self) { group in
                 var running = 0
-                // Claimed, not started: at most two slots' worth, so none waits long on its lease.
+                var busy: [UUID: Int] = [:]
+                // Claimed, not started (newest first): at most two slots' worth, so none waits long on its lease.
                 var waiting: [Prepared] = []
                 var exhausted = false
+                var listening = false
+                func startable() -> Int? { waiting.lastIndex { busy[$0.channel, default: 0] < perChannel } }
                 while true {
                     // No more claims once the server shuts down: what is in flight finishes.
-                    if waiting.isEmpty && !exhausted && attempted < limit && !Task.isShuttingDownGracefully && !Task.isCancelled {
-                        waiting = try await claim(min(concurrency * 2, limit - attempted))
-                        attempted += waiting.count
-                        exhausted = waiting.isEmpty
-                        waiting.reverse()
+                    let stopping = Task.isShuttingDownGracefully || Task.isCancelled
+                    if !exhausted && !stopping && attempted < limit && running < concurrency && startable() == nil {
+                        let full = busy.filter { $0.value >= perChannel }.map(\.key)
+                        let claimed = try await claim(min(concurrency * 2, limit - attempted), perChannel: perChannel, excluding: full)
+                        attempted += claimed.count
+                        exhausted = claimed.isEmpty
+                        waiting = claimed.reversed() + waiting
                     }
-                    if running < concurrency, let next = waiting.popLast() {
+                    if running < concurrency, let index = startable() {
+                        let next = waiting.remove(at: index)
                         running += 1
+                        busy[next.channel, default: 0] += 1
                         group.addTask {
                             if let settlement = await self.attempt(next, vapid: vapid) { queue.add(settlement) }
+                            return next.channel
                         }
                         continue
                     }
                     guard running > 0 else { break }
-                    try await group.next()
-                    running -= 1
+                    if exhausted && !listening && !stopping && attempted < limit {
+                        listening = true
+                        group.addTask {
+                            await self.queued.wait(upTo: recheck)
+                            return nil
+                        }
+                    }
+                    guard let finished = try await group.next() else { break }
+                    if let channel = finished {
+                        running -= 1
+                        busy[channel, default: 1] -= 1
+                        if busy[channel] == 0 { busy[channel] = nil }
+                        exhausted = false
+                    } else {
+                        listening = false
+                        exhausted = false
+                    }
                 }
+                group.cancelAll()
             }
         } catch {
             queue.finish()
@@ -71,17 +100,24 @@ extension DeliveryService {
         var occursAt: Date?
     }
 
-    /// Claims up to `count` due deliveries for this instance (a lease of `--delivery-lease`) and
-    /// reads their notifications, channels and items in a statement each.
-    private func claim(_ count: Int) async throws -> [Prepared] {
+    /// Claims up to `count` due deliveries for this instance (a lease of `--delivery-lease`), at
+    /// most `perChannel` of one channel and none of the channels `excluding` (those with as many in
+    /// flight already), and reads their notifications, channels and items in a statement each.
+    private func claim(_ count: Int, perChannel: Int, excluding full: [UUID]) async throws -> [Prepared] {
         let now = clock.now
         let owner = configuration.instanceID
         let rows = try await database.client.query("""
+            WITH due AS (
+                SELECT id, channel_id, due_at FROM deliveries
+                WHERE state = 'PENDING' AND due_at <= \(now) AND (lease_expires_at IS NULL OR lease_expires_at <= \(now))
+                  AND channel_id <> ALL(\(full))
+                ORDER BY due_at, id LIMIT \(max(1, count) * 4) FOR UPDATE SKIP LOCKED),
+            picked AS (
+                SELECT id FROM (SELECT id, due_at, row_number() OVER (PARTITION BY channel_id ORDER BY due_at, id) AS n FROM due) AS ranked
+                WHERE n <= \(perChannel) ORDER BY due_at, id LIMIT \(max(1, count)))
             UPDATE deliveries d SET lease_owner = \(owner), lease_expires_at = \(now.addingTimeInterval(configuration.lease.seconds)),
                 attempts = d.attempts + 1
-            WHERE d.id IN (SELECT id FROM deliveries
-                           WHERE state = 'PENDING' AND due_at <= \(now) AND (lease_expires_at IS NULL OR lease_expires_at <= \(now))
-                           ORDER BY due_at, id LIMIT \(max(1, count)) FOR UPDATE SKIP LOCKED)
+            WHERE d.id IN (SELECT id FROM picked)
             RETURNING d.id, d.notification_id, d.channel_id, d.attempts, d.give_up_at
             """, logger: logger)
         var claimed: [(id: Int64, notification: UUID, channel: UUID, attempts: Int, giveUpAt: Date)] = []

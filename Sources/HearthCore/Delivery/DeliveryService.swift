@@ -78,7 +78,7 @@ public final class DeliveryService: ServiceHealth {
         guard configuration.vapidSubject != nil, configuration.secrets != nil else {
             throw ServiceError.forbidden("This server does not send Web Push: its administrator has not set --vapid-subject.")
         }
-        let endpoint = try Self.channelURL(rawEndpoint, field: "endpoint")
+        let endpoint = try await publicChannelURL(rawEndpoint, field: "endpoint")
         do {
             _ = try WebPushEncryption.Keys(p256dh: p256dh, auth: auth)
         } catch {
@@ -101,7 +101,7 @@ public final class DeliveryService: ServiceHealth {
 
     /// Adds an ntfy topic (`serverUrl` + `/` + `topic`), with an optional access token kept sealed.
     public func addNtfyChannel(actor: UUID, serverURL rawServer: String, topic: String, accessToken: String?) async throws -> DeliveryChannel {
-        let server = try Self.channelURL(rawServer, field: "serverUrl")
+        let server = try await publicChannelURL(rawServer, field: "serverUrl")
         guard (1...64).contains(topic.count), topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             throw ServiceError.invalidInput(field: "topic", message: "topic must be 1 to 64 letters, digits, - or _.")
         }
@@ -119,7 +119,7 @@ public final class DeliveryService: ServiceHealth {
 
     /// Adds a webhook; the signing secret (`whsec_…`) is returned this once and kept sealed.
     public func addWebhook(actor: UUID, url rawURL: String, kinds: [NotificationKind]?) async throws -> (channel: DeliveryChannel, secret: String) {
-        let url = try Self.channelURL(rawURL, field: "url")
+        let url = try await publicChannelURL(rawURL, field: "url")
         let secret = StandardWebhookSignature.makeSecret()
         let channel = try await insertChannel(actor: actor, kind: .webhook, name: "Webhook to \(url.host ?? "")", url: url,
                                               secret: try sealSecret(secret), kinds: kinds.map { Array(Set($0)).sorted { $0.rawValue < $1.rawValue } })
@@ -311,6 +311,22 @@ public final class DeliveryService: ServiceHealth {
     // MARK: Input
 
     /// An absolute http(s) URL without credentials, at most 2048 characters; a clear refusal naming `field`.
+    /// A channel's address, refused (`BAD_USER_INPUT` on `field`) when its host is private or
+    /// local (IP literals and resolved names, as at sending) and not let through with
+    /// `--delivery-allow-host`, so the person learns now why nothing would arrive. A resolver that
+    /// cannot answer (an offline server) does not refuse: the address is checked again when sending.
+    func publicChannelURL(_ text: String, field: String) async throws -> URL {
+        let url = try Self.channelURL(text, field: field)
+        do {
+            try await client.checkAddress(of: url)
+        } catch let refusal as DeliveryRefusal where !refusal.unreachableResolver {
+            throw ServiceError.invalidInput(field: field, message: "\(field): \(refusal.message)")
+        } catch is DeliveryRefusal {
+            logger.info("a channel's host could not be looked up at registration", metadata: ["host": "\(url.host ?? "")"])
+        }
+        return url
+    }
+
     static func channelURL(_ text: String, field: String) throws(ServiceError) -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.count <= 2048, let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),

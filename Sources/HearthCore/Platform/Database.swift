@@ -17,6 +17,8 @@ public final class Database: Service, ServiceHealth {
     public let healthCheckTimeout: Duration
     /// How transactions that lost a deadlock or a serialization check are run again.
     public let retryPolicy: TransactionRetryPolicy
+    /// Set while the database is known to be away (the embedded server restarting).
+    public let status = DatabaseStatus()
 
     public init(configuration: DatabaseConfiguration, logger: Logger, healthCheckTimeout: Duration = .seconds(2),
                 retryPolicy: TransactionRetryPolicy = TransactionRetryPolicy()) {
@@ -69,6 +71,20 @@ public final class Database: Service, ServiceHealth {
             let rows = try await client.query("SELECT 1", logger: logger)
             for try await _ in rows {}
         }
+    }
+
+    /// Whether `error` says the database cannot be reached or is going away (a connection refused
+    /// or closed, the server shutting down or starting up): not the request's fault, and over once
+    /// the database is back.
+    public static func isUnavailable(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .poolClosed: return true
+        default: break
+        }
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        // Class 08: connection exceptions; 57P01–57P03: shutdown, crash shutdown, cannot connect now.
+        return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
     }
 
     /// A one-line description of a database error, without PostgresNIO's query dump.

@@ -10,6 +10,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         case conflict = "CONFLICT"
         case rateLimited = "RATE_LIMITED"
         case syncCursorExpired = "SYNC_CURSOR_EXPIRED"
+        case serviceUnavailable = "SERVICE_UNAVAILABLE"
     }
 
     /// One fact for programs, shown after the code (and field) in `extensions`.
@@ -48,6 +49,12 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     // MARK: Input and state
+
+    /// The database cannot be reached right now (restarting, or an outage): nothing was done
+    /// unless the request said otherwise; the same request later will do.
+    public static let databaseUnavailable = ServiceError(
+        .serviceUnavailable, "Hearth's database is not reachable right now (it may be restarting); please try again in a few seconds.",
+        details: [Detail(key: "retryable", value: .bool(true))])
 
     /// A field of the input is not acceptable.
     public static func invalidInput(field: String, message: String) -> ServiceError {

@@ -33,15 +33,17 @@ extension TaskService {
             throw ServiceError.conflict("The label with id \(id.lowercasedString) was deleted; use a new id for a new label.")
         }
         try await Self.requireRoomForLabels(1, householdID: householdID, on: connection, logger: logger)
-        let rows = try await Self.uniqueName(name) {
-            try await connection.query("""
+        let version = try await Self.uniqueName(name) {
+            let rows = try await connection.query("""
                 INSERT INTO labels (id, household_id, name, color, created_at)
                 VALUES (\(id), \(householdID), \(name), \(color), \(self.clock.now))
                 ON CONFLICT (household_id, lower(name)) DO NOTHING RETURNING version
                 """, logger: self.logger)
+            for try await version in rows.decode(Int.self) { return Optional(version) }
+            return nil
         }
-        for try await version in rows.decode(Int.self) { return (id, version) }
-        throw Self.nameTaken(name)
+        guard let version else { throw Self.nameTaken(name) }
+        return (id, version)
     }
 
     static func nameTaken(_ name: String) -> ServiceError {
@@ -195,13 +197,14 @@ extension TaskService {
         if name != nil { named.append(("name", "name")) }
         if color != nil { named.append(("color", "color")) }
         try versions.refuseStale("Label", expected: expectedVersion, fields: named)
-        let rows = try await Self.uniqueName(name ?? label.name) {
-            try await connection.query("""
+        // Read within the check: the server reports a broken unique rule as the rows are read.
+        let updated = try await Self.uniqueName(name ?? label.name) {
+            try await Self.decodeLabels(try await connection.query("""
                 UPDATE labels SET name = COALESCE(\(name), name), color = COALESCE(\(color), color) WHERE id = \(id)
                 RETURNING \(unescaped: Self.labelColumns)
-                """, logger: self.logger)
+                """, logger: self.logger)).first
         }
-        guard let updated = try await Self.decodeLabels(rows).first else { throw ServiceError.notFound("Label") }
+        guard let updated else { throw ServiceError.notFound("Label") }
         return updated
     }
 

@@ -16,7 +16,10 @@ import Synchronization
 /// - a byte-level handler at the front that closes a connection when a request's head is not
 ///   complete within ``HTTPConnectionLimits/headerTimeout`` (of the opening for the first request,
 ///   of its first byte for later ones);
-/// - a count of open connections: past ``HTTPConnectionLimits/maxConnections`` a new one gets 503.
+/// - a count of open connections: at ``HTTPConnectionLimits/maxConnections`` the oldest connection
+///   still waiting for a request's head (a slow or silent client, an idle keep-alive) is closed to
+///   admit the new one, so connections that never finish their headers cannot take the last
+///   places; only when every connection is busy with a request does a new one get 503.
 struct GuardedHTTPChannel: ServerChildChannel {
     typealias Value = HTTP1WebSocketUpgradeChannel.Value
 
@@ -30,7 +33,8 @@ struct GuardedHTTPChannel: ServerChildChannel {
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             let deadline = RequestHeadDeadline(
                 timeout: limits.headerTimeout, silence: limits.idleTimeout,
-                maxRequestLine: min(limits.maxRequestLineBytes, limits.maxHeaderBytes / 2), logger: logger)
+                maxRequestLine: min(limits.maxRequestLineBytes, limits.maxHeaderBytes / 2), logger: logger,
+                waiting: counter.waitingHeads(of: channel))
             try pipeline.addHandler(HTTPParseErrorResponder(logger: logger, deadline: deadline), position: .after(decoder))
             try pipeline.addHandler(deadline, position: .first)
             return value
@@ -41,9 +45,15 @@ struct GuardedHTTPChannel: ServerChildChannel {
         let channel = value.channel
         let open = counter.opened()
         defer { counter.closed() }
+        defer { counter.forget(channel) }
         ConnectionCounter.openGauge.record(open)
         defer { ConnectionCounter.openGauge.record(counter.current) }
-        guard open <= limits.maxConnections else {
+        if open > limits.maxConnections, let oldest = counter.oldestWaitingHead(besides: channel) {
+            // A connection that has not finished a request's head gives its place to the new one.
+            ConnectionCounter.refused("evicted_waiting_for_head")
+            logger.info("connection closed to admit a new one: it had no request under way", metadata: ["limit": "\(limits.maxConnections)"])
+            oldest.close(promise: nil)
+        } else if open > limits.maxConnections {
             ConnectionCounter.refused("too_many_connections")
             logger.warning("connection refused: too many open", metadata: ["open": "\(open - 1)", "limit": "\(limits.maxConnections)"])
             HTTPParseErrorResponder.answer(
@@ -58,14 +68,51 @@ struct GuardedHTTPChannel: ServerChildChannel {
     }
 }
 
-/// Open connections, shared by every child channel of one server (for the cap and `/metrics`).
+/// Open connections, shared by every child channel of one server (for the cap and `/metrics`),
+/// and which of them wait for a request's head, oldest first (the ones to close at the cap).
 final class ConnectionCounter: Sendable {
     private let count = Atomic<Int>(0)
+    private let waiting = Mutex(WaitingHeads())
+
+    private struct WaitingHeads {
+        var next = 0
+        /// Each waiting connection by identity: when it began to wait, and the channel.
+        var channels: [ObjectIdentifier: (since: Int, channel: any Channel)] = [:]
+    }
 
     /// Counts one more; returns how many are open now.
     func opened() -> Int { count.wrappingAdd(1, ordering: .relaxed).newValue }
     func closed() { count.wrappingSubtract(1, ordering: .relaxed) }
     var current: Int { count.load(ordering: .relaxed) }
+
+    /// What a connection's ``RequestHeadDeadline`` calls as it starts and stops waiting for a head.
+    func waitingHeads(of channel: any Channel) -> @Sendable (Bool) -> Void {
+        { [weak self] isWaiting in
+            self?.waiting.withLock { state in
+                let key = ObjectIdentifier(channel)
+                if isWaiting {
+                    state.next += 1
+                    state.channels[key] = (state.next, channel)
+                } else {
+                    state.channels[key] = nil
+                }
+            }
+        }
+    }
+
+    /// The connection that has waited longest for a request's head, other than `channel`; no longer listed.
+    func oldestWaitingHead(besides channel: any Channel) -> (any Channel)? {
+        waiting.withLock { state in
+            let own = ObjectIdentifier(channel)
+            guard let oldest = state.channels.filter({ $0.key != own }).min(by: { $0.value.since < $1.value.since }) else { return nil }
+            state.channels[oldest.key] = nil
+            return oldest.value.channel
+        }
+    }
+
+    func forget(_ channel: any Channel) {
+        _ = waiting.withLock { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
 
     /// `/metrics`: connections open now, and connections refused by reason.
     static let openGauge = Gauge(label: "hearth_http_connections_open")
@@ -103,9 +150,13 @@ final class HTTPParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if !upgraded, case .head(let head) = Self.unwrapOutboundIn(data), head.status == .switchingProtocols {
-            upgraded = true
-            deadline.stop()
+        if !upgraded, case .head(let head) = Self.unwrapOutboundIn(data) {
+            if head.status == .switchingProtocols {
+                upgraded = true
+                deadline.stop()
+            } else {
+                deadline.responseStarted()
+            }
         }
         context.write(data, promise: promise)
     }
@@ -157,15 +208,18 @@ final class HTTPParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandl
 /// complete within `timeout` of its first byte, else 408 and close (a client sending headers a byte
 /// at a time, on a fresh or a kept-alive connection); a new connection that sends nothing for
 /// `silence` (the idle timeout, which Hummingbird only applies once a first request is in) is
-/// closed the same way. It also answers 414 for a request line longer than `maxRequestLine`.
-/// Between requests nothing is timed here: the idle timeout closes a silent keep-alive connection.
+/// closed the same way. A request's body must keep coming: no byte of it for `timeout` is 408
+/// and close too (a stalled upload is the client's fault, never a server error). It also answers
+/// 414 for a request line longer than `maxRequestLine`. Between requests nothing is timed here:
+/// the idle timeout closes a silent keep-alive connection. `waiting` hears when the connection
+/// starts and stops waiting for a head (the connection cap closes the oldest such).
 final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
     private enum State {
         /// Waiting for a request's head; `line` counts its request line's bytes until the line ends.
         case awaitingHead(line: Int?)
-        /// A head arrived; body bytes are not timed here.
+        /// A head arrived; its body, if any, is coming (timed from byte to byte until it ends).
         case inRequest
         /// Upgraded to WebSocket: bytes pass untimed.
         case stopped
@@ -177,19 +231,27 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
     let silence: Duration
     let maxRequestLine: Int
     let logger: Logger
+    let waiting: @Sendable (Bool) -> Void
     private var state = State.awaitingHead(line: 0)
     private var timer: Scheduled<Void>?
     /// Whether the timer runs for a head that has begun (else for a new connection's silence).
     private var timingHead = false
+    /// The channel, once added, for the body's timer.
+    private var channel: (any Channel)?
+    /// Whether the current request has been answered (or begun to be): then a stalled body only closes.
+    private var responded = false
 
-    init(timeout: Duration, silence: Duration, maxRequestLine: Int, logger: Logger) {
+    init(timeout: Duration, silence: Duration, maxRequestLine: Int, logger: Logger, waiting: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.timeout = timeout
         self.silence = silence
         self.maxRequestLine = maxRequestLine
         self.logger = logger
+        self.waiting = waiting
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        channel = context.channel
+        waiting(true)
         arm(context.channel, for: silence)
     }
 
@@ -200,6 +262,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .awaitingHead(var line) = state else {
             if case .refused = state { return }
+            if case .inRequest = state, let channel { armBody(channel) }  // the body moves on
             return context.fireChannelRead(data)
         }
         if !timingHead {
@@ -221,19 +284,30 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         context.fireChannelRead(data)
     }
 
-    /// The decoder has a request's whole head: its time is met.
+    /// The decoder has a request's whole head: its time is met; its body's begins.
     func requestStarted() {
         guard case .awaitingHead = state else { return }
         timer?.cancel()
         timer = nil
         timingHead = false
+        responded = false
         state = .inRequest
+        waiting(false)
+        if let channel { armBody(channel) }
     }
 
-    /// A request ended: the next one's head is timed from its first byte.
+    /// A request ended (its body is in): the next one's head is timed from its first byte.
     func requestEnded() {
         guard case .inRequest = state else { return }
+        timer?.cancel()
+        timer = nil
         state = .awaitingHead(line: 0)
+        waiting(true)
+    }
+
+    /// The server began its answer to the current request.
+    func responseStarted() {
+        responded = true
     }
 
     /// Nothing more to time (an upgrade, removal).
@@ -241,6 +315,24 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         timer?.cancel()
         timer = nil
         state = .stopped
+        waiting(false)
+    }
+
+    /// The body's next bytes must come within `timeout`.
+    private func armBody(_ channel: any Channel) {
+        timer?.cancel()
+        let logger = logger
+        let timeout = timeout
+        let handler = NIOLoopBound(self, eventLoop: channel.eventLoop)
+        timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            ConnectionCounter.refused("body_timeout")
+            logger.info("connection closed: the request's body stalled", metadata: ["timeout": "\(timeout)"])
+            if handler.value.responded {
+                channel.close(promise: nil)
+            } else {
+                HTTPParseErrorResponder.answer(.requestTimeout, code: "REQUEST_TIMEOUT", message: "The request's body stopped arriving.", on: channel)
+            }
+        }
     }
 
     private func arm(_ channel: any Channel, for timeout: Duration) {

@@ -88,6 +88,10 @@ public struct HearthGraphQLSchema: Sendable {
             requestLogger.error(
                 "resolver failed", metadata: ["field": "\(report.coordinate)", "error": "\(String(reflecting: report.error))"])
         }
+        // The database being away is not the server's bug: the client hears so, and to try again.
+        configuration.reportableError = { error in
+            Database.isUnavailable(error) ? ServiceError.databaseUnavailable : nil
+        }
         return Executor(executable, configuration: configuration)
     }
 

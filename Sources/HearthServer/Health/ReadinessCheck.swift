@@ -14,6 +14,7 @@ public struct ReadinessCheck: Sendable {
     /// `nil` when ready, else the reasons it is not. Reading the migration state is the
     /// reachability check too: a database that cannot answer it is unreachable for Hearth.
     public func notReadyReasons() async -> [String]? {
+        if database.status.isKnownDown { return ["database unreachable: the embedded PostgreSQL server is being started again"] }
         let client = database.client
         let migrator = self.migrator
         let status: Migrator.Status

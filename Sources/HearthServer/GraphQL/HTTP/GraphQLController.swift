@@ -23,14 +23,17 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     public let persistedQueries: PersistedQueryStore?
     /// Turns each request's bearer token into its caller; a token it refuses answers 401.
     public let authenticator: Authenticator
+    /// When it says the database is away, requests are answered `SERVICE_UNAVAILABLE` at once.
+    public let databaseStatus: DatabaseStatus?
     let logger: Logger
     let metrics = GraphQLMetrics()
 
     public init(
         executor: Executor, configuration: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(),
-        persistedQueries: PersistedQueryStore? = nil, authenticator: Authenticator = .noAccounts,
+        persistedQueries: PersistedQueryStore? = nil, authenticator: Authenticator = .noAccounts, databaseStatus: DatabaseStatus? = nil,
         logger: Logger = Logger(label: "hearth.graphql")
     ) {
+        self.databaseStatus = databaseStatus
         self.executor = executor
         self.configuration = configuration
         self.persistedQueries = persistedQueries
@@ -62,6 +65,13 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     /// the work waits on (a pool lease during a database outage ignores cancellation): every
     /// request ends by its deadline. A stream's events are not bounded here, only its start.
     private func bounded(_ work: @escaping @Sendable () async -> Response) async -> Response {
+        if databaseStatus?.isKnownDown == true {
+            metrics.record(operation: nil, outcome: .refused)
+            return respond(
+                GraphQLHTTPError(.serviceUnavailable, ServiceError.databaseUnavailable.message, code: ServiceError.Kind.serviceUnavailable.rawValue,
+                                 headers: [.retryAfter: "5"]),
+                media: .graphQLResponse)
+        }
         let deadline = requestDeadline
         do {
             return try await withTimeout(deadline) { await work() }
