@@ -13,7 +13,7 @@ import Glibc
 /// `/readyz` 503 while it is away, GraphQL answering `SERVICE_UNAVAILABLE` at once, then the cluster
 /// started again by Hearth itself, `/readyz` 200 with no restart of Hearth and every acknowledged write
 /// there. SIGTERM afterwards still ends Hearth within 10 s with no PostgreSQL left behind.
-@Suite struct EmbeddedRestartTests {
+@Suite(.serialized) struct EmbeddedRestartTests {
     static func graphQL(_ port: Int, _ query: String, _ variables: [String: Any] = [:], token: String? = nil) async throws -> [String: Any] {
         try await DatabaseOutageTests.post(port, query, variables, token: token)
     }

@@ -71,8 +71,18 @@ import Testing
             #expect(slow.text.contains(#""code":"REQUEST_TIMEOUT""#))
             let silent = try await RawConnection.exchange(port: port, [], wait: Self.wait)
             #expect(silent.status == 408 && silent.closedByServer)
+            try await Self.expectServes(port)
+        }
+    }
+
+    /// A body that stops coming is the client's fault: 408 and closed within the header timeout
+    /// (not a 5xx at the GraphQL deadline), long before the idle timeout.
+    @Test func aStalledBodyIsAnswered408() async throws {
+        let limits = HTTPConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(30), maxConnections: 8)
+        try await GraphQLHTTPTests.withServer(connections: limits) { client in
+            let port = try #require(client.port)
             let shortBody = try await RawConnection.exchange(
-                port: port, "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{}", wait: Self.wait)
+                port: port, "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{}", wait: .seconds(20))
             #expect(shortBody.status == 408 && shortBody.closedByServer, "a stalled body is the client's fault: \(shortBody)")
             #expect(shortBody.text.contains(#""code":"REQUEST_TIMEOUT""#))
             try await Self.expectServes(port)

@@ -78,12 +78,13 @@ public final class DeliveryService: ServiceHealth {
         guard configuration.vapidSubject != nil, configuration.secrets != nil else {
             throw ServiceError.forbidden("This server does not send Web Push: its administrator has not set --vapid-subject.")
         }
-        let endpoint = try await publicChannelURL(rawEndpoint, field: "endpoint")
+        let endpoint = try Self.channelURL(rawEndpoint, field: "endpoint")
         do {
             _ = try WebPushEncryption.Keys(p256dh: p256dh, auth: auth)
         } catch {
             throw ServiceError.invalidInput(field: "keys", message: error.description)
         }
+        try await requirePublicHost(endpoint, field: "endpoint")
         let name = try Self.name(deviceName, default: "Browser on \(endpoint.host ?? "?")")
         let id = UUID()
         let rows = try await database.client.query("""
@@ -101,10 +102,11 @@ public final class DeliveryService: ServiceHealth {
 
     /// Adds an ntfy topic (`serverUrl` + `/` + `topic`), with an optional access token kept sealed.
     public func addNtfyChannel(actor: UUID, serverURL rawServer: String, topic: String, accessToken: String?) async throws -> DeliveryChannel {
-        let server = try await publicChannelURL(rawServer, field: "serverUrl")
+        let server = try Self.channelURL(rawServer, field: "serverUrl")
         guard (1...64).contains(topic.count), topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             throw ServiceError.invalidInput(field: "topic", message: "topic must be 1 to 64 letters, digits, - or _.")
         }
+        try await requirePublicHost(server, field: "serverUrl")
         let base = server.absoluteString.hasSuffix("/") ? String(server.absoluteString.dropLast()) : server.absoluteString
         guard let url = URL(string: base + "/" + topic) else { throw ServiceError.invalidInput(field: "serverUrl", message: "serverUrl is not usable.") }
         var sealed: Data?
@@ -119,7 +121,8 @@ public final class DeliveryService: ServiceHealth {
 
     /// Adds a webhook; the signing secret (`whsec_…`) is returned this once and kept sealed.
     public func addWebhook(actor: UUID, url rawURL: String, kinds: [NotificationKind]?) async throws -> (channel: DeliveryChannel, secret: String) {
-        let url = try await publicChannelURL(rawURL, field: "url")
+        let url = try Self.channelURL(rawURL, field: "url")
+        try await requirePublicHost(url, field: "url")
         let secret = StandardWebhookSignature.makeSecret()
         let channel = try await insertChannel(actor: actor, kind: .webhook, name: "Webhook to \(url.host ?? "")", url: url,
                                               secret: try sealSecret(secret), kinds: kinds.map { Array(Set($0)).sorted { $0.rawValue < $1.rawValue } })
@@ -311,12 +314,11 @@ public final class DeliveryService: ServiceHealth {
     // MARK: Input
 
     /// An absolute http(s) URL without credentials, at most 2048 characters; a clear refusal naming `field`.
-    /// A channel's address, refused (`BAD_USER_INPUT` on `field`) when its host is private or
-    /// local (IP literals and resolved names, as at sending) and not let through with
-    /// `--delivery-allow-host`, so the person learns now why nothing would arrive. A resolver that
-    /// cannot answer (an offline server) does not refuse: the address is checked again when sending.
-    func publicChannelURL(_ text: String, field: String) async throws -> URL {
-        let url = try Self.channelURL(text, field: field)
+    /// Refuses (`BAD_USER_INPUT` on `field`) a channel address whose host is private or local (IP
+    /// literals and resolved names, as at sending) and not let through with `--delivery-allow-host`,
+    /// so the person learns now why nothing would arrive. A resolver that cannot answer (an offline
+    /// server) does not refuse: the address is checked again when sending.
+    func requirePublicHost(_ url: URL, field: String) async throws {
         do {
             try await client.checkAddress(of: url)
         } catch let refusal as DeliveryRefusal where !refusal.unreachableResolver {
@@ -324,7 +326,6 @@ public final class DeliveryService: ServiceHealth {
         } catch is DeliveryRefusal {
             logger.info("a channel's host could not be looked up at registration", metadata: ["host": "\(url.host ?? "")"])
         }
-        return url
     }
 
     static func channelURL(_ text: String, field: String) throws(ServiceError) -> URL {

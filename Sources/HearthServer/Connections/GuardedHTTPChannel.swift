@@ -150,12 +150,14 @@ final class HTTPParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if !upgraded, case .head(let head) = Self.unwrapOutboundIn(data) {
-            if head.status == .switchingProtocols {
+        if !upgraded {
+            switch Self.unwrapOutboundIn(data) {
+            case .head(let head) where head.status == .switchingProtocols:
                 upgraded = true
                 deadline.stop()
-            } else {
-                deadline.responseStarted()
+            case .head: deadline.responseStarted()
+            case .end: deadline.responseEnded()
+            case .body: break
             }
         }
         context.write(data, promise: promise)
@@ -240,6 +242,9 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
     private var channel: (any Channel)?
     /// Whether the current request has been answered (or begun to be): then a stalled body only closes.
     private var responded = false
+    /// Whether the last request's answer has been written to its end (until then the connection
+    /// is busy, even with the request read: it is never the one closed at the connection cap).
+    private var answered = true
 
     init(timeout: Duration, silence: Duration, maxRequestLine: Int, logger: Logger, waiting: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.timeout = timeout
@@ -257,6 +262,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stop()
+        channel = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -291,6 +297,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         timer = nil
         timingHead = false
         responded = false
+        answered = false
         state = .inRequest
         waiting(false)
         if let channel { armBody(channel) }
@@ -302,12 +309,18 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         timer?.cancel()
         timer = nil
         state = .awaitingHead(line: 0)
-        waiting(true)
+        if answered { waiting(true) }
     }
 
     /// The server began its answer to the current request.
     func responseStarted() {
         responded = true
+    }
+
+    /// The server's answer is written to its end: once its request is read too, the connection waits for the next.
+    func responseEnded() {
+        answered = true
+        if case .awaitingHead = state { waiting(true) }
     }
 
     /// Nothing more to time (an upgrade, removal).
