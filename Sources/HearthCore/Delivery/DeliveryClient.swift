@@ -46,7 +46,10 @@ final class DeliveryClient: Sendable {
         client.withLock { client in
             if let client { return client }
             var http = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)))
-            http.connectionPool = .init(idleTimeout: .seconds(30))
+            // More connections to one host than a round ever has sends in flight: many people's channels
+            // share a host (a push service, one ntfy server), and with the client's default of 8 a
+            // receiver that hangs would hold the connections everyone else's sends queue for.
+            http.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
             http.connectionPool.retryConnectionEstablishment = false
             let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
             client = made

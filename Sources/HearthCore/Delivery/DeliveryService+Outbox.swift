@@ -19,7 +19,7 @@ extension DeliveryService {
     /// `recheck`, without waiting for the slow sends. Each is settled: sent, retried later with
     /// back-off, or given up. Returns how many were attempted.
     @discardableResult
-    public func deliverDue(limit: Int = 10_000, concurrency: Int = 16, perChannel: Int = 4,
+    public func deliverDue(limit: Int = 10_000, concurrency: Int = 16, perChannel: Int = 8,
                            recheck: Duration = .milliseconds(250)) async throws -> Int {
         let vapid = try await vapid()
         // One writer settles what the sends came to, in batches, while they go on.
@@ -67,9 +67,10 @@ extension DeliveryService {
                     guard let finished = try await group.next() else { break }
                     if let channel = finished {
                         running -= 1
-                        busy[channel, default: 1] -= 1
-                        if busy[channel] == 0 { busy[channel] = nil }
-                        exhausted = false
+                        let before = busy[channel, default: 1]
+                        busy[channel] = before > 1 ? before - 1 : nil
+                        // A channel left out of the last claims (it was full) may have more due now.
+                        if before >= perChannel { exhausted = false }
                     } else {
                         listening = false
                         exhausted = false

@@ -158,11 +158,17 @@ public final class DeliveryService: ServiceHealth {
     }
 
     /// Removes one of the caller's channels (its pending deliveries go with it).
+    /// Through the transaction runner: the deliveries it takes with it may be what the outbox is
+    /// settling at the same moment (a deadlock there is retried, not shown).
     public func removeChannel(actor: UUID, id: UUID) async throws {
-        let rows = try await database.client.query(
-            "DELETE FROM delivery_channels WHERE id = \(id) AND user_id = \(actor) RETURNING id", logger: logger)
-        for try await _ in rows.decode(UUID.self) { return }
-        throw ServiceError.notFound("Channel")
+        let logger = self.logger
+        let removed = try await database.transaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                "DELETE FROM delivery_channels WHERE id = \(id) AND user_id = \(actor) RETURNING id", logger: logger)
+            for try await _ in rows.decode(UUID.self) { return true }
+            return false
+        }
+        guard removed else { throw ServiceError.notFound("Channel") }
     }
 
     /// Sends a test message at once and waits for the answer: true when the receiver took it;

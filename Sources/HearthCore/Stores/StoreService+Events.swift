@@ -140,18 +140,23 @@ extension StoreService {
         }
         let unread = try await unreadEventCount(actor: actor, householdID: householdID, storeID: storeID)
         let store: SQLCondition = storeID.map { .predicate([.sql("s.id = "), .bind(.uuid($0))]) } ?? .alwaysTrue
-        try await database.client.query("""
-            INSERT INTO store_read_marks (user_id, store_id, read_up_to)
-            SELECT \(actor), s.id, COALESCE((SELECT max(e.id) FROM store_events e WHERE e.store_id = s.id), 0)
-            FROM stores s WHERE s.household_id = \(householdID) AND \(store)
-            ON CONFLICT (user_id, store_id) DO UPDATE SET read_up_to = GREATEST(store_read_marks.read_up_to, EXCLUDED.read_up_to)
-            """, logger: logger)
+        // Several rows, each logging its events for the reader: through the runner, so that two
+        // devices marking at once (or a store sync) never surface a deadlock.
+        let logger = self.logger
+        try await database.transaction(logger: logger) { connection in
+            _ = try await connection.query("""
+                INSERT INTO store_read_marks (user_id, store_id, read_up_to)
+                SELECT \(actor), s.id, COALESCE((SELECT max(e.id) FROM store_events e WHERE e.store_id = s.id), 0)
+                FROM stores s WHERE s.household_id = \(householdID) AND \(store) ORDER BY s.id
+                ON CONFLICT (user_id, store_id) DO UPDATE SET read_up_to = GREATEST(store_read_marks.read_up_to, EXCLUDED.read_up_to)
+                """, logger: logger)
+        }
         return unread
     }
 
-    /// One event with `reader`'s read state; nil when there is none.
-    /// The event, read on `connection` when given (inside a transaction, never from the pool: a
-    /// transaction waiting for a second connection can starve the pool).
+    /// One event with `reader`'s read state; nil when there is none. Read on `connection` when
+    /// given (inside a transaction, never from the pool: a transaction waiting for a second
+    /// connection can starve the pool).
     func event(_ id: Int64, reader: UUID, on connection: PostgresConnection? = nil) async throws -> StoreEvent? {
         guard let connection else { return try await events(ids: [id], reader: reader).first }
         return try await Self.decodeEvents(try await connection.query(Self.eventsQuery(ids: [id], reader: reader), logger: logger)).first
