@@ -3,13 +3,13 @@ import HearthServer
 
 /// `hearth serve`'s bounds on HTTP connections: each an option or an environment variable.
 struct HTTPOptions: ParsableArguments {
-    @Option(name: .customLong("http-header-timeout"), help: "Seconds a request's headers may take from their first byte (env HEARTH_HTTP_HEADER_TIMEOUT; default 10).")
+    @Option(name: .customLong("http-header-timeout"), help: "Seconds a request's headers may take from their first byte, and its body between two bytes (env HEARTH_HTTP_HEADER_TIMEOUT; default 10).")
     var headerTimeout: Int?
 
     @Option(name: .customLong("http-idle-timeout"), help: "Seconds a connection may stay idle before it is closed (env HEARTH_HTTP_IDLE_TIMEOUT; default 60).")
     var idleTimeout: Int?
 
-    @Option(name: .customLong("http-max-connections"), help: "Connections served at once; more get 503 (env HEARTH_HTTP_MAX_CONNECTIONS; default 1000).")
+    @Option(name: .customLong("http-max-connections"), help: "Connections served at once; at the cap the oldest one still waiting for a request head is closed for a new one, else 503 (env HEARTH_HTTP_MAX_CONNECTIONS; default 1000).")
     var maxConnections: Int?
 
     @Option(name: .customLong("http-max-header-bytes"), help: "Largest request line plus headers in bytes; more get 431 (env HEARTH_HTTP_MAX_HEADER_BYTES; default 65536).")
