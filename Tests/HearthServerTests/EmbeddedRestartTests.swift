@@ -28,8 +28,9 @@ import Glibc
     @Test(arguments: [("fast", SIGINT), ("immediate", SIGQUIT), ("kill -9", SIGKILL)])
     func hearthOutlivesItsDatabaseAndStartsItAgain(stop: String, signal: Int32) async throws {
         try await withTemporaryDirectory { dir throws in
-            // Three seconds before the first restart attempt: the outage lasts long enough to be seen.
-            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_EMBEDDED_RESTART_DELAY": "3"]
+            // Eight seconds before the first restart attempt: the outage lasts long enough to be seen, even
+            // with the whole suite loading the machine.
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_EMBEDDED_RESTART_DELAY": "8"]
             let hearth = try HearthProcess(["serve"], environment: env)
             let port = try await hearth.waitUntilListening()
             let signUp = try await Self.graphQL(
