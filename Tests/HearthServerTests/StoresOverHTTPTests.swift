@@ -23,9 +23,10 @@ import Testing
             let closedPort = try #require(Self.unusedLoopbackPort())
             let allowed = shopNames.map { ShopifyClientConfiguration.AllowedHost(host: "\($0).test", origin: FixtureShop.origin(port: port, shop: $0)) }
                 + [ShopifyClientConfiguration.AllowedHost(host: "closed.test", origin: "http://127.0.0.1:\(closedPort)/shops/closed")]
-            // Every person in these tests signs up from 127.0.0.1: one test has 21 of them.
+            // Every person in these tests signs up from 127.0.0.1: one test has 21 of them. The shops answer
+            // at once, but the whole suite in parallel can hold a page for seconds: 5 s before a time-out.
             try await UsersOverHTTPTests.withServer(
-                shopify: ShopifyClientConfiguration(requestTimeout: .seconds(2), allowedHosts: allowed), signUpsPerAddress: 50
+                shopify: ShopifyClientConfiguration(requestTimeout: .seconds(5), allowedHosts: allowed), signUpsPerAddress: 50
             ) { server in
                 try await body(server, shop)
             }
@@ -228,7 +229,7 @@ import Testing
                 (.status(503), "SERVER_ERROR", 503),
                 (.truncatedJSON, "INVALID_RESPONSE", nil),
                 (.fromPage(1, .noProducts), "NOT_A_SHOPIFY_STORE", 200),
-                (.slow(.seconds(4)), "TIMEOUT", nil),
+                (.slow(.seconds(10)), "TIMEOUT", nil),
             ]
             for (failure, code, status) in cases {
                 shop.fail("gamma", failure)
