@@ -616,9 +616,10 @@ import Testing
         }
     }
 
-    /// A push endpoint that hangs holds its own deliveries only: with its receiver holding as many
-    /// requests as one channel may have in flight, another person's reminder queued afterwards
-    /// arrives within a second, while the round is still waiting on the hung sends.
+    /// A Web Push endpoint that hangs holds its own deliveries only: with it holding as many requests
+    /// as one channel may have in flight (on the same host as everyone else's channels, as a push
+    /// service is), another person's reminder queued afterwards arrives within a second, while the
+    /// round is still waiting on the hung sends.
     @Test(.needsVerifiers)
     func aHangingEndpointDoesNotDelayAnotherPersonsDelivery() async throws {
         let receiver = try Receiver.started()
@@ -628,9 +629,15 @@ import Testing
             let bob = try await HouseholdsOverHTTPTests.person(server, "Bob")
             let annsHome = try await HouseholdsOverHTTPTests.createHousehold(server, ann)
             let bobsHome = try await HouseholdsOverHTTPTests.createHousehold(server, bob, name: "Bob's")
-            try await Self.addNtfy(server, ann, receiver, topic: "stuck")
+            let browser = P256.KeyAgreement.PrivateKey()
+            let auth = Data.random(count: 16)
+            try await receiver.configure(["stuck": ["privateKey": browser.rawRepresentation.base64URLEncodedString, "auth": auth.base64URLEncodedString,
+                                                    "subject": "mailto:tests@hearth.example", "statuses": Array(repeating: "hang", count: 12)]])
+            _ = try await server.data("mutation($i: PushSubscriptionInput!) { registerPushSubscription(input: $i) { id } }",
+                                      ["i": ["endpoint": receiver.url("/push/stuck"),
+                                             "keys": ["p256dh": browser.publicKey.x963Representation.base64URLEncodedString, "auth": auth.base64URLEncodedString]]],
+                                      token: ann.token)
             try await Self.addNtfy(server, bob, receiver, topic: "bob")
-            try await receiver.configure(["stuck": ["statuses": Array(repeating: "hang", count: 12)]])
             for index in 0..<10 { try await Self.fireReminder(server, ann, annsHome, title: "Chore \(index)") }
             let perChannel = 8
             let round = Task { try await server.services.delivery.deliverDue(perChannel: perChannel) }
@@ -638,7 +645,8 @@ import Testing
             // The event: the hanging receiver holds as many of Ann's requests as one channel may have in
             // flight (her other two wait for them), half of all the sends a round makes at once.
             let held = try await receiver.received(atLeast: perChannel)
-            #expect(held.count == perChannel && held.allSatisfy { $0["name"] as? String == "stuck" }, "\(held.map { $0["name"] ?? "?" })")
+            #expect(held.count == perChannel && held.allSatisfy { $0["name"] as? String == "stuck" && $0["kind"] as? String == "push" },
+                    "\(held.map { $0["name"] ?? "?" })")
 
             try await Self.fireReminder(server, bob, bobsHome, title: "Bob's turn")
             let queued = ContinuousClock.now  // the reminder's delivery is committed
