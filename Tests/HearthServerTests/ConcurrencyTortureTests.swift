@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import FixtureShop
 import Foundation
 import HearthCore
+import HearthServer
 import HTTPTypes
 import NIOCore
 import Synchronization
@@ -297,7 +298,11 @@ import Testing
     /// The run of `plan` on two instances, checked; returns the tally for the report.
     static func run(_ plan: Plan) async throws {
         print("concurrency torture: \(plan) (HEARTH_TORTURE_SEED=\(plan.seed) replays it)")
-        try await UsersOverHTTPTests.withServers(count: 2) { servers in
+        // The test clients' own connections, used for the checks afterwards, idle through a long run:
+        // they must outlast it.
+        var connections = HTTPConnectionLimits()
+        if let duration = plan.duration { connections.idleTimeout = duration + .seconds(300) }
+        try await UsersOverHTTPTests.withServers(count: 2, connections: connections) { servers in
             let (a, b) = (servers[0], servers[1])
             let olive = try await HouseholdsOverHTTPTests.person(a, "Olive")
             let ada = try await HouseholdsOverHTTPTests.person(a, "Ada")
@@ -312,14 +317,6 @@ import Testing
             let started = ContinuousClock.now
             let deadline = plan.duration.map { started + $0 }
             var tally = Tally()
-            // The test clients' own connections (used for the checks afterwards) would be closed as idle during a long run.
-            let keepAlive = Task {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: .seconds(10))
-                    for server in servers { _ = try await server.client.execute(uri: "/healthz", method: .get, headers: [:], body: nil) }
-                }
-            }
-            defer { keepAlive.cancel() }
             await withTaskGroup(of: Tally.self) { group in
                 for index in 0..<plan.writers {
                     let (person, role) = people[index % people.count]

@@ -92,6 +92,7 @@ import Testing
     static func withServers(
         count: Int, signUpMode: SignUpMode = .open, adminToken: String? = nil, shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
         stores: StoresConfiguration = StoresConfiguration(), signUpsPerAddress: Int = UsersConfiguration().signUpsPerAddress,
+        connections: HTTPConnectionLimits = HTTPConnectionLimits(),
         _ body: @escaping @Sendable ([Server]) async throws -> Void
     ) async throws {
         let log = GraphQLHTTPLimitsTests.CapturedLog()
@@ -102,7 +103,8 @@ import Testing
         @Sendable func start(_ started: [Server]) async throws {
             guard started.count < count else { return try await body(started) }
             let runtime = try HearthRuntime.testing(
-                database: .embedded(endpoint, poolSize: 4), clock: clock, server: .init(host: "127.0.0.1", port: 0, adminToken: adminToken),
+                database: .embedded(endpoint, poolSize: 4), clock: clock,
+                server: .init(host: "127.0.0.1", port: 0, adminToken: adminToken, connections: connections),
                 users: UsersConfiguration(bcryptCost: 4, signUpMode: signUpMode, signUpsPerAddress: signUpsPerAddress), shopify: shopify,
                 stores: stores, delivery: delivery, logger: log.logger)
             let database = runtime.database

@@ -403,7 +403,9 @@ final class Execution {
         errors.append(error)
     }
 
-    private func recordResolverError(_ error: any Error, _ field: PlannedField) {
+    private func recordResolverError(_ thrown: any Error, _ field: PlannedField) {
+        // The host's client-facing form of an error of its own, when it has one.
+        let error = thrown is GraphQLError || thrown is any GraphQLReportableError ? thrown : reportable?(thrown) ?? thrown
         var reported: GraphQLError
         switch error {
         case let error as GraphQLError:
@@ -415,11 +417,6 @@ final class Execution {
             reported = GraphQLError(
                 error.message, locations: field.locations(in: source), path: path,
                 extensions: [("code", .string(error.code))] + error.extraExtensions)
-        case let error where reportable?(error) != nil:
-            let mapped = reportable?(error) ?? FieldError("Internal server error", code: "INTERNAL_SERVER_ERROR")
-            reported = GraphQLError(
-                mapped.message, locations: field.locations(in: source), path: path,
-                extensions: [("code", .string(mapped.code))] + mapped.extraExtensions)
         default:
             onInternalError?(InternalErrorReport(error: error, coordinate: field.info.coordinate, context: context))
             reported = GraphQLError(

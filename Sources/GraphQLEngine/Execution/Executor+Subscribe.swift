@@ -48,10 +48,8 @@ extension Executor {
             return failure(error.message, code: error.code)
         } catch let error as GraphQLError {
             return failure(error.message, code: error.code ?? "INTERNAL_SERVER_ERROR")
-        } catch let error where configuration.reportableError?(error) != nil {
-            let mapped = configuration.reportableError?(error)
-            return failure(mapped?.message ?? "Internal server error", code: mapped?.code ?? "INTERNAL_SERVER_ERROR")
         } catch {
+            if let mapped = configuration.reportableError?(error) { return failure(mapped.message, code: mapped.code) }
             configuration.onInternalError?(InternalErrorReport(error: error, coordinate: field.info.coordinate, context: context))
             return failure("Internal server error", code: "INTERNAL_SERVER_ERROR")
         }

@@ -116,9 +116,8 @@ final class DeliveryClient: Sendable {
     func checkAddress(of url: URL) async throws {
         guard let host = url.host, !host.isEmpty else { throw DeliveryRefusal("The channel's address has no host.") }
         guard !configuration.allows(host) else { return }
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         do {
-            try await HostAddressGuard.check(bare, using: configuration.resolver)
+            try await HostAddressGuard.check(DeliveryConfiguration.bare(host), using: configuration.resolver)
         } catch let error as StoreSyncError where error.code == .networkUnavailable {
             throw DeliveryRefusal(error.message, unreachableResolver: true)
         } catch let error as StoreSyncError {

@@ -43,7 +43,11 @@ public struct DeliveryConfiguration: Sendable {
 
     /// Whether `host` skips the private-address guard.
     func allows(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return allowedHosts.contains(bare.lowercased())
+        allowedHosts.contains(Self.bare(host).lowercased())
+    }
+
+    /// A URL's host without the brackets of an IPv6 literal (`[::1]` → `::1`).
+    static func bare(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 }

@@ -112,7 +112,7 @@ extension DeliveryService {
                 SELECT id, channel_id, due_at FROM deliveries
                 WHERE state = 'PENDING' AND due_at <= \(now) AND (lease_expires_at IS NULL OR lease_expires_at <= \(now))
                   AND channel_id <> ALL(\(full))
-                ORDER BY due_at, id LIMIT \(max(1, count) * 4) FOR UPDATE SKIP LOCKED),
+                ORDER BY due_at, id LIMIT \(max(1, count) * 4) FOR NO KEY UPDATE SKIP LOCKED),
             picked AS (
                 SELECT id FROM (SELECT id, due_at, row_number() OVER (PARTITION BY channel_id ORDER BY due_at, id) AS n FROM due) AS ranked
                 WHERE n <= \(perChannel) ORDER BY due_at, id LIMIT \(max(1, count)))

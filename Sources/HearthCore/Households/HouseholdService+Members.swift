@@ -211,8 +211,7 @@ extension HouseholdService {
     }
 
     func publicUser(_ id: UUID, on connection: PostgresConnection? = nil) async throws -> PublicUser? {
-        let query: PostgresQuery = "SELECT display_name, avatar_url FROM users WHERE id = \(id)"
-        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await database.client.query(query, logger: logger) }
+        let rows = try await database.query("SELECT display_name, avatar_url FROM users WHERE id = \(id)", on: connection, logger: logger)
         for try await (name, avatar) in rows.decode((String, String?).self) { return PublicUser(id: id, displayName: name, avatarURL: avatar) }
         return nil
     }

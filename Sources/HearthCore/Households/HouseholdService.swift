@@ -212,8 +212,7 @@ public final class HouseholdService: ServiceHealth {
     // MARK: Shared checks
 
     /// The household, when the caller may read it; `notFound` whether it is missing or hidden.
-    /// Inside a transaction pass its connection: a transaction must never wait for a second one
-    /// from the pool (with every pooled connection in such transactions, none would come).
+    /// Inside a transaction pass its connection (see ``Database/query(_:on:logger:)``).
     func readableHousehold(_ caller: CallerAbility, _ id: UUID, on connection: PostgresConnection? = nil) async throws -> Household {
         guard caller.ability.can("read", Household.subject(id)), let household = try await household(id, on: connection) else {
             throw ServiceError.notFound("Household")
@@ -225,8 +224,8 @@ public final class HouseholdService: ServiceHealth {
     private func household(_ id: UUID, on connection: PostgresConnection? = nil) async throws -> Household? {
         if let cached = households.value(for: id) { return cached }
         let ticket = households.beginRead()
-        let query: PostgresQuery = "SELECT \(unescaped: Self.householdSelect) FROM households h WHERE h.id = \(id)"
-        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await database.client.query(query, logger: logger) }
+        let rows = try await database.query(
+            "SELECT \(unescaped: Self.householdSelect) FROM households h WHERE h.id = \(id)", on: connection, logger: logger)
         guard let household = try await Self.decodeHouseholds(rows).first?.household else { return nil }
         households.store(household, for: id, readSince: ticket)
         return household

@@ -42,6 +42,14 @@ extension Database {
         }
     }
 
+    /// Runs `query` on `connection` when given — inside a transaction, which must never wait for a
+    /// second connection from the pool (with every pooled connection in such a wait, none comes) —
+    /// else on the pool.
+    func query(_ query: PostgresQuery, on connection: PostgresConnection?, logger: Logger) async throws -> PostgresRowSequence {
+        if let connection { return try await connection.query(query, logger: logger) }
+        return try await client.query(query, logger: logger)
+    }
+
     /// The error a failed transaction stands for: the closure's own when the rollback went well,
     /// else the failed step's.
     static func unwrapped(_ error: any Error) -> any Error {

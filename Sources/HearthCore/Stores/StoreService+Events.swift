@@ -154,21 +154,20 @@ extension StoreService {
         return unread
     }
 
-    /// One event with `reader`'s read state; nil when there is none. Read on `connection` when
-    /// given (inside a transaction, never from the pool: a transaction waiting for a second
-    /// connection can starve the pool).
+    /// One event with `reader`'s read state; nil when there is none (inside a transaction, read on its connection).
     func event(_ id: Int64, reader: UUID, on connection: PostgresConnection? = nil) async throws -> StoreEvent? {
-        guard let connection else { return try await events(ids: [id], reader: reader).first }
-        return try await Self.decodeEvents(try await connection.query(Self.eventsQuery(ids: [id], reader: reader), logger: logger)).first
+        try await events(ids: [id], reader: reader, on: connection).first
     }
 
     /// Events with these ids (for subscriptions), oldest first.
     public func events(ids: [Int64], reader: UUID) async throws -> [StoreEvent] {
-        try await Self.decodeEvents(try await database.client.query(Self.eventsQuery(ids: ids, reader: reader), logger: logger))
+        try await events(ids: ids, reader: reader, on: nil)
     }
 
-    private static func eventsQuery(ids: [Int64], reader: UUID) -> PostgresQuery {
-        "SELECT \(eventSelect(reader: reader)) FROM store_events e \(unescaped: eventJoins) WHERE e.id = ANY(\(ids)) ORDER BY e.id"
+    private func events(ids: [Int64], reader: UUID, on connection: PostgresConnection?) async throws -> [StoreEvent] {
+        try await Self.decodeEvents(try await database.query(
+            "SELECT \(Self.eventSelect(reader: reader)) FROM store_events e \(unescaped: Self.eventJoins) WHERE e.id = ANY(\(ids)) ORDER BY e.id",
+            on: connection, logger: logger))
     }
 
     static func eventSubject(_ householdID: UUID) -> AbilitySubject {

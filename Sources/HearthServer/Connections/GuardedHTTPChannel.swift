@@ -104,7 +104,7 @@ final class ConnectionCounter: Sendable {
     func oldestWaitingHead(besides channel: any Channel) -> (any Channel)? {
         waiting.withLock { state in
             let own = ObjectIdentifier(channel)
-            guard let oldest = state.channels.filter({ $0.key != own }).min(by: { $0.value.since < $1.value.since }) else { return nil }
+            guard let oldest = state.channels.lazy.filter({ $0.key != own }).min(by: { $0.value.since < $1.value.since }) else { return nil }
             state.channels[oldest.key] = nil
             return oldest.value.channel
         }
