@@ -36,7 +36,7 @@ public struct HearthDependencies: Sendable {
     }
 }
 
-/// Builds Hearth's router: request logging, metrics, health, GraphQL and MCP.
+/// Builds Hearth's router: request logging, metrics, health, GraphQL, MCP and the household app.
 public func buildRouter(
     configuration: HearthServerConfiguration, dependencies: HearthDependencies, startedAt: Date = Date()
 ) -> Router<HearthRequestContext> {
@@ -61,6 +61,7 @@ public func buildRouter(
     if let sessions = dependencies.mcp {
         MCPController(sessions: sessions, authenticator: dependencies.authenticator, configuration: configuration.mcp).addRoutes(to: router)
     }
+    if let app = configuration.webApp { WebAppController(app: app).addRoutes(to: router) }
     return router
 }
 

@@ -18,13 +18,17 @@ public struct HearthServerConfiguration: Sendable {
     public var connections: HTTPConnectionLimits
     /// Limits and trusted origins of `/mcp`.
     public var mcp: MCPConfiguration
+    /// The household app served at `/`; without it Hearth serves the API only.
+    public var webApp: WebApp?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil, version: String = HearthVersion.current,
         graphQL: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(), corsOrigins: [String] = [],
         webSocket: GraphQLWebSocketConfiguration = GraphQLWebSocketConfiguration(),
-        connections: HTTPConnectionLimits = HTTPConnectionLimits(), mcp: MCPConfiguration = MCPConfiguration()
+        connections: HTTPConnectionLimits = HTTPConnectionLimits(), mcp: MCPConfiguration = MCPConfiguration(),
+        webApp: WebApp? = nil
     ) {
+        self.webApp = webApp
         self.mcp = mcp
         self.connections = connections
         self.host = host

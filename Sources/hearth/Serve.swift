@@ -27,6 +27,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The GraphQL schema served at /graphql (env HEARTH_SCHEMA; default: schema.graphql found beside the program).")
     var schema: String?
 
+    @Option(name: .customLong("web-dir"), help: "The household app's files, served at / (env HEARTH_WEB_DIR; default: web/ found beside the program; \"none\" serves the API only).")
+    var webDirectory: String?
+
     @OptionGroup var database: DatabaseOptions
 
     @OptionGroup var graphQLLimits: GraphQLOptions
@@ -61,7 +64,8 @@ struct Serve: AsyncParsableCommand {
             corsOrigins: cors,
             webSocket: limits.webSocket,
             connections: try http.resolve(env),
-            mcp: MCPConfiguration(allowedOrigins: mcpOrigins))
+            mcp: MCPConfiguration(allowedOrigins: mcpOrigins),
+            webApp: try webApp(env))
         guard let schemaPath = env.string(schema, "HEARTH_SCHEMA") ?? ProjectFiles.locate("schema.graphql", directory: false) else {
             throw ValidationError("cannot find schema.graphql beside hearth; set --schema or HEARTH_SCHEMA")
         }
@@ -89,6 +93,19 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    /// The household app from `--web-dir`, `HEARTH_WEB_DIR` or `web/` beside the program; nil for `none`
+    /// or when none is found (the API is served alone, and the log says so once started).
+    private func webApp(_ env: EnvironmentValue) throws -> WebApp? {
+        let named = env.string(webDirectory, "HEARTH_WEB_DIR")
+        if named == "none" { return nil }
+        guard let directory = named ?? ProjectFiles.locate("web") else { return nil }
+        do {
+            return try WebApp(directory: directory)
+        } catch {
+            throw ValidationError("cannot serve the household app: \(error.description) (set --web-dir or HEARTH_WEB_DIR, or \"none\")")
+        }
+    }
+
     private func serve(
         _ server: HearthServerConfiguration, database configuration: DatabaseConfiguration, embedded: EmbeddedPostgres?, restartDelay: Duration,
         migrations: [Migration], graphQL: (source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts, executor: ExecutorConfiguration),
@@ -105,6 +122,11 @@ struct Serve: AsyncParsableCommand {
             let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"
             FileHandle.standardOutput.write(Data(line.utf8))
             logger.info("listening", metadata: ["address": "\(server.host):\(port)"])
+            if let app = server.webApp {
+                logger.info("serving the household app", metadata: ["build": "\(app.build)", "files": "\(app.files.count)"])
+            } else {
+                logger.notice("no household app to serve (web/ not found, or --web-dir none): the API only")
+            }
         }
         let (migrated, migratedContinuation) = AsyncStream.makeStream(of: Void.self)
         app.beforeServerStarts {

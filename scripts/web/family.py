@@ -1,0 +1,273 @@
+"""The household app as a family uses it, in Debian's Chromium driven by Playwright, against a
+running Hearth (argv[1], e.g. http://127.0.0.1:8080); argv[2] is where the README's screenshot goes.
+
+Every step finds elements by role and accessible name, as a person or a screen reader would; the
+result is checked through the API as well. Prints a JSON report; exits non-zero at the first failure.
+"""
+import json
+import re
+import sys
+import time
+import urllib.request
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect, sync_playwright
+
+BASE = sys.argv[1].rstrip("/")
+SCREENSHOT = sys.argv[2] if len(sys.argv) > 2 else None
+STAMP = str(int(time.time() * 1000))
+report = {"steps": [], "axe": {}}
+expect.set_options(timeout=20_000)
+
+
+def step(name):
+    report["steps"].append(name)
+    print(f"step: {name}", file=sys.stderr, flush=True)
+
+
+def gql(query, variables=None, token=None):
+    request = urllib.request.Request(
+        BASE + "/graphql", data=json.dumps({"query": query, "variables": variables or {}}).encode(),
+        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        body = json.load(response)
+    if body.get("errors"):
+        raise AssertionError(f"the API refused {query[:60]}: {body['errors']}")
+    return body["data"]
+
+
+def until(description, check, timeout=20.0):
+    """Polls the API (not the page) until `check` returns a truthy value."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = check()
+        if last:
+            return last
+        time.sleep(0.1)
+    raise AssertionError(f"{description}: still {last!r} after {timeout} s")
+
+
+def token_of(page):
+    return page.evaluate("JSON.parse(localStorage.getItem('hearth.session')).token")
+
+
+axe = Axe()
+
+
+def accessible(page, screen):
+    """axe-core on the screen as it is: no critical or serious violation."""
+    results = axe.run(page)
+    bad = [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+           for v in results.response["violations"] if v["impact"] in ("critical", "serious")]
+    report["axe"][screen] = len(bad)
+    assert not bad, f"axe found serious problems on {screen}: {json.dumps(bad)}"
+
+
+def sign_up(page, name, email, password="correct horse battery"):
+    page.get_by_label("Name", exact=True).fill(name)
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Create account").click()
+
+
+def task(page, title):
+    return page.get_by_role("listitem").filter(has=page.get_by_role("link", name=title, exact=True))
+
+
+def add_task(page, title):
+    box = page.get_by_label("New task")
+    box.fill(title)
+    box.press("Enter")
+    expect(task(page, title)).to_be_visible()
+
+
+def open_task(page, title):
+    page.get_by_role("link", name=title, exact=True).click()
+    expect(page.get_by_label("Title")).to_have_value(title)
+
+
+def edit(page, title, field, value):
+    """Opens a task from the task list, changes one field, saves, and returns to the list."""
+    open_task(page, title)
+    page.get_by_label(field, exact=True).fill(value)
+    page.get_by_role("button", name="Save").click()
+    page.get_by_role("link", name="Tasks", exact=True).click()
+
+
+def tasks_of(token, household):
+    data = gql("query($h: UUID!) { household(id: $h) { tasks(first: 100, filter: {}) { edges { node { id title notes } } } } }",
+               {"h": household}, token)
+    return [edge["node"] for edge in data["household"]["tasks"]["edges"]]
+
+
+def status(page):
+    return page.get_by_role("status").filter(has_text=re.compile("Online|Offline|Syncing|Downloading"))
+
+
+with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    # Ada, in Berlin.
+    ada = browser.new_context(timezone_id="Europe/Berlin", viewport={"width": 1100, "height": 800})
+    a = ada.new_page()
+    a.goto(BASE + "/signup")
+    accessible(a, "sign-up")
+    sign_up(a, "Ada", f"ada-{STAMP}@example.org")
+    step("signed up")
+    expect(a.get_by_label("Household name")).to_be_visible()
+    accessible(a, "first household")
+    a.get_by_label("Household name").fill("Elm Street")
+    a.get_by_role("button", name="Create household").click()
+    expect(a.get_by_role("heading", name="Agenda")).to_be_visible()
+    ada_token = token_of(a)
+    household = gql("{ households { edges { node { id timeZone } } } }", token=ada_token)["households"]["edges"][0]["node"]
+    assert household["timeZone"] == "Europe/Berlin", f"the household's zone is {household['timeZone']}, not the browser's"
+    step("created a household in the browser's zone")
+    accessible(a, "agenda")
+
+    # Ada invites Bob, who joins by the link in another browser.
+    a.get_by_role("link", name="Members").click()
+    a.get_by_role("button", name="Invite").click()
+    link = a.get_by_role("link", name=re.compile("join"))
+    expect(link).to_be_visible()
+    join_url = link.inner_text()
+    assert "/join/" in join_url
+    accessible(a, "members")
+    bob = browser.new_context(timezone_id="America/New_York")
+    b = bob.new_page()
+    b.goto(join_url)
+    expect(b.get_by_label("Invitation code")).not_to_have_value("")
+    sign_up(b, "Bob", f"bob-{STAMP}@example.org")
+    expect(b.get_by_role("heading", name="Agenda")).to_be_visible()
+    bob_token = token_of(b)
+    step("Bob joined by the link")
+
+    # Both see each other's tasks, without reloading.
+    a.get_by_role("link", name="Tasks", exact=True).click()
+    b.get_by_role("link", name="Tasks", exact=True).click()
+    add_task(a, "Buy milk")
+    expect(task(b, "Buy milk")).to_be_visible()
+    add_task(b, "Fix bike")
+    expect(task(a, "Fix bike")).to_be_visible()
+    expect(a.get_by_role("checkbox", name="Done: Fix bike")).not_to_be_checked()
+    accessible(a, "tasks")
+    step("each sees the other's tasks without reload")
+    a.evaluate("navigator.serviceWorker.ready.then(() => true)")
+
+    # Ada goes offline, edits and creates; the app reloads offline and shows it; Bob edits another field meanwhile.
+    ada.set_offline(True)
+    expect(status(a)).to_contain_text("Offline")
+    edit(a, "Buy milk", "Title", "Buy oat milk")
+    add_task(a, "Call grandma")
+    expect(status(a)).to_contain_text("2 changes")
+    a.reload()
+    expect(task(a, "Buy oat milk")).to_be_visible()
+    expect(task(a, "Call grandma")).to_be_visible()
+    expect(status(a)).to_contain_text("Offline")
+    expect(status(a)).to_contain_text("2 changes")
+    step("offline edits survive a reload offline")
+    edit(b, "Buy milk", "Notes", "2 litres")
+    until("Bob's notes reach the server", lambda: any(t["notes"] == "2 litres" for t in tasks_of(bob_token, household["id"])))
+    ada.set_offline(False)
+    expect(status(a)).to_contain_text("all changes synced")
+    tasks = until("Ada's changes reach the server", lambda: (lambda ts: ts if any(t["title"] == "Call grandma" for t in ts) else None)(tasks_of(ada_token, household["id"])))
+    milk = [t for t in tasks if t["title"] in ("Buy milk", "Buy oat milk")]
+    assert len(milk) == 1 and milk[0]["title"] == "Buy oat milk" and milk[0]["notes"] == "2 litres", f"both edits kept: {milk}"
+    assert sum(1 for t in tasks if t["title"] == "Call grandma") == 1, f"nothing doubled: {tasks}"
+    expect(task(b, "Buy oat milk")).to_be_visible()
+    step("back online, both edits kept and nothing doubled")
+
+    # A same-field conflict: the alert names the field; both choices work.
+    ada.set_offline(True)
+    expect(status(a)).to_contain_text("Offline")
+    edit(a, "Fix bike", "Title", "Fix red bike")
+    edit(b, "Fix bike", "Title", "Fix blue bike")
+    until("Bob's title reaches the server", lambda: any(t["title"] == "Fix blue bike" for t in tasks_of(bob_token, household["id"])))
+    ada.set_offline(False)
+    alert = a.get_by_role("alert").filter(has_text="title")
+    expect(alert).to_be_visible()
+    accessible(a, "conflict")
+    alert.get_by_role("button", name="Keep mine").click()
+    until("Ada's kept title reaches the server", lambda: any(t["title"] == "Fix red bike" for t in tasks_of(ada_token, household["id"])))
+    expect(task(b, "Fix red bike")).to_be_visible()
+    step("conflict: keep mine")
+    ada.set_offline(True)
+    expect(status(a)).to_contain_text("Offline")
+    edit(a, "Fix red bike", "Title", "Fix green bike")
+    edit(b, "Fix red bike", "Title", "Fix old bike")
+    until("Bob's second title reaches the server", lambda: any(t["title"] == "Fix old bike" for t in tasks_of(bob_token, household["id"])))
+    ada.set_offline(False)
+    alert = a.get_by_role("alert").filter(has_text="title")
+    expect(alert).to_be_visible()
+    alert.get_by_role("button", name="Take theirs").click()
+    expect(task(a, "Fix old bike")).to_be_visible()
+    expect(a.get_by_role("alert")).to_have_count(0)
+    expect(status(a)).to_contain_text("all changes synced")
+    assert any(t["title"] == "Fix old bike" for t in tasks_of(ada_token, household["id"]))
+    step("conflict: take theirs")
+
+    # Two tabs, offline: one's new task appears in the other.
+    a2 = ada.new_page()
+    a2.goto(BASE + "/tasks")
+    expect(task(a2, "Fix old bike")).to_be_visible()
+    ada.set_offline(True)
+    expect(status(a2)).to_contain_text("Offline")
+    add_task(a2, "Water plants")
+    expect(task(a, "Water plants")).to_be_visible()
+    ada.set_offline(False)
+    a2.close()
+    expect(status(a)).to_contain_text("all changes synced")
+    step("two tabs offline see each other's task")
+
+    # A viewer sees no add controls.
+    code = gql("mutation($h: UUID!) { createInvitation(householdId: $h, role: VIEWER) { code } }", {"h": household["id"]}, ada_token)["createInvitation"]["code"]
+    carol = browser.new_context()
+    c = carol.new_page()
+    c.goto(f"{BASE}/join/{code}")
+    sign_up(c, "Carol", f"carol-{STAMP}@example.org")
+    expect(c.get_by_role("heading", name="Agenda")).to_be_visible()
+    c.get_by_role("link", name="Tasks", exact=True).click()
+    try:
+        expect(task(c, "Buy oat milk")).to_be_visible()
+    except AssertionError:
+        print("DEBUG", c.url, c.locator("body").inner_text()[:800], file=sys.stderr)
+        raise
+    expect(c.get_by_label("New task")).to_have_count(0)
+    expect(c.get_by_role("checkbox", name="Done: Buy oat milk")).to_be_disabled()
+    step("a viewer sees no add controls")
+
+    # The other screens, checked by axe; the README's screenshot.
+    open_task(a, "Buy oat milk")
+    accessible(a, "task")
+    a.get_by_role("link", name="Settings").click()
+    expect(a.get_by_role("heading", name="Settings")).to_be_visible()
+    accessible(a, "settings")
+    a.get_by_role("link", name="Tasks", exact=True).click()
+    expect(task(a, "Buy oat milk")).to_be_visible()
+    if SCREENSHOT:
+        a.screenshot(path=SCREENSHOT)
+
+    # The engine's pure parts, tested in the browser.
+    build = re.search(r"/assets/([0-9a-f]{16})/", a.content()).group(1)
+    unit = bob.new_page()
+    unit.goto(f"{BASE}/assets/{build}/test/unit.html")
+    expect(unit.get_by_role("status")).to_contain_text("passed", timeout=20_000)
+    report["unit"] = unit.get_by_role("status").inner_text()
+    assert "failed" not in report["unit"], report["unit"]
+    step("unit tests passed in the browser")
+
+    # Sign-out leaves nothing of Ada's readable in this browser.
+    a.get_by_role("link", name="Settings").click()
+    a.get_by_role("button", name="Sign out", exact=True).click()
+    expect(a.get_by_role("button", name="Sign in")).to_be_visible()
+    accessible(a, "sign-in")
+    left = a.evaluate("""async () => ({
+      databases: (await indexedDB.databases()).map((d) => d.name),
+      storage: Object.keys(localStorage),
+    })""")
+    assert not [d for d in left["databases"] if d.startswith("hearth-")], f"IndexedDB still holds {left['databases']}"
+    assert not [k for k in left["storage"] if k.startswith("hearth.")], f"localStorage still holds {left['storage']}"
+    step("sign-out leaves nothing readable")
+    browser.close()
+
+print(json.dumps(report))

@@ -1,0 +1,457 @@
+// The app's state and commands: who is signed in, their replica and ability, the household on screen.
+// Changes that `push` carries are queued in the outbox (they work offline); the rest go to the API
+// directly and need a connection. Knows nothing of the DOM.
+
+import { ApiError, GraphQLClient } from "./api/graphql.js";
+import * as ops from "./api/operations.js";
+import { Ability } from "./permissions.js";
+import { clearSession, loadSession, saveSession } from "./session.js";
+import { deleteDatabase } from "./store/db.js";
+import { Replica } from "./store/replica.js";
+import { opEntry, resolveConflict } from "./sync/rebase.js";
+
+/** @typedef {import("./types.js").Household} Household */
+/** @typedef {import("./types.js").Task} Task */
+/** @typedef {import("./types.js").Entry} Entry */
+
+export class App extends EventTarget {
+  constructor() {
+    super();
+    this.session = loadSession();
+    this.api = new GraphQLClient(() => this.session?.token ?? null);
+    /** @type {Replica | null} */
+    this.replica = null;
+    this.ability = new Ability([]);
+    /** @type {{id: string, email: string, displayName: string, preferences: {timeZone: string | null, lastHouseholdId: string | null}} | null} */
+    this.me = null;
+    /** @type {Household[]} */
+    this.households = [];
+    /** @type {string | null} */
+    this.householdId = null;
+    /** @type {Map<string, Entry>} the current household's records with pending changes applied */
+    this.view = new Map();
+    /** @type {{syncing: boolean, progress: string | null, error: string | null}} */
+    this.syncStatus = { syncing: false, progress: null, error: null };
+    /** @type {string | null} an invitation code to accept once signed in */
+    this.pendingJoin = null;
+    /** @type {Set<string>} tasks deleted a moment ago: hidden while their undo is offered */
+    this.deleting = new Set();
+  }
+
+  get signedIn() {
+    return this.session !== null;
+  }
+
+  get online() {
+    return navigator.onLine;
+  }
+
+  /** The household on screen. */
+  get household() {
+    return this.households.find((h) => h.id === this.householdId) ?? null;
+  }
+
+  /** Tells the views to draw again. */
+  changed() {
+    this.dispatchEvent(new Event("change"));
+  }
+
+  /** Opens the signed-in person's replica and reads what it holds (works offline). */
+  async open() {
+    if (!this.session) return;
+    this.replica = await Replica.open(this.session.userId);
+    this.replica.addEventListener("change", (event) => void this.hear(/** @type {any} */ (event).message));
+    this.me = (await this.replica.meta("me")) ?? null;
+    this.ability = Ability.fromPacked((await this.replica.meta("permissions")) ?? []);
+    this.households = await this.replica.households();
+    this.householdId = (await this.replica.meta("householdId")) ?? this.households[0]?.id ?? null;
+    await this.refreshView();
+    void navigator.storage?.persist?.();
+  }
+
+  /**
+   * @param {{kind: string, householdId?: string, detail?: any, remote?: boolean}} message
+   */
+  async hear(message) {
+    if (!this.replica) return;
+    if (message.kind === "signed-out") return this.dispatchEvent(new Event("signed-out"));
+    if (message.kind === "status") this.syncStatus = message.detail;
+    if (message.kind === "households") {
+      this.households = await this.replica.households();
+      if (!this.households.some((h) => h.id === this.householdId)) this.householdId = this.households[0]?.id ?? null;
+    }
+    if (message.kind === "me") {
+      this.me = (await this.replica.meta("me")) ?? null;
+      this.ability = Ability.fromPacked((await this.replica.meta("permissions")) ?? []);
+    }
+    if (message.kind === "rejected" || message.kind === "removed") {
+      const text = message.kind === "rejected" ? `Hearth refused a change: ${message.detail.message} It was undone here.`
+        : `You are no longer a member of ${message.detail.name}: its copy was removed from this device.`;
+      this.dispatchEvent(new CustomEvent("notice", { detail: text }));
+    }
+    if (message.kind === "records" || message.kind === "outbox" || message.kind === "households") await this.refreshView();
+    this.changed();
+  }
+
+  async refreshView() {
+    this.view = this.replica && this.householdId ? await this.replica.view(this.householdId) : new Map();
+  }
+
+  /** Reads the person, their ability and their households from the server into the replica. */
+  async refreshAccount() {
+    if (!this.replica) return;
+    /** @type {{me: any}} */
+    const data = await this.api.request(ops.ME);
+    if (!data.me) throw new ApiError("UNAUTHENTICATED", "Your session has ended: please sign in again.");
+    const { permissions, ...me } = data.me;
+    await this.replica.setMeta("me", me);
+    await this.replica.setMeta("permissions", permissions);
+    this.replica.announce({ kind: "me" });
+    /** @type {{households: {edges: {node: Household}[]}}} */
+    const list = await this.api.request(ops.HOUSEHOLDS);
+    const households = list.households.edges.map((edge) => edge.node);
+    const known = new Set(households.map((h) => h.id));
+    for (const gone of this.households.filter((h) => !known.has(h.id))) await this.replica.removeHousehold(gone.id);
+    await this.replica.setHouseholds(households);
+    if (!this.householdId || !known.has(this.householdId)) {
+      await this.selectHousehold(me.preferences.lastHouseholdId && known.has(me.preferences.lastHouseholdId) ? me.preferences.lastHouseholdId : households[0]?.id ?? null);
+    }
+  }
+
+  /** @param {string | null} id */
+  async selectHousehold(id) {
+    this.householdId = id;
+    await this.replica?.setMeta("householdId", id);
+    await this.refreshView();
+    this.changed();
+    if (id && this.online) this.api.request(ops.SET_LAST_HOUSEHOLD, { id }).catch(() => {});
+  }
+
+  // Accounts (online only) -------------------------------------------------------------------
+
+  /**
+   * @param {{displayName: string, email: string, password: string, invitationCode?: string}} input
+   */
+  async signUp(input) {
+    /** @type {{signUp: {token: string, user: {id: string, email: string, displayName: string}}}} */
+    const data = await this.api.request(ops.SIGN_UP, { input: { ...input, invitationCode: input.invitationCode || undefined } });
+    await this.begin(data.signUp);
+    // A new account takes this browser's zone: its households and reminders use it unless changed.
+    await this.api.request(ops.SET_TIME_ZONE, { zone: Intl.DateTimeFormat().resolvedOptions().timeZone }).catch(() => {});
+    await this.refreshAccount();
+  }
+
+  /**
+   * @param {string} email
+   * @param {string} password
+   */
+  async signIn(email, password) {
+    /** @type {{signIn: {token: string, user: {id: string, email: string, displayName: string}}}} */
+    const data = await this.api.request(ops.SIGN_IN, { email, password, device: deviceName() });
+    await this.begin(data.signIn);
+    await this.refreshAccount();
+  }
+
+  /** @param {{token: string, user: {id: string, email: string, displayName: string}}} auth */
+  async begin(auth) {
+    this.session = { token: auth.token, userId: auth.user.id, email: auth.user.email, displayName: auth.user.displayName };
+    saveSession(this.session);
+    await this.open();
+  }
+
+  /**
+   * Signs out on this device: the server forgets the session when it can be reached, and this browser
+   * forgets the person: their local copy (every tab closes it first) and their session.
+   * @param {boolean} [everywhere]
+   */
+  async signOut(everywhere = false) {
+    if (everywhere) await this.api.request(ops.SIGN_OUT_EVERYWHERE);
+    else await this.api.request(ops.SIGN_OUT).catch(() => {});
+    await this.forget();
+  }
+
+  /** Drops everything this browser keeps of the person (also when another tab signed out). */
+  async forget() {
+    const userId = this.session?.userId;
+    this.replica?.announce({ kind: "signed-out" });
+    this.replica?.close();
+    this.replica = null;
+    this.session = null;
+    this.me = null;
+    this.households = [];
+    this.householdId = null;
+    this.view = new Map();
+    clearSession();
+    if (userId) await deleteDatabase(userId);
+    this.dispatchEvent(new Event("signed-out"));
+  }
+
+  // Households (online only) -------------------------------------------------------------------
+
+  /**
+   * @param {string} name
+   * @param {string} timeZone
+   */
+  async createHousehold(name, timeZone) {
+    /** @type {{createHousehold: {id: string}}} */
+    const data = await this.api.request(ops.CREATE_HOUSEHOLD, { input: { name, timeZone } });
+    await this.refreshAccount();
+    await this.selectHousehold(data.createHousehold.id);
+    this.dispatchEvent(new Event("sync-wanted"));
+  }
+
+  /** @param {{name?: string, description?: string, timeZone?: string}} input */
+  async updateHousehold(input) {
+    await this.api.request(ops.UPDATE_HOUSEHOLD, { id: this.householdId, input });
+    await this.refreshAccount();
+    this.dispatchEvent(new Event("sync-wanted"));
+  }
+
+  async deleteHousehold() {
+    const id = this.householdId;
+    await this.api.request(ops.DELETE_HOUSEHOLD, { id });
+    if (id) await this.replica?.removeHousehold(id);
+    await this.refreshAccount();
+  }
+
+  async leaveHousehold() {
+    const id = this.householdId;
+    await this.api.request(ops.LEAVE_HOUSEHOLD, { id });
+    if (id) await this.replica?.removeHousehold(id);
+    await this.refreshAccount();
+  }
+
+  /** @param {string} userId */
+  async transferOwnership(userId) {
+    await this.api.request(ops.TRANSFER, { id: this.householdId, user: userId });
+    await this.refreshAccount();
+    this.dispatchEvent(new Event("sync-wanted"));
+  }
+
+  /**
+   * @param {string} userId
+   * @param {string} role
+   */
+  async changeRole(userId, role) {
+    await this.api.request(ops.CHANGE_ROLE, { id: this.householdId, user: userId, role });
+    this.dispatchEvent(new Event("sync-wanted"));
+  }
+
+  /** @param {string} userId */
+  async removeMember(userId) {
+    await this.api.request(ops.REMOVE_MEMBER, { id: this.householdId, user: userId });
+    this.dispatchEvent(new Event("sync-wanted"));
+  }
+
+  /** @returns {Promise<{id: string, role: string, state: string, expiresAt: string}[]>} */
+  async invitations() {
+    /** @type {{invitations: {edges: {node: any}[]}}} */
+    const data = await this.api.request(ops.INVITATIONS, { id: this.householdId });
+    return data.invitations.edges.map((edge) => edge.node);
+  }
+
+  /**
+   * An invitation's link (its code is shown this once).
+   * @param {string} role
+   */
+  async invite(role = "MEMBER") {
+    /** @type {{createInvitation: {code: string}}} */
+    const data = await this.api.request(ops.CREATE_INVITATION, { id: this.householdId, role });
+    return `${location.origin}/join/${encodeURIComponent(data.createInvitation.code)}`;
+  }
+
+  /** @param {string} id */
+  async revokeInvitation(id) {
+    await this.api.request(ops.REVOKE_INVITATION, { id });
+  }
+
+  /** @param {string} code */
+  async acceptInvitation(code) {
+    /** @type {{acceptInvitation: {id: string}}} */
+    const data = await this.api.request(ops.ACCEPT_INVITATION, { code });
+    await this.refreshAccount();
+    await this.selectHousehold(data.acceptInvitation.id);
+    this.dispatchEvent(new Event("sync-wanted"));
+  }
+
+  // Tasks, events and labels (queued: they work offline) -----------------------------------------
+
+  /**
+   * @param {Record<string, any>} op
+   * @param {string} [householdId]
+   */
+  async queue(op, householdId = this.householdId ?? "") {
+    if (!this.replica) throw new Error("not signed in");
+    await this.replica.enqueue(householdId, op);
+  }
+
+  /** @param {string} title */
+  async createTask(title) {
+    const id = crypto.randomUUID();
+    await this.queue({ createTask: { householdId: this.householdId, input: { id, title } } });
+    return id;
+  }
+
+  /**
+   * @param {{title: string, startsAt: string, endsAt?: string | null, location?: string | null}} input
+   */
+  async createEvent(input) {
+    const id = crypto.randomUUID();
+    await this.queue({ createEvent: { householdId: this.householdId, input: { id, ...input } } });
+    return id;
+  }
+
+  /**
+   * Sends only the fields that changed, expecting the version the replica holds (field-level merge).
+   * @param {string} id
+   * @param {Record<string, unknown>} changes
+   */
+  async updateTask(id, changes) {
+    if (Object.keys(changes).length === 0) return;
+    const version = this.serverVersion("TASK", id);
+    await this.queue({ updateTask: { id, input: changes, ...(version ? { expectedVersion: version } : {}) } });
+  }
+
+  /**
+   * @param {string} id
+   * @param {boolean} done
+   */
+  async setDone(id, done) {
+    await this.queue(done ? { completeTask: { id } } : { reopenTask: { id } });
+  }
+
+  /** @param {string} id */
+  async deleteTask(id) {
+    await this.queue({ deleteTask: { id } });
+  }
+
+  /**
+   * @param {string} taskId
+   * @param {string} title
+   */
+  async addSubtask(taskId, title) {
+    await this.queue({ addSubtask: { taskId, id: crypto.randomUUID(), title } });
+  }
+
+  /**
+   * @param {string} id
+   * @param {{title?: string, done?: boolean}} changes
+   */
+  async updateSubtask(id, changes) {
+    await this.queue({ updateSubtask: { id, ...changes } });
+  }
+
+  /** @param {string} id */
+  async removeSubtask(id) {
+    await this.queue({ removeSubtask: { id } });
+  }
+
+  /**
+   * @param {string} taskId
+   * @param {string[]} subtaskIds
+   */
+  async reorderSubtasks(taskId, subtaskIds) {
+    await this.queue({ reorderSubtasks: { taskId, subtaskIds } });
+  }
+
+  /**
+   * @param {string} taskId
+   * @param {number} minutes
+   */
+  async snooze(taskId, minutes = 60) {
+    await this.queue({ snoozeReminder: { taskId, minutes } });
+  }
+
+  /**
+   * @param {string} name
+   * @param {string} color
+   */
+  async createLabel(name, color) {
+    await this.queue({ createLabel: { householdId: this.householdId, id: crypto.randomUUID(), name, color } });
+  }
+
+  /**
+   * @param {string} id
+   * @param {{name?: string, color?: string}} changes
+   */
+  async updateLabel(id, changes) {
+    const version = this.serverVersion("LABEL", id);
+    await this.queue({ updateLabel: { id, ...changes, ...(version ? { expectedVersion: version } : {}) } });
+  }
+
+  /** @param {string} id */
+  async deleteLabel(id) {
+    await this.queue({ deleteLabel: { id } });
+  }
+
+  /**
+   * The version the server last sent of a record (0 when it only exists here so far).
+   * @param {string} type
+   * @param {string} id
+   */
+  serverVersion(type, id) {
+    if (!this.replica || !this.householdId) return 0;
+    return this.replica.cache.get(this.householdId)?.get(this.replica.key(this.householdId, type, id))?.version ?? 0;
+  }
+
+  /** Changes in conflict, waiting for the person. */
+  get conflicts() {
+    return (this.replica?.outbox ?? []).filter((p) => p.state === "conflict");
+  }
+
+  /**
+   * Keep mine (queued again, expecting the version now known) or take theirs (dropped).
+   * @param {number} pendingId
+   * @param {"mine" | "theirs"} choice
+   */
+  async resolve(pendingId, choice) {
+    const replica = this.replica;
+    const pending = replica?.outbox.find((p) => p.id === pendingId);
+    if (!replica || !pending) return;
+    const [, arg] = opEntry(pending.op);
+    const type = Object.keys(pending.op)[0]?.includes("Label") ? "LABEL" : "TASK";
+    const version = (await replica.records(pending.householdId)).get(replica.key(pending.householdId, type, arg.id))?.version;
+    const op = resolveConflict(pending, choice, version);
+    await replica.updateOutbox([], [pending.id]);
+    if (op) await replica.enqueue(pending.householdId, op);
+  }
+
+  /**
+   * Records of a type in the current household's view.
+   * @param {string} type
+   */
+  all(type) {
+    return [...this.view.values()].filter((entry) => entry.type === type).map((entry) => entry.record);
+  }
+
+  /** @returns {Task[]} */
+  get tasks() {
+    return this.all("TASK").filter((task) => !this.deleting.has(task.id));
+  }
+
+  /** @returns {import("./types.js").Label[]} */
+  get labels() {
+    return this.all("LABEL").sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** @returns {import("./types.js").Member[]} */
+  get members() {
+    return this.all("MEMBER").sort((a, b) => a.joinedAt.localeCompare(b.joinedAt));
+  }
+
+  /**
+   * Whether the person may do `action` on `subject` in the current household.
+   * @param {string} action
+   * @param {string} subject
+   * @param {Record<string, any>} [fields]
+   */
+  can(action, subject, fields = {}) {
+    const base = subject === "Household" ? { id: this.householdId } : { householdId: this.householdId };
+    return this.ability.can(action, subject, { ...base, ...fields });
+  }
+}
+
+function deviceName() {
+  const platform = /** @type {any} */ (navigator).userAgentData?.platform ?? navigator.platform ?? "";
+  return `Hearth app${platform ? ` on ${platform}` : ""}`;
+}

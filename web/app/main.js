@@ -1,0 +1,212 @@
+// Starts the app: the person's replica, the sync leader (one tab per person, by Web Lock), the
+// router, and drawing the screen again whenever the local store changes.
+
+import { App } from "./app.js";
+import { PokeSocket } from "./api/socket.js";
+import { SyncEngine } from "./sync/engine.js";
+import { renderBar, renderConflicts, renderStatus, showNotice } from "./ui/chrome.js";
+import { h } from "./ui/dom.js";
+import { joinView, signInView, signUpView } from "./views/accounts.js";
+import { agendaView } from "./views/agenda.js";
+import { membersView } from "./views/members.js";
+import { notificationView } from "./views/notification.js";
+import { settingsView } from "./views/settings.js";
+import { taskView } from "./views/task.js";
+import { tasksView } from "./views/tasks.js";
+import { createHouseholdView } from "./views/welcome.js";
+
+/** @typedef {{element: HTMLElement, update?: () => void, focus?: HTMLElement | null}} View */
+
+/** @param {string} id */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const main = byId("main"), bar = byId("bar"), status = byId("status"), alerts = byId("alerts"), notices = byId("notices");
+const app = new App();
+/** @type {View | null} */
+let current = null;
+let currentPath = "";
+/** @type {SyncEngine | null} */
+let engine = null;
+/** @type {(() => void) | null} ends this tab's leadership */
+let resign = null;
+
+/** @param {string} text @param {() => void} [undo] */
+const notify = (text, undo) => showNotice(notices, text, undo);
+
+/** @param {string} path */
+function navigate(path) {
+  if (path !== location.pathname) history.pushState(null, "", path);
+  route();
+}
+
+/** The screen for the current address. @returns {View} */
+function screen() {
+  const path = location.pathname;
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "join" && parts[1]) return joinView(app, navigate, parts[1]);
+  if (!app.signedIn) return parts[0] === "signup" ? signUpView(app, navigate) : signInView(app, navigate);
+  if (parts[0] === "households" && parts[1] === "new") return createHouseholdView(app, navigate, false);
+  if (!app.household) return createHouseholdView(app, navigate, true);
+  switch (parts[0]) {
+    case "tasks": return parts[1] ? taskView(app, parts[1], navigate, notify) : tasksView(app);
+    case "members": return membersView(app, notify);
+    case "settings": return settingsView(app, navigate, notify);
+    case "notifications": return notificationView(app, parts[1] ?? "");
+    case "agenda": return agendaView(app);
+    default:
+      if (path !== "/agenda") history.replaceState(null, "", "/agenda");
+      return agendaView(app);
+  }
+}
+
+/** Builds the screen for the address (a new address moves focus to it, as a page load would). */
+function route() {
+  const moved = location.pathname !== currentPath;
+  currentPath = location.pathname;
+  current = screen();
+  main.replaceChildren(current.element);
+  frame();
+  if (moved) (current.focus ?? main).focus({ preventScroll: false });
+}
+
+/** Redraws what depends on the store, keeping the screen (and what the person is typing). */
+function refresh() {
+  if (!current) return;
+  const focused = document.activeElement;
+  const row = focused?.closest("li[data-id]")?.getAttribute("data-id");
+  const kind = focused instanceof HTMLInputElement ? "input" : "a";
+  current.update?.();
+  if (row && !main.contains(focused)) /** @type {HTMLElement | null} */ (main.querySelector(`li[data-id="${CSS.escape(row)}"] ${kind}`))?.focus();
+  frame();
+}
+
+function frame() {
+  renderBar(bar, app, location.pathname);
+  renderStatus(status, app);
+  renderConflicts(alerts, app);
+  document.documentElement.dataset.signedIn = String(app.signedIn);
+}
+
+/** One tab per person syncs; when it closes, the next waiting tab takes the lock. */
+function lead() {
+  const replica = app.replica;
+  const session = app.session;
+  if (!replica || !session || resign) return;
+  const ended = new Promise((resolve) => { resign = () => resolve(undefined); });
+  navigator.locks.request(`hearth-sync-${session.userId}`, async () => {
+    if (!app.replica || app.replica !== replica) return;
+    const socket = new PokeSocket(() => app.session?.token ?? null);
+    const leader = new SyncEngine(app.api, socket, replica);
+    engine = leader;
+    document.documentElement.dataset.leader = "true";
+    leader.addEventListener("unauthenticated", () => void signedOut("Your session has ended: please sign in again."));
+    // Pokes for every household the person has (read from the replica: the list may have just changed).
+    const watch = async () => leader.watch((await replica.households()).map((h) => h.id));
+    replica.addEventListener("change", (event) => {
+      const kind = /** @type {any} */ (event).message.kind;
+      if (kind === "outbox" && replica.outbox.some((p) => p.state === "pending")) void leader.sync();
+      // A household joined or created here (or in another tab) is pulled at once.
+      if (kind === "households") void watch().then(() => leader.sync());
+    });
+    leader.start();
+    await watch();
+    void leader.sync();
+    await ended;
+    leader.stop();
+    engine = null;
+  }).catch(() => {});
+}
+
+/** @param {string} [message] */
+async function signedOut(message) {
+  resign?.();
+  resign = null;
+  if (app.signedIn) await app.forget().catch(() => {});
+  navigate("/signin");
+  if (message) notify(message);
+}
+
+app.addEventListener("change", refresh);
+app.addEventListener("notice", (event) => notify(/** @type {CustomEvent} */ (event).detail));
+app.addEventListener("signed-out", () => { if (resign || app.signedIn === false) void signedOut(); });
+app.addEventListener("sync-wanted", () => void engine?.sync());
+
+addEventListener("popstate", route);
+addEventListener("online", () => { frame(); current?.update?.(); if (app.signedIn) void app.refreshAccount().catch(() => {}); });
+addEventListener("offline", () => { frame(); current?.update?.(); });
+document.addEventListener("click", (event) => {
+  const link = /** @type {Element} */ (event.target).closest?.("a[href]");
+  if (!(link instanceof HTMLAnchorElement) || link.origin !== location.origin || link.target || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  navigate(link.pathname);
+});
+
+// Closing the last tab while changes wait asks first: they would sync on the next open, but only here.
+const tabs = new Set();
+const tabId = crypto.randomUUID();
+const tabChannel = new BroadcastChannel("hearth-tabs");
+tabChannel.onmessage = (/** @type {MessageEvent} */ event) => {
+  const { kind, tab } = event.data ?? {};
+  if (kind === "hello") { tabs.add(tab); tabChannel.postMessage({ kind: "here", tab: tabId }); }
+  if (kind === "here") tabs.add(tab);
+  if (kind === "bye") tabs.delete(tab);
+};
+tabChannel.postMessage({ kind: "hello", tab: tabId });
+addEventListener("pagehide", () => tabChannel.postMessage({ kind: "bye", tab: tabId }));
+addEventListener("beforeunload", (event) => {
+  if ((app.replica?.waiting ?? 0) > 0 && tabs.size === 0) {
+    event.preventDefault();
+    event.returnValue = "";
+  }
+});
+
+/** The service worker keeps the shell for offline use; a new version waits until the person reloads. */
+async function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  const offer = () => {
+    if (!registration.waiting || !navigator.serviceWorker.controller) return;
+    const waiting = registration.waiting;
+    showNotice(notices, "A new version of Hearth is ready.", undefined);
+    const button = h("button", { type: "button", class: "primary", onclick: () => waiting.postMessage("skip-waiting") }, "Reload");
+    notices.lastElementChild?.prepend(button);
+  };
+  registration.addEventListener("updatefound", () => {
+    registration.installing?.addEventListener("statechange", offer);
+  });
+  offer();
+  let reloading = false;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (reloading || !sessionStorage.getItem("hearth.reloadOnUpdate")) return;
+    reloading = true;
+    location.reload();
+  });
+  sessionStorage.setItem("hearth.reloadOnUpdate", navigator.serviceWorker.controller ? "1" : "");
+}
+
+async function boot() {
+  try {
+    await app.open();
+  } catch (error) {
+    main.replaceChildren(h("p", { role: "alert" }, `Hearth cannot open its local copy: ${error instanceof Error ? error.message : error}`));
+    return;
+  }
+  route();
+  if (app.signedIn) {
+    lead();
+    const hadHousehold = app.household !== null;
+    if (app.online) await app.refreshAccount().catch((error) => {
+      if (error?.code === "UNAUTHENTICATED") void signedOut("Your session has ended: please sign in again.");
+    });
+    // The screen stays (the person may be typing) unless it was the "no household yet" one.
+    if (!hadHousehold && app.household) route();
+  }
+  registerWorker().catch((error) => console.warn("Hearth works online only here: the service worker did not register.", error));
+}
+
+// After signing in or up, the new replica needs a leader.
+app.addEventListener("change", () => { if (app.signedIn && !resign) lead(); });
+addEventListener("unhandledrejection", (event) => {
+  const error = event.reason;
+  if (error?.name === "QuotaExceededError") notify("This device has no room left for Hearth's local copy: free some space, or changes cannot be kept offline.");
+});
+void boot();

@@ -1,0 +1,80 @@
+// The page's frame: navigation with the household switcher, the status line, conflict alerts, notices.
+
+import { h, replace } from "./dom.js";
+
+/** @typedef {import("../app.js").App} App */
+
+/**
+ * @param {HTMLElement} bar
+ * @param {App} app
+ * @param {string} path the current route
+ */
+export function renderBar(bar, app, path) {
+  if (!app.signedIn) {
+    replace(bar, h("a", { href: "/", class: "brand" }, "Hearth"));
+    return;
+  }
+  /** @param {string} href @param {string} text */
+  const link = (href, text) => h("a", { href, "aria-current": path.startsWith(href) ? "page" : false }, text);
+  const switcher = app.households.length > 1 ? h("select", { "aria-label": "Household", class: "switcher",
+    onchange: (/** @type {Event} */ e) => void app.selectHousehold(/** @type {HTMLSelectElement} */ (e.target).value) },
+    app.households.map((household) => h("option", { value: household.id, selected: household.id === app.householdId }, household.name)))
+    : h("span", { class: "household-name" }, app.household?.name ?? "");
+  replace(bar, h("a", { href: "/", class: "brand" }, "Hearth"), switcher,
+    h("nav", { "aria-label": "Main" }, link("/agenda", "Agenda"), link("/tasks", "Tasks"), link("/members", "Members"), link("/settings", "Settings")));
+}
+
+/**
+ * The status line: online, syncing or offline, and how many changes wait.
+ * @param {HTMLElement} line
+ * @param {App} app
+ */
+export function renderStatus(line, app) {
+  if (!app.signedIn) return void (line.textContent = app.online ? "" : "Offline");
+  const waiting = app.replica?.waiting ?? 0;
+  const changes = waiting === 0 ? "all changes synced" : `${waiting} ${waiting === 1 ? "change" : "changes"} not yet synced`;
+  const status = app.syncStatus;
+  const text = !app.online ? `Offline — ${changes}`
+    : status.progress ? status.progress
+    : status.syncing ? `Syncing — ${changes}`
+    : status.error ? `Online — ${changes}. The last sync failed: ${status.error}`
+    : `Online — ${changes}`;
+  if (line.textContent !== text) line.textContent = text;
+  line.dataset.state = !app.online ? "offline" : status.syncing ? "syncing" : "online";
+}
+
+/**
+ * One alert per change in conflict: the field, both values, and the two ways out.
+ * @param {HTMLElement} area
+ * @param {App} app
+ */
+export function renderConflicts(area, app) {
+  const conflicts = app.conflicts;
+  const key = conflicts.map((p) => `${p.id}:${JSON.stringify(p.conflict?.fields)}`).join();
+  if (area.dataset.key === key) return;
+  area.dataset.key = key;
+  /** @param {unknown} value */
+  const show = (value) => (value === null || value === undefined || value === "" ? "(empty)" : String(value));
+  replace(area, conflicts.map((pending) => {
+    const fields = pending.conflict?.fields ?? [];
+    return h("div", { role: "alert", class: "conflict" },
+      h("p", {}, h("strong", {}, "Someone else changed this too. "), pending.conflict?.message ?? ""),
+      h("ul", {}, fields.map((f) => h("li", {}, h("strong", {}, f.field), `: yours “${show(f.mine)}”, theirs “${show(f.theirs)}”`))),
+      h("button", { type: "button", onclick: () => void app.resolve(pending.id, "mine") }, "Keep mine"),
+      h("button", { type: "button", onclick: () => void app.resolve(pending.id, "theirs") }, "Take theirs"));
+  }));
+}
+
+/**
+ * A short notice, with an Undo button when there is something to undo.
+ * @param {HTMLElement} area
+ * @param {string} text
+ * @param {() => void} [undo]
+ */
+export function showNotice(area, text, undo) {
+  const notice = h("div", { class: "notice" }, h("span", {}, text),
+    undo ? h("button", { type: "button", onclick: () => { undo(); notice.remove(); } }, "Undo") : null,
+    h("button", { type: "button", "aria-label": "Dismiss", onclick: () => notice.remove() }, "✕"));
+  area.append(notice);
+  setTimeout(() => notice.remove(), undo ? 6000 : 8000);
+}

@@ -1,0 +1,67 @@
+// Dates and times in a household's zone, as the person's browser writes them.
+
+/**
+ * @param {string | null} iso
+ * @param {string} timeZone
+ */
+export function when(iso, timeZone) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return new Intl.DateTimeFormat(undefined, { timeZone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(date);
+}
+
+/**
+ * The calendar day (YYYY-MM-DD) of an instant in a zone.
+ * @param {Date} date
+ * @param {string} timeZone
+ */
+export function dayOf(date, timeZone) {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(date);
+}
+
+/**
+ * A day's heading ("Today", "Tomorrow", "Friday 27 November").
+ * @param {string} day YYYY-MM-DD
+ * @param {string} today
+ */
+export function dayHeading(day, today) {
+  if (day === today) return "Today";
+  const date = new Date(`${day}T12:00:00Z`);
+  const tomorrow = new Date(new Date(`${today}T12:00:00Z`).getTime() + 86_400_000).toISOString().slice(0, 10);
+  if (day === tomorrow) return "Tomorrow";
+  return new Intl.DateTimeFormat(undefined, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }).format(date);
+}
+
+/** The browser's zone, which new households and accounts take. */
+export function browserZone() {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+/** Every IANA zone the browser knows (its own first when it cannot list them). */
+export function zones() {
+  /** @type {string[]} */
+  const listed = /** @type {any} */ (Intl).supportedValuesOf?.("timeZone") ?? [];
+  return listed.includes(browserZone()) ? listed : [browserZone(), ...listed];
+}
+
+/**
+ * A value for `<input type="datetime-local">` from an instant (the browser's zone).
+ * @param {string | null} iso
+ */
+export function localInput(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  const offset = date.getTimezoneOffset() * 60_000;
+  return new Date(date.getTime() - offset).toISOString().slice(0, 16);
+}
+
+/**
+ * An RFC 3339 instant from `<input type="datetime-local">`'s value, or null when empty.
+ * @param {string} value
+ */
+export function fromLocalInput(value) {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}

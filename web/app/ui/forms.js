@@ -1,0 +1,30 @@
+// Running a form's action: the button waits, the API's errors appear next to the field they name.
+
+import { ApiError } from "../api/graphql.js";
+
+/**
+ * @param {HTMLFormElement} form
+ * @param {Record<string, {fail: (message: string) => void}>} fields by the API's field name
+ * @param {HTMLElement} general where an error naming no field goes
+ * @param {() => Promise<void>} action
+ */
+export function submitting(form, fields, general, action) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    for (const f of Object.values(fields)) f.fail("");
+    general.textContent = "";
+    const button = form.querySelector("button[type=submit]");
+    button?.setAttribute("aria-busy", "true");
+    try {
+      await action();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const name = error instanceof ApiError ? error.field?.split(".").pop() : undefined;
+      const target = name ? fields[name] : undefined;
+      if (target) target.fail(message);
+      else general.textContent = message;
+    } finally {
+      button?.removeAttribute("aria-busy");
+    }
+  });
+}

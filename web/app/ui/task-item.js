@@ -1,0 +1,41 @@
+// One task or event in a list: a checkbox ("Done: <title>"), its title (opens it), when, labels, assignee.
+
+import { h } from "./dom.js";
+import { when } from "./format.js";
+
+/**
+ * @param {import("../app.js").App} app
+ * @param {import("../types.js").Task} task
+ * @param {{overdue?: boolean}} [options]
+ */
+export function taskItem(app, task, options = {}) {
+  const zone = app.household?.timeZone ?? "UTC";
+  const labels = new Map(app.labels.map((label) => [label.id, label]));
+  const assignee = task.assigneeId ? app.members.find((m) => m.user.id === task.assigneeId)?.user.displayName : null;
+  const mayComplete = app.can("complete", "Task");
+  const box = h("input", {
+    type: "checkbox", checked: task.completed, "aria-label": `Done: ${task.title}`, disabled: !mayComplete,
+    onchange: () => void app.setDone(task.id, box.checked),
+  });
+  return h("li", { class: `task${task.completed ? " done" : ""}${options.overdue ? " overdue" : ""}`, "data-id": task.id },
+    box,
+    h("div", { class: "task-main" },
+      h("a", { href: `/tasks/${task.id}`, class: "task-title" }, task.title),
+      h("div", { class: "task-meta" },
+        task.kind === "EVENT" ? h("span", { class: "kind" }, "Event") : null,
+        task.occursAt ? h("time", { datetime: task.occursAt }, (options.overdue ? "Overdue · " : "") + when(task.occursAt, zone)) : null,
+        task.location ? h("span", {}, task.location) : null,
+        ...task.labels.map((ref) => labels.get(ref.id)).filter(/** @returns {l is import("../types.js").Label} */ (l) => l !== undefined)
+          .map((label) => labelChip(label)),
+        assignee ? h("span", { class: "assignee" }, `→ ${assignee}`) : null)));
+}
+
+/**
+ * A label's chip in its colour (set through the CSSOM: the page allows no inline style).
+ * @param {import("../types.js").Label} label
+ */
+export function labelChip(label) {
+  const chip = h("span", { class: "label" }, label.name);
+  chip.style.setProperty("--label-color", label.color);
+  return chip;
+}
