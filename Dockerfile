@@ -7,7 +7,7 @@ COPY Tests ./Tests
 RUN swift build -c release --product hearth --static-swift-stdlib \
     && cp "$(swift build -c release --show-bin-path)/hearth" /hearth
 
-# Run stage: a slim Debian with the binary, the migrations and schema.graphql, as a non-root user.
+# Run stage: a slim Debian with the binary, the migrations, schema.graphql and the household app, as a non-root user.
 FROM debian:bookworm-slim
 RUN apt-get update \
     && apt-get install -y --no-install-recommends ca-certificates tzdata libcurl4 libxml2 \
@@ -16,6 +16,7 @@ RUN apt-get update \
 COPY --from=build /hearth /usr/local/bin/hearth
 COPY migrations /usr/share/hearth/migrations
 COPY schema.graphql /usr/share/hearth/schema.graphql
+COPY web /usr/share/hearth/web
 USER hearth
 WORKDIR /var/lib/hearth
 ENV HEARTH_HOST=0.0.0.0 HEARTH_PORT=8080

@@ -3,13 +3,13 @@ SHELL := /bin/bash
 SWIFT ?= swift
 HEARTH_ARGS ?=
 
-.PHONY: run test stress build bench bench-http fuzz postgres-server graphql-reference clean-data
+.PHONY: run test stress build bench bench-http fuzz postgres-server graphql-reference web-verifiers clean-data
 
 run: postgres-server
 	$(SWIFT) build -c release --product hearth
 	.build/release/hearth serve $(HEARTH_ARGS)
 
-test: postgres-server graphql-reference
+test: postgres-server graphql-reference web-verifiers
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -72,6 +72,20 @@ graphql-reference:
 	@.build/python-schemathesis/bin/schemathesis --version >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-schemathesis && .build/python-schemathesis/bin/pip install --quiet "schemathesis>=4.3,<5"; } >/dev/null 2>&1 || \
 	echo "Schemathesis not installed in .build/python-schemathesis: the fuzz test will be skipped (python3 -m venv; pip install schemathesis)." >&2
+
+# The household app's verifiers: TypeScript's tsc (Debian's node-typescript) type-checks web/; Debian's
+# Chromium, driven by Playwright (PyPI, in .build/python-web) with axe-core (axe-playwright-python), runs it
+# as a family would. Playwright's own browser download is not used: the tests launch /usr/bin/chromium.
+web-verifiers:
+	@command -v tsc >/dev/null 2>&1 || \
+	scripts/install-debian-package.sh "TypeScript, to type-check the app" node-typescript || \
+	echo "tsc not found: the app's type check will be skipped (Debian: apt-get install -y node-typescript)." >&2
+	@command -v chromium >/dev/null 2>&1 || \
+	scripts/install-debian-package.sh "Chromium, for the app's browser tests" chromium fonts-dejavu-core || \
+	echo "Chromium not found: the app's browser tests will be skipped (Debian: apt-get install -y chromium)." >&2
+	@.build/python-web/bin/python -c 'import playwright, axe_playwright_python' >/dev/null 2>&1 || \
+	{ python3 -m venv .build/python-web && .build/python-web/bin/pip install --quiet "playwright>=1.40,<2" "axe-playwright-python>=0.1.4,<1"; } >/dev/null 2>&1 || \
+	echo "Playwright not installed in .build/python-web: the app's browser tests will be skipped (python3 -m venv; pip install playwright axe-playwright-python)." >&2
 
 # The embedded cluster needs PostgreSQL's server programs (initdb, postgres); `make run` with
 # DATABASE_URL set does not.

@@ -118,6 +118,26 @@ import Testing
         }
     }
 
+    /// A household created without a zone takes its creator's preferred one; UTC only when they chose
+    /// none (preferences tell "not set", null, from UTC).
+    @Test func aHouseholdWithoutAZoneTakesTheCreatorsPreferredOne() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ada = try await Self.person(server, "Ada")
+            let fresh = try #require(try await server.data("{ me { preferences { timeZone } } }", token: ada.token)["me"] as? [String: Any])
+            #expect((fresh["preferences"] as? [String: Any])?["timeZone"] is NSNull, "a new account has chosen no zone")
+            let create = "mutation($n: String!) { createHousehold(input: {name: $n}) { timeZone } }"
+            let first = try await server.data(create, ["n": "Before"], token: ada.token)
+            #expect((first["createHousehold"] as? [String: Any])?["timeZone"] as? String == "UTC")
+            _ = try await server.data(#"mutation { updatePreferences(input: {timeZone: "Asia/Tokyo"}) { timeZone } }"#, token: ada.token)
+            let second = try await server.data(create, ["n": "After"], token: ada.token)
+            #expect((second["createHousehold"] as? [String: Any])?["timeZone"] as? String == "Asia/Tokyo")
+            let exported = try #require(try await server.data("{ exportPreferences }", token: ada.token)["exportPreferences"] as? [String: Any])
+            #expect(exported["timeZone"] as? String == "Asia/Tokyo")
+            let given = try await server.data(#"mutation { createHousehold(input: {name: "Given", timeZone: "Europe/Lisbon"}) { timeZone } }"#, token: ada.token)
+            #expect((given["createHousehold"] as? [String: Any])?["timeZone"] as? String == "Europe/Lisbon")
+        }
+    }
+
     @Test func rolesDecideWhoManagesWhom() async throws {
         try await UsersOverHTTPTests.withServer { server in
             let (owner, admin, member, viewer) = (try await Self.person(server, "Olive"), try await Self.person(server, "Adam"),

@@ -104,6 +104,11 @@ export class App extends EventTarget {
     const data = await this.api.request(ops.ME);
     if (!data.me) throw new ApiError("UNAUTHENTICATED", "Your session has ended: please sign in again.");
     const { permissions, ...me } = data.me;
+    if (!me.preferences.timeZone) {
+      // An account that never chose a zone takes this browser's on its first sign-in here.
+      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (zone) me.preferences.timeZone = (await this.api.request(ops.SET_TIME_ZONE, { zone }).catch(() => null)) ? zone : null;
+    }
     await this.replica.setMeta("me", me);
     await this.replica.setMeta("permissions", permissions);
     this.replica.announce({ kind: "me" });
@@ -136,8 +141,6 @@ export class App extends EventTarget {
     /** @type {{signUp: {token: string, user: {id: string, email: string, displayName: string}}}} */
     const data = await this.api.request(ops.SIGN_UP, { input: { ...input, invitationCode: input.invitationCode || undefined } });
     await this.begin(data.signUp);
-    // A new account takes this browser's zone: its households and reminders use it unless changed.
-    await this.api.request(ops.SET_TIME_ZONE, { zone: Intl.DateTimeFormat().resolvedOptions().timeZone }).catch(() => {});
     await this.refreshAccount();
   }
 

@@ -133,7 +133,7 @@ extension StoreNotification {
         var held: [(user: UUID, until: Date)] = []
         for try await (user, json) in rows.decode((UUID, String).self) {
             guard let preferences = try? Preferences.stored(Data(json.utf8)), let hours = preferences.quietHours else { continue }
-            let until = hours.release(date, in: TimeZone(identifier: preferences.timeZone) ?? .gmt)
+            let until = hours.release(date, in: preferences.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt)
             if until > date { held.append((user, until)) }
         }
         return held

@@ -21,7 +21,7 @@ extension Preferences {
             "notifications": notificationsObject,
             "priceDropThreshold": priceDropThreshold.rawValue,
             "priceIncreaseThreshold": priceIncreaseThreshold.rawValue,
-            "timeZone": timeZone,
+            "timeZone": timeZone.map { $0 as Any } ?? NSNull(),
             "lastHouseholdId": lastHouseholdID.map { $0.lowercasedString as Any } ?? NSNull(),
             "quietHours": quietHours.map { ["from": QuietHours.text($0.from), "to": QuietHours.text($0.to)] as Any } ?? NSNull(),
         ]
@@ -55,7 +55,9 @@ extension PreferencesPatch {
             case "priceDropThreshold": patch.priceDropThreshold = try enumeration(value, path, Preferences.PriceThreshold.self)
             case "priceIncreaseThreshold": patch.priceIncreaseThreshold = try enumeration(value, path, Preferences.PriceThreshold.self)
             case "timeZone":
-                guard case .string(let name) = value else { throw .invalidInput(field: path, message: "\(path) must be a string.") }
+                // null: none chosen (what an account that never set one stores).
+                if case .null = value { continue }
+                guard case .string(let name) = value else { throw .invalidInput(field: path, message: "\(path) must be a string or null.") }
                 patch.timeZone = try UserInput.timeZone(name, field: path)
             case "lastHouseholdId":
                 switch value {

@@ -83,8 +83,8 @@ public struct Preferences: Sendable, Equatable {
     public var notifications: [ChangeType: Bool] = Dictionary(uniqueKeysWithValues: ChangeType.allCases.map { ($0, true) })
     public var priceDropThreshold: PriceThreshold = .any
     public var priceIncreaseThreshold: PriceThreshold = .any
-    /// An IANA name.
-    public var timeZone = "UTC"
+    /// An IANA name; nil until the person (or their app) chooses one, UTC applying meanwhile.
+    public var timeZone: String?
     public var lastHouseholdID: UUID?
     /// Reminders, assignments, membership news: each on unless turned off.
     public var switches: [NotificationSwitch: Bool] = Dictionary(uniqueKeysWithValues: NotificationSwitch.allCases.map { ($0, true) })

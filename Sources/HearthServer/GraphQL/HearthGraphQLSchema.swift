@@ -100,7 +100,7 @@ public struct HearthGraphQLSchema: Sendable {
     static func resolvers(_ facts: ServerFacts, services: HearthServices) -> Resolvers {
         var resolvers = Resolvers(defaultResolution: .none)
         UserResolvers.register(&resolvers, users: services.users)
-        HouseholdResolvers.register(&resolvers, households: services.households)
+        HouseholdResolvers.register(&resolvers, households: services.households, users: services.users)
         HealthResolvers.register(&resolvers, health: services.health)
         StoreResolvers.register(&resolvers, stores: services.stores, tasks: services.tasks)
         TaskResolvers.register(&resolvers, tasks: services.tasks)

@@ -6,7 +6,7 @@ import HearthCore
 /// ``HouseholdService`` (which checks every request against the caller's ability); the types they
 /// answer with are in `Types/Household+GraphQL.swift`.
 enum HouseholdResolvers {
-    static func register(_ resolvers: inout Resolvers, households: HouseholdService) {
+    static func register(_ resolvers: inout Resolvers, households: HouseholdService, users: UserService) {
         resolvers.field("Query.households") { input in
             let actor = try input.signedIn().user.id
             return .object(try await households.households(actor: actor, page: try input.page()))
@@ -23,9 +23,11 @@ enum HouseholdResolvers {
         resolvers.field("Mutation.createHousehold") { input in
             let actor = try input.signedIn().user.id
             guard case .object(let fields)? = input[argument: "input"], case .string(let name)? = fields["name"] else { return .null }
+            // No zone given: the creator's preferred one; UTC only when they have none either.
+            let zone: String
+            if let given = fields["timeZone"].stringValue { zone = given } else { zone = try await users.preferences(userID: actor).timeZone ?? "UTC" }
             let household = try await households.createHousehold(
-                actor: actor, name: name, description: fields["description"].stringValue,
-                timeZone: fields["timeZone"].stringValue ?? "UTC")
+                actor: actor, name: name, description: fields["description"].stringValue, timeZone: zone)
             return .object(household)
         }
         resolvers.field("Mutation.updateHousehold") { input in

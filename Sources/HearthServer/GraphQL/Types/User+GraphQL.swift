@@ -53,7 +53,7 @@ extension Preferences {
             preferences.field("notifications") { .object($0) }
             preferences.field("priceDropThreshold") { .enumeration($0.priceDropThreshold) }
             preferences.field("priceIncreaseThreshold") { .enumeration($0.priceIncreaseThreshold) }
-            preferences.field("timeZone") { .string($0.timeZone) }
+            preferences.field("timeZone") { .string(orNull: $0.timeZone) }
             preferences.field("lastHouseholdId") { .id($0.lastHouseholdID) }
             preferences.field("quietHours") { $0.quietHours.map { .object($0) } ?? .null }
         }

@@ -1,0 +1,67 @@
+import Foundation
+import HearthCore
+import HearthServer
+import HearthTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The household app in a real browser: Debian's Chromium driven by Playwright (PyPI, in
+/// `.build/python-web`) against a real Hearth on loopback, as a family uses it
+/// (`scripts/web/family.py`), with axe-core on every screen and the sync engine's unit tests run in
+/// the page. And the app's JavaScript type-checked by TypeScript (`tsc --checkJs --strict`).
+/// `make test` installs all three; outside CI a missing one skips with a message, under `CI=true` it fails.
+@Suite(.serialized) struct WebAppBrowserTests {
+    static let root = GQLClientTests.root
+    static let python = ProcessInfo.processInfo.environment["HEARTH_WEB_PYTHON"]
+        ?? root.appendingPathComponent(".build/python-web/bin/python").path
+    static let chromium = "/usr/bin/chromium"
+    static let tsc = ["/usr/bin/tsc", "/usr/local/bin/tsc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let isCI = GQLClientTests.isCI
+    static let hasBrowser = FileManager.default.isExecutableFile(atPath: chromium)
+        && ChildProcess.succeeds(python, ["-c", "import playwright, axe_playwright_python"])
+    /// Where the run leaves the README's screenshot.
+    static let screenshot = root.appendingPathComponent(".build/web/household-app.png")
+
+    @Test(
+        "tsc --checkJs --strict passes over web/",
+        .enabled(if: tsc != nil || isCI, "SKIPPED: needs TypeScript's tsc (Debian: node-typescript; make test installs it)"))
+    func theAppsJavaScriptTypeChecks() async throws {
+        let tsc = try #require(Self.tsc, "tsc is missing (Debian: apt-get install node-typescript)")
+        for project in ["web/tsconfig.json", "web/tsconfig.sw.json"] {
+            let result = try await ChildProcess.run(tsc, ["-p", Self.root.appendingPathComponent(project).path])
+            #expect(result.status == 0, "tsc -p \(project):\n\(result.text.prefix(4000))")
+        }
+    }
+
+    @Test(
+        "a family uses the app: sign up, invite, sync, offline, conflicts, tabs, viewer, sign out",
+        .enabled(if: hasBrowser || isCI, "SKIPPED: needs Chromium (/usr/bin/chromium) and Playwright with axe in .build/python-web (make test installs them)"))
+    func aFamilyUsesTheApp() async throws {
+        try #require(Self.hasBrowser, "Chromium or Playwright is missing (make test installs them: chromium, .build/python-web)")
+        let webApp = try WebApp(directory: WebAppServingTests.directory)
+        try FileManager.default.createDirectory(at: Self.screenshot.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try await withTestDatabase { database, _ throws in
+            let runtime = try HearthRuntime.testing(on: database)
+            let app = buildApplication(
+                configuration: .init(host: "127.0.0.1", port: 0, webApp: webApp), dependencies: runtime.dependencies, logger: TestPostgres.logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // Pokes travel through the event bus, as with several instances.
+                group.addTask { await database.bus.run() }
+                defer { group.cancelAll() }
+                try await app.test(.live) { client throws in
+                    let port = try #require(client.port)
+                    let result = try await ChildProcess.run(
+                        Self.python, [Self.root.appendingPathComponent("scripts/web/family.py").path, "http://127.0.0.1:\(port)", Self.screenshot.path])
+                    let report = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any]
+                    #expect(result.status == 0, "the family's run failed:\n\(result.text.suffix(6000))")
+                    let steps = report?["steps"] as? [String] ?? []
+                    #expect(steps.last == "sign-out leaves nothing readable", "steps done: \(steps)")
+                    let axe = report?["axe"] as? [String: Int] ?? [:]
+                    #expect(axe.count >= 9 && axe.values.allSatisfy { $0 == 0 }, "axe: \(axe)")
+                    #expect((report?["unit"] as? String)?.hasSuffix("passed") == true, "\(report?["unit"] ?? "no unit result")")
+                }
+            }
+        }
+    }
+}
