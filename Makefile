@@ -25,7 +25,7 @@ build:
 
 # Parse speed, schema building and validation speed, then full-request speed, against graphql-js
 # and GraphQLSwift: three tables (see Benchmarks/).
-bench: graphql-reference
+bench: graphql-reference web-verifiers
 	scripts/bench/parse.sh
 	scripts/bench/validation.sh
 	scripts/bench/execution.sh
@@ -34,6 +34,7 @@ bench: graphql-reference
 	scripts/bench/dashboard.sh
 	scripts/bench/sync.sh
 	scripts/bench/delivery.sh
+	scripts/bench/web.sh
 	scripts/bench/hostile-memory.sh
 
 # Schema-driven fuzzing (Schemathesis) of a Hearth started for it, anonymous and signed in, with

@@ -30,6 +30,16 @@ export class App extends EventTarget {
     this.householdId = null;
     /** @type {Map<string, Entry>} the current household's records with pending changes applied */
     this.view = new Map();
+    /** @type {Task[]} */
+    this.taskList = [];
+    /** @type {import("./types.js").Label[]} by name */
+    this.labelList = [];
+    /** @type {import("./types.js").Member[]} by joining */
+    this.memberList = [];
+    /** @type {Map<string, import("./types.js").Label>} */
+    this.labelById = new Map();
+    /** @type {Map<string, import("./types.js").Member>} by user id */
+    this.memberById = new Map();
     /** @type {{syncing: boolean, progress: string | null, error: string | null}} */
     this.syncStatus = { syncing: false, progress: null, error: null };
     /** @type {string | null} an invitation code to accept once signed in */
@@ -93,8 +103,20 @@ export class App extends EventTarget {
     this.changed();
   }
 
+  /** Reads the household on screen again, and what the views list from it (once, not per row). */
   async refreshView() {
     this.view = this.replica && this.householdId ? await this.replica.view(this.householdId) : new Map();
+    const tasks = [], labels = [], members = [];
+    for (const entry of this.view.values()) {
+      if (entry.type === "TASK") tasks.push(entry.record);
+      else if (entry.type === "LABEL") labels.push(entry.record);
+      else if (entry.type === "MEMBER") members.push(entry.record);
+    }
+    this.taskList = tasks;
+    this.labelList = labels.sort((a, b) => a.name.localeCompare(b.name));
+    this.memberList = members.sort((a, b) => a.joinedAt.localeCompare(b.joinedAt));
+    this.labelById = new Map(this.labelList.map((label) => [label.id, label]));
+    this.memberById = new Map(this.memberList.map((member) => [member.user.id, member]));
   }
 
   /** Reads the person, their ability and their households from the server into the replica. */
@@ -288,9 +310,11 @@ export class App extends EventTarget {
     await this.replica.enqueue(householdId, op);
   }
 
-  /** @param {string} title */
-  async createTask(title) {
-    const id = crypto.randomUUID();
+  /**
+   * @param {string} title
+   * @param {string} [id] the client-made id (a new one when not given)
+   */
+  async createTask(title, id = crypto.randomUUID()) {
     await this.queue({ createTask: { householdId: this.householdId, input: { id, title } } });
     return id;
   }
@@ -429,17 +453,15 @@ export class App extends EventTarget {
 
   /** @returns {Task[]} */
   get tasks() {
-    return this.all("TASK").filter((task) => !this.deleting.has(task.id));
+    return this.deleting.size === 0 ? this.taskList : this.taskList.filter((task) => !this.deleting.has(task.id));
   }
 
-  /** @returns {import("./types.js").Label[]} */
   get labels() {
-    return this.all("LABEL").sort((a, b) => a.name.localeCompare(b.name));
+    return this.labelList;
   }
 
-  /** @returns {import("./types.js").Member[]} */
   get members() {
-    return this.all("MEMBER").sort((a, b) => a.joinedAt.localeCompare(b.joinedAt));
+    return this.memberList;
   }
 
   /**

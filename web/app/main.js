@@ -30,7 +30,7 @@ let engine = null;
 let resign = null;
 
 /** @param {string} text @param {() => void} [undo] */
-const notify = (text, undo) => showNotice(notices, text, undo);
+const notify = (text, undo) => showNotice(notices, text, undo && { label: "Undo", run: undo });
 
 /** @param {string} path */
 function navigate(path) {
@@ -166,31 +166,33 @@ async function registerWorker() {
   const offer = () => {
     if (!registration.waiting || !navigator.serviceWorker.controller) return;
     const waiting = registration.waiting;
-    showNotice(notices, "A new version of Hearth is ready.", undefined);
-    const button = h("button", { type: "button", class: "primary", onclick: () => waiting.postMessage("skip-waiting") }, "Reload");
-    notices.lastElementChild?.prepend(button);
+    showNotice(notices, "A new version of Hearth is ready.", { label: "Reload", run: () => waiting.postMessage("skip-waiting"), keep: true });
   };
   registration.addEventListener("updatefound", () => {
     registration.installing?.addEventListener("statechange", offer);
   });
   offer();
+  // A page an older version served reloads when the new one takes over (the first install only claims).
+  const hadController = navigator.serviceWorker.controller !== null;
   let reloading = false;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (reloading || !sessionStorage.getItem("hearth.reloadOnUpdate")) return;
+    if (reloading || !hadController) return;
     reloading = true;
     location.reload();
   });
-  sessionStorage.setItem("hearth.reloadOnUpdate", navigator.serviceWorker.controller ? "1" : "");
 }
 
 async function boot() {
+  performance.mark("hearth:boot");
   try {
     await app.open();
+    performance.mark("hearth:opened");
   } catch (error) {
     main.replaceChildren(h("p", { role: "alert" }, `Hearth cannot open its local copy: ${error instanceof Error ? error.message : error}`));
     return;
   }
   route();
+  performance.mark("hearth:drawn");
   if (app.signedIn) {
     lead();
     const hadHousehold = app.household !== null;

@@ -156,7 +156,13 @@ export class Replica extends EventTarget {
     for (const entry of put) store.put(entry);
     tx.objectStore("cursors").put({ householdId, cursor });
     await committed(tx);
-    this.cache.delete(householdId);
+    // This tab's copy follows what was written (no reading 2 000 records back); other tabs read theirs again.
+    const cached = replace ? new Map() : this.cache.get(householdId);
+    if (cached) {
+      for (const key of remove) cached.delete(key);
+      for (const entry of put) cached.set(entry.key, entry);
+      this.cache.set(householdId, cached);
+    }
     this.announce({ kind: "records", householdId });
   }
 

@@ -66,15 +66,17 @@ export function renderConflicts(area, app) {
 }
 
 /**
- * A short notice, with an Undo button when there is something to undo.
+ * A short notice, with a button when there is something to do about it (Undo, Reload). Notices with an
+ * action stay while it can be taken (`keep`: until used); a new notice replaces those without one.
  * @param {HTMLElement} area
  * @param {string} text
- * @param {() => void} [undo]
+ * @param {{label: string, run: () => void, keep?: boolean}} [action]
  */
-export function showNotice(area, text, undo) {
+export function showNotice(area, text, action) {
+  for (const old of [...area.children]) if (!old.querySelector("[data-action]")) old.remove();
   const notice = h("div", { class: "notice" }, h("span", {}, text),
-    undo ? h("button", { type: "button", onclick: () => { undo(); notice.remove(); } }, "Undo") : null,
+    action ? h("button", { type: "button", "data-action": true, onclick: () => { action.run(); notice.remove(); } }, action.label) : null,
     h("button", { type: "button", "aria-label": "Dismiss", onclick: () => notice.remove() }, "✕"));
   area.append(notice);
-  setTimeout(() => notice.remove(), undo ? 6000 : 8000);
+  if (!action?.keep) setTimeout(() => notice.remove(), action ? 6000 : 5000);
 }

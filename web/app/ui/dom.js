@@ -66,3 +66,33 @@ export function replace(element, ...children) {
     element.append(child instanceof Node ? child : String(child));
   }
 }
+
+/** The elements a list drew last, by key, with the signature they were drawn from. */
+const drawn = new WeakMap();
+
+/**
+ * Shows `items` in `list`, in order, reusing the element of every item whose signature is unchanged:
+ * a change redraws its own row, not the list (and the DOM is touched only where it differs).
+ * @template T
+ * @param {HTMLElement} list
+ * @param {T[]} items
+ * @param {(item: T) => string} key
+ * @param {(item: T) => string} signature everything the row shows
+ * @param {(item: T) => HTMLElement} render
+ */
+export function reconcile(list, items, key, signature, render) {
+  /** @type {Map<string, {signature: string, element: HTMLElement}>} */
+  const previous = drawn.get(list) ?? new Map();
+  /** @type {Map<string, {signature: string, element: HTMLElement}>} */
+  const next = new Map();
+  const elements = items.map((item) => {
+    const k = key(item), s = signature(item);
+    const old = previous.get(k);
+    const element = old && old.signature === s ? old.element : render(item);
+    next.set(k, { signature: s, element });
+    return element;
+  });
+  drawn.set(list, next);
+  const current = list.children;
+  if (current.length !== elements.length || elements.some((element, index) => current[index] !== element)) list.replaceChildren(...elements);
+}

@@ -1,5 +1,24 @@
 // Dates and times in a household's zone, as the person's browser writes them.
 
+/** @type {Map<string, Intl.DateTimeFormat>} formatters by kind and zone: making one costs far more than using it */
+const formatters = new Map();
+
+/**
+ * @param {string} kind
+ * @param {string} timeZone
+ * @param {Intl.DateTimeFormatOptions} options
+ * @param {string | undefined} [locale]
+ */
+function formatter(kind, timeZone, options, locale = undefined) {
+  const key = `${kind}|${timeZone}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    formatters.set(key, found);
+  }
+  return found;
+}
+
 /**
  * @param {string | null} iso
  * @param {string} timeZone
@@ -8,7 +27,7 @@ export function when(iso, timeZone) {
   if (!iso) return "";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  return new Intl.DateTimeFormat(undefined, { timeZone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(date);
+  return formatter("when", timeZone, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(date);
 }
 
 /**
@@ -17,7 +36,7 @@ export function when(iso, timeZone) {
  * @param {string} timeZone
  */
 export function dayOf(date, timeZone) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(date);
+  return formatter("day", timeZone, { year: "numeric", month: "2-digit", day: "2-digit" }, "en-CA").format(date);
 }
 
 /**
@@ -30,7 +49,7 @@ export function dayHeading(day, today) {
   const date = new Date(`${day}T12:00:00Z`);
   const tomorrow = new Date(new Date(`${today}T12:00:00Z`).getTime() + 86_400_000).toISOString().slice(0, 10);
   if (day === tomorrow) return "Tomorrow";
-  return new Intl.DateTimeFormat(undefined, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }).format(date);
+  return formatter("heading", "UTC", { weekday: "long", day: "numeric", month: "long" }).format(date);
 }
 
 /** The browser's zone, which new households and accounts take. */

@@ -10,8 +10,8 @@ import { when } from "./format.js";
  */
 export function taskItem(app, task, options = {}) {
   const zone = app.household?.timeZone ?? "UTC";
-  const labels = new Map(app.labels.map((label) => [label.id, label]));
-  const assignee = task.assigneeId ? app.members.find((m) => m.user.id === task.assigneeId)?.user.displayName : null;
+  const labels = app.labelById;
+  const assignee = task.assigneeId ? app.memberById.get(task.assigneeId)?.user.displayName : null;
   const mayComplete = app.can("complete", "Task");
   const box = h("input", {
     type: "checkbox", checked: task.completed, "aria-label": `Done: ${task.title}`, disabled: !mayComplete,
@@ -28,6 +28,25 @@ export function taskItem(app, task, options = {}) {
         ...task.labels.map((ref) => labels.get(ref.id)).filter(/** @returns {l is import("../types.js").Label} */ (l) => l !== undefined)
           .map((label) => labelChip(label)),
         assignee ? h("span", { class: "assignee" }, `→ ${assignee}`) : null)));
+}
+
+/**
+ * Everything `taskItem` shows of a task, for `reconcile`: `shared` is what every row shares (labels, members, rights).
+ * @param {import("../types.js").Task} task
+ * @param {boolean} overdue
+ * @param {string} shared
+ */
+export function taskSignature(task, overdue, shared) {
+  return JSON.stringify([task.title, task.completed, task.occursAt, task.kind, task.location, task.labels, task.assigneeId, overdue]) + shared;
+}
+
+/**
+ * What every row of a list shares, once per drawing.
+ * @param {import("../app.js").App} app
+ */
+export function sharedSignature(app) {
+  return JSON.stringify([app.household?.timeZone, app.labels.map((l) => [l.id, l.name, l.color]),
+    app.members.map((m) => [m.user.id, m.user.displayName]), app.can("complete", "Task")]);
 }
 
 /**

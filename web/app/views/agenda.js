@@ -1,37 +1,93 @@
 // Agenda: overdue items first, then today and the next 7 days, by day in the household's zone.
 
-import { h, replace } from "../ui/dom.js";
-import { dayHeading, dayOf } from "../ui/format.js";
-import { taskItem } from "../ui/task-item.js";
+import { field, h, reconcile } from "../ui/dom.js";
+import { dayHeading, dayOf, fromLocalInput } from "../ui/format.js";
+import { sharedSignature, taskItem, taskSignature } from "../ui/task-item.js";
+
+/** Rows drawn at first; "Show more" adds as many again. */
+const PAGE = 200;
 
 /** @param {import("../app.js").App} app */
 export function agendaView(app) {
   const body = h("div", {});
-  const element = h("section", { "aria-labelledby": "agenda-heading" }, h("h1", { id: "agenda-heading" }, "Agenda"), body);
+  const empty = h("p", { class: "empty" });
+  let limit = PAGE;
+  const more = h("button", { type: "button", onclick: () => { limit += PAGE; update(); } }, "Show more");
+  const element = h("section", { "aria-labelledby": "agenda-heading" }, h("h1", { id: "agenda-heading" }, "Agenda"),
+    app.can("create", "Task") ? eventForm(app) : null, body, empty, more);
+  /** @type {Map<string, {section: HTMLElement, heading: HTMLElement, list: HTMLElement}>} a group per day, kept between drawings */
+  const groups = new Map();
 
   function update() {
     const zone = app.household?.timeZone ?? "UTC";
     const now = new Date();
     const today = dayOf(now, zone);
     const last = dayOf(new Date(now.getTime() + 7 * 86_400_000), zone);
-    const dated = app.tasks.filter((task) => task.occursAt).sort((a, b) => String(a.occursAt).localeCompare(String(b.occursAt)));
-    const overdue = dated.filter((task) => !task.completed && task.kind === "TASK" && Date.parse(String(task.occursAt)) < now.getTime()
-      && dayOf(new Date(String(task.occursAt)), zone) < today);
-    /** @type {Map<string, import("../types.js").Task[]>} */
-    const days = new Map();
+    /** @type {Map<string, import("../types.js").Task[]>} overdue first, then each day */
+    const days = new Map([["overdue", []]]);
+    const dated = app.tasks.filter((task) => task.occursAt).sort((a, b) => (String(a.occursAt) < String(b.occursAt) ? -1 : 1));
     for (const task of dated) {
       const day = dayOf(new Date(String(task.occursAt)), zone);
-      if (day < today || day > last) continue;
-      days.set(day, [...(days.get(day) ?? []), task]);
+      if (day < today) {
+        if (!task.completed && task.kind === "TASK") days.get("overdue")?.push(task);
+      } else if (day <= last) {
+        days.set(day, [...(days.get(day) ?? []), task]);
+      }
     }
-    /** @param {string} id @param {string} title @param {import("../types.js").Task[]} tasks @param {boolean} late */
-    const group = (id, title, tasks, late) => h("section", { class: "day", "aria-labelledby": id },
-      h("h2", { id }, title), h("ul", { class: "tasks" }, tasks.map((task) => taskItem(app, task, { overdue: late }))));
-    replace(body,
-      overdue.length ? group("overdue", "Overdue", overdue, true) : null,
-      [...days].map(([day, tasks]) => group(`day-${day}`, dayHeading(day, today), tasks, false)),
-      overdue.length === 0 && days.size === 0 ? h("p", { class: "empty" }, "Nothing due this week. Add tasks with a deadline to see them here.") : null);
+    const shared = sharedSignature(app);
+    let left = limit, total = 0;
+    /** @type {HTMLElement[]} */
+    const sections = [];
+    for (const [day, tasks] of days) {
+      total += tasks.length;
+      if (tasks.length === 0 || left <= 0) continue;
+      let group = groups.get(day);
+      if (!group) {
+        const heading = h("h2", { id: `day-${day}` });
+        const list = h("ul", { class: "tasks" });
+        group = { section: h("section", { class: "day", "aria-labelledby": `day-${day}` }, heading, list), heading, list };
+        groups.set(day, group);
+      }
+      const title = day === "overdue" ? "Overdue" : dayHeading(day, today);
+      if (group.heading.textContent !== title) group.heading.textContent = title;
+      const late = day === "overdue";
+      const shown = tasks.slice(0, left);
+      left -= shown.length;
+      reconcile(group.list, shown, (task) => task.id, (task) => taskSignature(task, late, shared), (task) => taskItem(app, task, { overdue: late }));
+      sections.push(group.section);
+    }
+    if (body.children.length !== sections.length || sections.some((s, i) => body.children[i] !== s)) body.replaceChildren(...sections);
+    empty.textContent = total === 0 ? "Nothing due this week. Add tasks with a deadline to see them here." : "";
+    more.hidden = total <= limit;
+    more.textContent = `Show more (${(total - limit).toLocaleString()} not shown)`;
   }
   update();
   return { element, update };
+}
+
+/**
+ * A new event: title, start, end (optional), location (optional); queued like every task change.
+ * @param {import("../app.js").App} app
+ */
+function eventForm(app) {
+  const title = field("Event title", { name: "title", required: true, maxlength: 500, autocomplete: "off" });
+  const starts = field("Starts", { name: "startsAt", type: "datetime-local", required: true });
+  const ends = field("Ends", { name: "endsAt", type: "datetime-local" });
+  const location = field("Location", { name: "location", maxlength: 500 });
+  const form = h("form", { class: "event-form" }, title.wrapper, starts.wrapper, ends.wrapper, location.wrapper,
+    h("button", { type: "submit", class: "primary" }, "Add event"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const startsAt = fromLocalInput(starts.control.value);
+    const endsAt = fromLocalInput(ends.control.value);
+    if (!title.control.value.trim()) return title.fail("An event needs a title.");
+    if (!startsAt) return starts.fail("When does it start?");
+    if (endsAt && endsAt < startsAt) return ends.fail("It cannot end before it starts.");
+    for (const f of [title, starts, ends]) f.fail("");
+    await app.createEvent({ title: title.control.value.trim(), startsAt, endsAt, location: location.control.value.trim() || null });
+    form.reset();
+    details.open = false;
+  });
+  const details = h("details", { class: "card" }, h("summary", {}, "New event"), form);
+  return details;
 }

@@ -1,7 +1,10 @@
 // Tasks: quick add (Enter), filters (open/done, label, assignee, due), the list.
 
-import { field, h, replace } from "../ui/dom.js";
-import { taskItem } from "../ui/task-item.js";
+import { field, h, reconcile, replace } from "../ui/dom.js";
+import { sharedSignature, taskItem, taskSignature } from "../ui/task-item.js";
+
+/** Rows drawn at first; "Show more" adds as many again. */
+const PAGE = 200;
 
 /**
  * @param {import("../app.js").App} app
@@ -17,7 +20,9 @@ export function tasksView(app) {
     quick.fail("");
     quick.control.value = "";
     try {
-      await app.createTask(title);
+      const id = crypto.randomUUID();
+      added.unshift(id);
+      await app.createTask(title, id);
     } catch (error) {
       quick.control.value = title;
       quick.fail(`Not saved: ${error instanceof Error ? error.message : error}`);
@@ -32,9 +37,13 @@ export function tasksView(app) {
   const filters = h("div", { class: "filters" }, state.wrapper, label.wrapper, assignee.wrapper, due.wrapper);
   const list = h("ul", { class: "tasks", "aria-label": "Tasks" });
   const empty = h("p", { class: "empty" });
-  for (const control of [state.control, label.control, assignee.control, due.control]) control.addEventListener("change", () => update());
+  let limit = PAGE;
+  /** @type {string[]} tasks added on this screen: shown first, newest on top, until the screen is left */
+  const added = [];
+  const more = h("button", { type: "button", onclick: () => { limit += PAGE; update(); } }, "Show more");
+  for (const control of [state.control, label.control, assignee.control, due.control]) control.addEventListener("change", () => { limit = PAGE; update(); });
   const element = h("section", { "aria-labelledby": "tasks-heading" },
-    h("h1", { id: "tasks-heading" }, "Tasks"), mayCreate ? add : null, filters, list, empty);
+    h("h1", { id: "tasks-heading" }, "Tasks"), mayCreate ? add : null, filters, list, empty, more);
 
   /** @param {HTMLInputElement} select @param {[string, string][]} options */
   function fill(select, options) {
@@ -56,10 +65,32 @@ export function tasksView(app) {
       if (due.control.value === "week" && !(at !== null && at >= now && at < now + 7 * 86_400_000)) return false;
       if (due.control.value === "none" && at !== null) return false;
       return true;
-    }).sort((a, b) => (a.occursAt ?? "9999").localeCompare(b.occursAt ?? "9999") || a.title.localeCompare(b.title));
-    replace(list, tasks.map((task) => taskItem(app, task, { overdue: !task.completed && !!task.occursAt && Date.parse(task.occursAt) < now })));
+    }).sort(byWhenThenTitle);
+    if (added.length > 0) {
+      const rank = new Map(added.map((id, index) => [id, index]));
+      /** @param {import("../types.js").Task} task */
+      const place = (task) => rank.get(task.id) ?? added.length;
+      tasks.sort((a, b) => place(a) - place(b));
+    }
+    const shared = sharedSignature(app);
+    /** @param {import("../types.js").Task} task */
+    const overdue = (task) => !task.completed && !!task.occursAt && Date.parse(task.occursAt) < now;
+    reconcile(list, tasks.slice(0, limit), (task) => task.id, (task) => taskSignature(task, overdue(task), shared),
+      (task) => taskItem(app, task, { overdue: overdue(task) }));
     empty.textContent = tasks.length === 0 ? "Nothing here." : "";
+    more.hidden = tasks.length <= limit;
+    more.textContent = `Show more (${(tasks.length - limit).toLocaleString()} not shown)`;
   }
   update();
   return { element, update, focus: mayCreate ? quick.control : null };
+}
+
+/**
+ * Soonest first, undated last, then by title (ISO instants compare as text).
+ * @param {import("../types.js").Task} a
+ * @param {import("../types.js").Task} b
+ */
+export function byWhenThenTitle(a, b) {
+  const x = a.occursAt ?? "~", y = b.occursAt ?? "~";
+  return x < y ? -1 : x > y ? 1 : a.title < b.title ? -1 : a.title > b.title ? 1 : 0;
 }
