@@ -8,7 +8,7 @@ import { Ability } from "./permissions.js";
 import { clearSession, loadSession, saveSession } from "./session.js";
 import { deleteDatabase } from "./store/db.js";
 import { Replica } from "./store/replica.js";
-import { opEntry, resolveConflict } from "./sync/rebase.js";
+import { resolveConflict, target } from "./sync/rebase.js";
 
 /** @typedef {import("./types.js").Household} Household */
 /** @typedef {import("./types.js").Task} Task */
@@ -435,9 +435,8 @@ export class App extends EventTarget {
     const replica = this.replica;
     const pending = replica?.outbox.find((p) => p.id === pendingId);
     if (!replica || !pending) return;
-    const [, arg] = opEntry(pending.op);
-    const type = Object.keys(pending.op)[0]?.includes("Label") ? "LABEL" : "TASK";
-    const version = (await replica.records(pending.householdId)).get(replica.key(pending.householdId, type, arg.id))?.version;
+    const record = target(pending.op);
+    const version = record ? (await replica.records(pending.householdId)).get(replica.key(pending.householdId, record.type, record.id))?.version : undefined;
     const op = resolveConflict(pending, choice, version);
     await replica.updateOutbox([], [pending.id]);
     if (op) await replica.enqueue(pending.householdId, op);

@@ -44,7 +44,10 @@ public struct WebApp: Sendable {
         for case let url as URL in walker {
             let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
             guard values?.isRegularFile == true else { continue }
-            let path = String(url.standardizedFileURL.resolvingSymlinksInPath().path.dropFirst(root.path.count + 1))
+            // A link that leads out of the directory is not part of the app.
+            let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
+            guard resolved.hasPrefix(root.path + "/") else { continue }
+            let path = String(resolved.dropFirst(root.path.count + 1))
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw LoadError(description: "cannot read \(url.path)")
             }

@@ -7,8 +7,6 @@ import Hummingbird
 struct WebAppController<Context: RequestContext>: Sendable {
     let app: WebApp
 
-    /// First path segments that belong to the API (or are the assets'): never answered with the app.
-    static var reserved: Set<Substring> { ["graphql", "mcp", "admin", "metrics", "healthz", "readyz", "assets"] }
 
     func addRoutes(to router: Router<Context>) {
         for method in [HTTPRequest.Method.get, .head] {
@@ -25,7 +23,7 @@ struct WebAppController<Context: RequestContext>: Sendable {
             }
             router.on("/**", method: method) { request, _ in
                 let first = request.uri.path.split(separator: "/").first ?? ""
-                guard !Self.reserved.contains(first) else { throw HTTPError(.notFound) }
+                guard !reservedSegments.contains(first) else { throw HTTPError(.notFound) }
                 return page(request)
             }
         }
@@ -70,5 +68,7 @@ struct WebAppController<Context: RequestContext>: Sendable {
     }
 }
 
+/// First path segments that belong to the API (or are the assets'): never answered with the app.
+private let reservedSegments: Set<Substring> = ["graphql", "mcp", "admin", "metrics", "healthz", "readyz", "assets"]
 private let serviceWorkerAllowed = HTTPField.Name("Service-Worker-Allowed")!
 private let referrerPolicy = HTTPField.Name("Referrer-Policy")!

@@ -4,7 +4,7 @@
 
 import { ApiError } from "../api/graphql.js";
 import { HOUSEHOLD_SIZE, PUSH, SYNC, SYNC_AVAILABLE } from "../api/operations.js";
-import { applyChanges, confirmed, conflictFields, planBatch, readResults } from "./rebase.js";
+import { applyChanges, confirmed, conflictFields, planBatch, readResults, target } from "./rebase.js";
 
 /** @typedef {import("../api/graphql.js").GraphQLClient} GraphQLClient */
 /** @typedef {import("../api/socket.js").PokeSocket} PokeSocket */
@@ -220,9 +220,8 @@ export class SyncEngine extends EventTarget {
     const records = await this.replica.records(householdId);
     const conflicts = this.replica.outbox.filter((p) => p.state === "conflict" && p.householdId === householdId && p.conflict)
       .map((p) => {
-        const [, arg] = Object.entries(p.op)[0] ?? ["", {}];
-        const type = Object.keys(p.op)[0]?.includes("Label") ? "LABEL" : "TASK";
-        const current = records.get(this.replica.key(householdId, type, arg.id));
+        const record = target(p.op);
+        const current = record ? records.get(this.replica.key(householdId, record.type, record.id)) : undefined;
         const fields = conflictFields(p, (p.conflict?.fields ?? []).map((f) => f.field), current);
         return { ...p, conflict: { message: p.conflict?.message ?? "", fields } };
       });
