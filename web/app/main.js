@@ -4,6 +4,7 @@
 import { App } from "./app.js";
 import { PokeSocket } from "./api/socket.js";
 import { SyncEngine } from "./sync/engine.js";
+import { leadWhenChosen } from "./sync/leader.js";
 import { renderBar, renderConflicts, renderStatus, showNotice } from "./ui/chrome.js";
 import { h } from "./ui/dom.js";
 import { joinView, signInView, signUpView } from "./views/accounts.js";
@@ -86,14 +87,14 @@ function frame() {
   document.documentElement.dataset.signedIn = String(app.signedIn);
 }
 
-/** One tab per person syncs; when it closes, the next waiting tab takes the lock. */
+/** One tab per person syncs; when it closes, the next waiting tab takes over. */
 function lead() {
   const replica = app.replica;
   const session = app.session;
   if (!replica || !session || resign) return;
-  const ended = new Promise((resolve) => { resign = () => resolve(undefined); });
-  navigator.locks.request(`hearth-sync-${session.userId}`, async () => {
-    if (!app.replica || app.replica !== replica) return;
+  const leadership = leadWhenChosen(session.userId, async () => {
+    // Signed out (or in as someone else) while waiting for the lock: nothing to lead.
+    if (app.replica !== replica) return () => {};
     const socket = new PokeSocket(() => app.session?.token ?? null);
     const leader = new SyncEngine(app.api, socket, replica);
     engine = leader;
@@ -101,19 +102,24 @@ function lead() {
     leader.addEventListener("unauthenticated", () => void signedOut("Your session has ended: please sign in again."));
     // Pokes for every household the person has (read from the replica: the list may have just changed).
     const watch = async () => leader.watch((await replica.households()).map((h) => h.id));
-    replica.addEventListener("change", (event) => {
+    /** @param {Event} event */
+    const heard = (event) => {
       const kind = /** @type {any} */ (event).message.kind;
       if (kind === "outbox" && replica.outbox.some((p) => p.state === "pending")) void leader.sync();
       // A household joined or created here (or in another tab) is pulled at once.
       if (kind === "households") void watch().then(() => leader.sync());
-    });
+    };
+    replica.addEventListener("change", heard);
     leader.start();
     await watch();
     void leader.sync();
-    await ended;
-    leader.stop();
-    engine = null;
-  }).catch(() => {});
+    return () => {
+      replica.removeEventListener("change", heard);
+      leader.stop();
+      engine = null;
+    };
+  });
+  resign = leadership.resign;
 }
 
 /** @param {string} [message] */

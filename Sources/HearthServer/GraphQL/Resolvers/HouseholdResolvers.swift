@@ -24,10 +24,10 @@ enum HouseholdResolvers {
             let actor = try input.signedIn().user.id
             guard case .object(let fields)? = input[argument: "input"], case .string(let name)? = fields["name"] else { return .null }
             // No zone given: the creator's preferred one; UTC only when they have none either.
-            let zone: String
-            if let given = fields["timeZone"].stringValue { zone = given } else { zone = try await users.preferences(userID: actor).timeZone ?? "UTC" }
+            var zone = fields["timeZone"].stringValue
+            if zone == nil { zone = try await users.preferences(userID: actor).timeZone }
             let household = try await households.createHousehold(
-                actor: actor, name: name, description: fields["description"].stringValue, timeZone: zone)
+                actor: actor, name: name, description: fields["description"].stringValue, timeZone: zone ?? "UTC")
             return .object(household)
         }
         resolvers.field("Mutation.updateHousehold") { input in
