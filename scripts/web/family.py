@@ -219,6 +219,9 @@ with sync_playwright() as playwright:
     ada.set_offline(False)
     a2.close()
     expect(status(a)).to_contain_text("all changes synced")
+    # Back online after all that, pokes reach Ada again: Bob's next task appears without reload.
+    add_task(b, "Take out bins")
+    expect(task(a, "Take out bins")).to_be_visible()
     step("two tabs offline see each other's task")
 
     # A viewer sees no add controls.

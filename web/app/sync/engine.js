@@ -32,7 +32,8 @@ export class SyncEngine extends EventTarget {
     /** @type {{syncing: boolean, progress: string | null, error: string | null}} */
     this.status = { syncing: false, progress: null, error: null };
     this.stopped = false;
-    this.onOnline = () => { this.socket.retryNow(); void this.sync(); };
+    // Back online: the socket (closed when the browser went offline) opens again, and the queue goes out.
+    this.onOnline = () => { this.socket.start(); this.socket.retryNow(); void this.sync(); };
     this.onOffline = () => this.socket.stop();
     this.onFocus = () => void this.sync();
   }
