@@ -53,6 +53,12 @@ def token_of(page):
 
 
 axe = Axe()
+# What the pages said on their consoles that the policy refused (inline script or style would be).
+refused = []
+
+
+def watch_console(context):
+    context.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None)
 
 
 def accessible(page, screen):
@@ -109,6 +115,7 @@ with sync_playwright() as playwright:
     browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
     # Ada, in Berlin.
     ada = browser.new_context(timezone_id="Europe/Berlin", viewport={"width": 1100, "height": 800})
+    watch_console(ada)
     a = ada.new_page()
     a.goto(BASE + "/signup")
     accessible(a, "sign-up")
@@ -135,6 +142,7 @@ with sync_playwright() as playwright:
     accessible(a, "members")
     # Bob, in New York, with his system in dark mode.
     bob = browser.new_context(timezone_id="America/New_York", color_scheme="dark")
+    watch_console(bob)
     b = bob.new_page()
     b.goto(join_url)
     expect(b.get_by_label("Invitation code")).not_to_have_value("")
@@ -228,6 +236,7 @@ with sync_playwright() as playwright:
     code = gql("mutation($h: UUID!) { createInvitation(householdId: $h, role: VIEWER) { code } }", {"h": household["id"]}, ada_token)["createInvitation"]["code"]
     # Carol, on a phone.
     carol = browser.new_context(**playwright.devices["Pixel 7"])
+    watch_console(carol)
     c = carol.new_page()
     c.goto(f"{BASE}/join/{code}")
     sign_up(c, "Carol", f"carol-{STAMP}@example.org")
@@ -298,6 +307,7 @@ with sync_playwright() as playwright:
     assert not [d for d in left["databases"] if d.startswith("hearth-")], f"IndexedDB still holds {left['databases']}"
     assert not [k for k in left["storage"] if k.startswith("hearth.")], f"localStorage still holds {left['storage']}"
     step("sign-out leaves nothing readable")
+    assert not refused, f"the Content-Security-Policy refused: {refused[:5]}"
     browser.close()
 
 print(json.dumps(report))
