@@ -232,6 +232,25 @@ with sync_playwright() as playwright:
     expect(task(a, "Take out bins")).to_be_visible()
     step("two tabs offline see each other's task")
 
+    # Her session ends while a change waits offline: she is asked to sign in again, and the change goes out then.
+    ada.set_offline(True)
+    expect(status(a)).to_contain_text("Offline")
+    add_task(a, "Kept through sign-in")
+    gql("mutation { signOutEverywhere }", token=ada_token)
+    ada.set_offline(False)
+    expect(a.get_by_role("button", name="Sign in")).to_be_visible()
+    expect(a.get_by_text("Sign in again to send your 1 change")).to_be_visible()
+    a.get_by_label("Email").fill(f"ada-{STAMP}@example.org")
+    a.get_by_label("Password").fill("correct horse battery")
+    a.get_by_role("button", name="Sign in").click()
+    expect(a.get_by_role("heading", name="Agenda")).to_be_visible()
+    expect(status(a)).to_contain_text("all changes synced")
+    ada_token = token_of(a)
+    kept = [t for t in tasks_of(ada_token, household["id"]) if t["title"] == "Kept through sign-in"]
+    assert len(kept) == 1, f"the waiting change went out once: {kept}"
+    a.get_by_role("link", name="Tasks", exact=True).click()
+    step("a change waiting when the session ended goes out after signing in again")
+
     # A viewer sees no add controls.
     code = gql("mutation($h: UUID!) { createInvitation(householdId: $h, role: VIEWER) { code } }", {"h": household["id"]}, ada_token)["createInvitation"]["code"]
     # Carol, on a phone.

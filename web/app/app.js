@@ -84,7 +84,9 @@ export class App extends EventTarget {
    */
   async hear(message) {
     if (!this.replica) return;
-    if (message.kind === "signed-out") return this.dispatchEvent(new Event("signed-out"));
+    if (message.kind === "signed-out") {
+      return this.dispatchEvent(new CustomEvent("signed-out", { detail: { keepCopy: Boolean(message.detail?.keepCopy) } }));
+    }
     if (message.kind === "status") this.syncStatus = message.detail;
     if (message.kind === "households") {
       this.households = await this.replica.households();
@@ -195,10 +197,15 @@ export class App extends EventTarget {
     await this.forget();
   }
 
-  /** Drops everything this browser keeps of the person (also when another tab signed out). */
-  async forget() {
+  /**
+   * Drops what this browser keeps of the person (also when another tab signed out). `keepCopy`: their
+   * session ended while changes wait, so the local copy stays (unread until they sign in again, when
+   * the changes go out); signing out always deletes it.
+   * @param {boolean} [keepCopy]
+   */
+  async forget(keepCopy = false) {
     const userId = this.session?.userId;
-    this.replica?.announce({ kind: "signed-out" });
+    this.replica?.announce({ kind: "signed-out", detail: { keepCopy } });
     this.replica?.close();
     this.replica = null;
     this.session = null;
@@ -207,8 +214,8 @@ export class App extends EventTarget {
     this.householdId = null;
     this.view = new Map();
     clearSession();
-    if (userId) await deleteDatabase(userId);
-    this.dispatchEvent(new Event("signed-out"));
+    if (userId && !keepCopy) await deleteDatabase(userId);
+    this.dispatchEvent(new CustomEvent("signed-out", { detail: { keepCopy } }));
   }
 
   // Households (online only) -------------------------------------------------------------------

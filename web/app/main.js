@@ -99,7 +99,7 @@ function lead() {
     const leader = new SyncEngine(app.api, socket, replica);
     engine = leader;
     document.documentElement.dataset.leader = "true";
-    leader.addEventListener("unauthenticated", () => void signedOut("Your session has ended: please sign in again."));
+    leader.addEventListener("unauthenticated", sessionEnded);
     // Pokes for every household the person has (read from the replica: the list may have just changed).
     const watch = async () => leader.watch((await replica.households()).map((h) => h.id));
     /** @param {Event} event */
@@ -122,18 +122,31 @@ function lead() {
   resign = leadership.resign;
 }
 
-/** @param {string} [message] */
-async function signedOut(message) {
+/**
+ * @param {string} [message]
+ * @param {boolean} [keepCopy] keep the local copy (the session ended while changes wait)
+ */
+async function signedOut(message, keepCopy = false) {
   resign?.();
   resign = null;
-  if (app.signedIn) await app.forget().catch(() => {});
+  if (app.signedIn) await app.forget(keepCopy).catch(() => {});
   navigate("/signin");
   if (message) notify(message);
 }
 
+/** The server no longer knows the session: sign in again; changes still waiting are kept for then. */
+function sessionEnded() {
+  const waiting = app.replica?.waiting ?? 0;
+  void signedOut(waiting > 0
+    ? `Your session has ended. Sign in again to send your ${waiting} ${waiting === 1 ? "change" : "changes"} that wait on this device.`
+    : "Your session has ended: please sign in again.", waiting > 0);
+}
+
 app.addEventListener("change", refresh);
 app.addEventListener("notice", (event) => notify(/** @type {CustomEvent} */ (event).detail));
-app.addEventListener("signed-out", () => { if (resign || app.signedIn === false) void signedOut(); });
+app.addEventListener("signed-out", (event) => {
+  if (resign || app.signedIn === false) void signedOut(undefined, Boolean(/** @type {CustomEvent} */ (event).detail?.keepCopy));
+});
 app.addEventListener("sync-wanted", () => void engine?.sync());
 
 addEventListener("popstate", route);
@@ -203,7 +216,7 @@ async function boot() {
     lead();
     const hadHousehold = app.household !== null;
     if (app.online) await app.refreshAccount().catch((error) => {
-      if (error?.code === "UNAUTHENTICATED") void signedOut("Your session has ended: please sign in again.");
+      if (error?.code === "UNAUTHENTICATED") sessionEnded();
     });
     // The screen stays (the person may be typing) unless it was the "no household yet" one.
     if (!hadHousehold && app.household) route();
