@@ -54,7 +54,7 @@ import Testing
                     let result = try await ChildProcess.run(
                         Self.python, [Self.root.appendingPathComponent("scripts/web/family.py").path, "http://127.0.0.1:\(port)", Self.screenshot.path])
                     let report = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any]
-                    #expect(result.status == 0, "the family's run failed:\n\(result.text.suffix(6000))")
+                    try #require(result.status == 0, "the family's run failed \(report?["failed"] ?? ""):\n\(result.text.suffix(6000))")
                     let steps = report?["steps"] as? [String] ?? []
                     #expect(steps.last == "sign-out leaves nothing readable", "steps done: \(steps)")
                     let axe = report?["axe"] as? [String: Int] ?? [:]

@@ -47,6 +47,8 @@ export function taskView(app, id, navigate, notify) {
   /** The values the form was last filled with: a field still equal to its one follows the store. */
   /** @type {Record<string, string>} */
   let filled = {};
+  /** The labels last shown ticked, sorted and joined: ticks the person changed since stay as they are. */
+  let filledLabels = "";
   /** @type {Record<string, HTMLInputElement>} */
   const controls = { title: title.control, notes: notes.control, deadline: deadline.control, startsAt: startsAt.control,
     endsAt: endsAt.control, location: location.control, priority: priority.control, estimateMinutes: estimate.control, assigneeId: assignee.control };
@@ -114,7 +116,10 @@ export function taskView(app, id, navigate, notify) {
       if (filled[name] === undefined || control.value === filled[name]) control.value = values[name];
     }
     filled = values;
-    const checked = new Set(task.labels.map((l) => l.id));
+    const ticked = [...labelBox.querySelectorAll("input:checked")].map((box) => /** @type {HTMLInputElement} */ (box).value).sort().join();
+    const stored = task.labels.map((l) => l.id).sort().join();
+    const checked = new Set((ticked !== filledLabels && labelBox.querySelector("input") ? ticked : stored).split(",").filter(Boolean));
+    filledLabels = stored;
     replace(labelBox, h("legend", {}, "Labels"), app.labels.length === 0 ? h("p", { class: "hint" }, "No labels yet: make them under Labels on the Tasks screen.") : null,
       app.labels.map((label) => h("label", { class: "check" },
         h("input", { type: "checkbox", value: label.id, checked: checked.has(label.id), disabled: !mayEdit }), labelChip(label))));
