@@ -275,6 +275,21 @@ def run():
         assert c.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the phone screen scrolls sideways"
         step("a viewer sees no add controls")
 
+        # Removed from the household, Carol is told at once and its copy leaves her phone.
+        carol_id = gql("{ me { id } }", token=token_of(c))["me"]["id"]
+        gql("mutation($h: UUID!, $u: UUID!) { removeMember(householdId: $h, userId: $u) }", {"h": household["id"], "u": carol_id}, ada_token)
+        expect(c.get_by_text("You are no longer a member of Elm Street")).to_be_visible()
+        expect(c.get_by_label("Household name")).to_be_visible()
+        left = c.evaluate("""async () => {
+          const name = 'hearth-' + JSON.parse(localStorage.getItem('hearth.session')).userId;
+          const db = await new Promise((resolve, reject) => { const r = indexedDB.open(name); r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+          const count = await new Promise((resolve) => { const r = db.transaction('records').objectStore('records').count(); r.onsuccess = () => resolve(r.result); });
+          db.close();
+          return count;
+        }""")
+        assert left == 0, f"Carol's phone still holds {left} records of the household"
+        step("a removed member is told, and the household leaves her device")
+
         # Labels, a deadline and an event; the other screens checked by axe; the README's screenshot.
         a.get_by_role("link", name="Settings").click()
         expect(a.get_by_role("heading", name="Settings")).to_be_visible()

@@ -140,7 +140,10 @@ export class App extends EventTarget {
     const list = await this.api.request(ops.HOUSEHOLDS);
     const households = list.households.edges.map((edge) => edge.node);
     const known = new Set(households.map((h) => h.id));
-    for (const gone of this.households.filter((h) => !known.has(h.id))) await this.replica.removeHousehold(gone.id);
+    for (const gone of (await this.replica.households()).filter((h) => !known.has(h.id))) {
+      await this.replica.removeHousehold(gone.id);
+      this.replica.announce({ kind: "removed", householdId: gone.id, detail: { name: gone.name } });
+    }
     await this.replica.setHouseholds(households);
     if (!this.householdId || !known.has(this.householdId)) {
       await this.selectHousehold(me.preferences.lastHouseholdId && known.has(me.preferences.lastHouseholdId) ? me.preferences.lastHouseholdId : households[0]?.id ?? null);

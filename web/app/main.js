@@ -25,6 +25,8 @@ const app = new App();
 /** @type {View | null} */
 let current = null;
 let currentPath = "";
+/** @type {string | null} the household the screen was drawn for */
+let shownFor = null;
 /** @type {SyncEngine | null} */
 let engine = null;
 /** @type {(() => void) | null} ends this tab's leadership */
@@ -64,6 +66,7 @@ function route() {
   const moved = location.pathname !== currentPath;
   currentPath = location.pathname;
   current = screen();
+  shownFor = app.household?.id ?? null;
   main.replaceChildren(current.element);
   frame();
   if (moved) (current.focus ?? main).focus({ preventScroll: false });
@@ -72,6 +75,8 @@ function route() {
 /** Redraws what depends on the store, keeping the screen (and what the person is typing). */
 function refresh() {
   if (!current) return;
+  // The household on screen is gone (left, deleted, removed from it): draw what comes instead.
+  if (shownFor !== (app.household?.id ?? null)) return route();
   const focused = document.activeElement;
   const row = focused?.closest("li[data-id]")?.getAttribute("data-id");
   const kind = focused instanceof HTMLInputElement ? "input" : "a";
@@ -214,12 +219,10 @@ async function boot() {
   performance.mark("hearth:drawn");
   if (app.signedIn) {
     lead();
-    const hadHousehold = app.household !== null;
+    // The screen stays (the person may be typing) unless the household it shows changes (see refresh).
     if (app.online) await app.refreshAccount().catch((error) => {
       if (error?.code === "UNAUTHENTICATED") sessionEnded();
     });
-    // The screen stays (the person may be typing) unless it was the "no household yet" one.
-    if (!hadHousehold && app.household) route();
   }
   registerWorker().catch((error) => console.warn("Hearth works online only here: the service worker did not register.", error));
 }

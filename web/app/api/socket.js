@@ -2,7 +2,7 @@
 
 const PROTOCOL = "graphql-transport-ws";
 
-/** @typedef {{query: string, variables: Record<string, unknown>, onNext: (data: any) => void}} Subscription */
+/** @typedef {{query: string, variables: Record<string, unknown>, onNext: (data: any) => void, onEnd?: () => void}} Subscription */
 
 export class PokeSocket extends EventTarget {
   /**
@@ -49,10 +49,11 @@ export class PokeSocket extends EventTarget {
    * @param {string} query
    * @param {Record<string, unknown>} variables
    * @param {(data: any) => void} onNext
+   * @param {() => void} [onEnd] the server ended it (complete or error): it is not renewed
    */
-  subscribe(query, variables, onNext) {
+  subscribe(query, variables, onNext, onEnd) {
     const id = String(this.nextId++);
-    this.subscriptions.set(id, { query, variables, onNext });
+    this.subscriptions.set(id, { query, variables, onNext, onEnd });
     if (this.acknowledged) this.send({ id, type: "subscribe", payload: { query, variables } });
     return () => {
       this.subscriptions.delete(id);
@@ -89,8 +90,11 @@ export class PokeSocket extends EventTarget {
         this.send({ type: "pong" });
       } else if (message.type === "next" && message.id) {
         this.subscriptions.get(message.id)?.onNext(message.payload?.data);
-      } else if (message.type === "error" && message.id) {
-        this.dispatchEvent(new CustomEvent("error-message", { detail: message.payload }));
+      } else if ((message.type === "error" || message.type === "complete") && message.id) {
+        // The server ended the subscription (the person may have lost access): it is not renewed.
+        const ended = this.subscriptions.get(message.id);
+        this.subscriptions.delete(message.id);
+        ended?.onEnd?.();
       }
     });
     socket.addEventListener("close", () => {

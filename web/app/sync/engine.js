@@ -66,7 +66,11 @@ export class SyncEngine extends EventTarget {
     }
     for (const id of householdIds) {
       if (this.pokes.has(id)) continue;
-      this.pokes.set(id, this.socket.subscribe(SYNC_AVAILABLE, { household: id }, () => void this.sync([id])));
+      // A subscription the server ends means access may be gone: a pull finds out (NOT_FOUND removes the household).
+      this.pokes.set(id, this.socket.subscribe(SYNC_AVAILABLE, { household: id }, () => void this.sync([id]), () => {
+        this.pokes.delete(id);
+        void this.sync([id]);
+      }));
     }
     if (navigator.onLine && !this.stopped) this.socket.start();
   }
@@ -102,7 +106,9 @@ export class SyncEngine extends EventTarget {
     this.report({ syncing: true, error: null });
     try {
       const pushed = await this.push();
-      const households = householdIds && !pushed ? householdIds : (await this.replica.households()).map((h) => h.id);
+      // Only households the person still has here (one they just left is not pulled, nor mourned).
+      const known = (await this.replica.households()).map((h) => h.id);
+      const households = householdIds && !pushed ? householdIds.filter((id) => known.includes(id)) : known;
       for (const id of households) await this.pull(id);
       this.report({ syncing: false, progress: null });
     } catch (error) {
