@@ -51,9 +51,13 @@ import Testing
 
     static let addStore = "mutation($h: UUID!, $d: String!, $n: String) { addStore(householdId: $h, domain: $d, name: $n) { id name domain productCount previewImages syncStatus { state lastError { code } } } }"
     static let syncStore = "mutation($s: UUID!) { syncStore(id: $s) { syncStatus { state lastSyncedAt lastError { code message suggestion status retryAfter } } } }"
+    /// The store changes, asked under both names: `storeChanges` and its deprecated alias `events`.
     static let events = """
-        query($h: UUID!, $t: [StoreEventType!]) { events(householdId: $h, types: $t, first: 100) { totalCount
-          edges { node { id type productTitle variantTitle oldPrice newPrice priceDelta magnitude read } } } }
+        query($h: UUID!, $t: [StoreEventType!]) {
+          storeChanges(householdId: $h, types: $t, first: 100) { ...changes }
+          events(householdId: $h, types: $t, first: 100) { ...changes } }
+        fragment changes on StoreEventConnection { totalCount
+          edges { node { id type productTitle variantTitle oldPrice newPrice priceDelta magnitude read } } }
         """
 
     static func add(_ server: Server, _ person: Person, _ household: String, _ domain: String, name: String? = nil) async throws -> [String: Any] {
@@ -72,7 +76,8 @@ import Testing
         var variables: [String: Any] = ["h": household]
         if let types { variables["t"] = types }
         let data = try await server.data(events, variables, token: person.token)
-        return ((data["events"] as? [String: Any])?["edges"] as? [[String: Any]] ?? []).compactMap { $0["node"] as? [String: Any] }
+        #expect((data["storeChanges"] as? NSDictionary) == (data["events"] as? NSDictionary), "events is storeChanges under its old name")
+        return ((data["storeChanges"] as? [String: Any])?["edges"] as? [[String: Any]] ?? []).compactMap { $0["node"] as? [String: Any] }
     }
 
     @Test func addImportsThenEachChangeIsAnEventWithSnapshots() async throws {

@@ -24,10 +24,13 @@ enum StoreResolvers {
             let actor = try input.signedIn().user.id
             return .object(try await stores.stores(actor: actor, householdID: try input.id("householdId"), page: try input.page()))
         }
-        resolvers.field("Query.events") { input in
-            let actor = try input.signedIn().user.id
-            return .object(try await stores.events(
-                actor: actor, householdID: try input.id("householdId"), query: try changesQuery(input), page: try input.page()))
+        // `events` is the deprecated name of `storeChanges`: one list, one resolver.
+        for field in ["Query.storeChanges", "Query.events"] {
+            resolvers.field(field) { input in
+                let actor = try input.signedIn().user.id
+                return .object(try await stores.events(
+                    actor: actor, householdID: try input.id("householdId"), query: try changesQuery(input), page: try input.page()))
+            }
         }
         resolvers.field("Query.store") { input in
             let actor = try input.signedIn().user.id
