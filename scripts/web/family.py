@@ -109,6 +109,11 @@ def tasks_of(token, household):
     return [edge["node"] for edge in data["household"]["tasks"]["edges"]]
 
 
+def with_title(tasks, title):
+    """`tasks` when one of them has `title`, else None (for `until`)."""
+    return tasks if any(t["title"] == title for t in tasks) else None
+
+
 def status(page):
     return page.get_by_role("status").filter(has_text=re.compile("Online|Offline|Syncing|Downloading"))
 
@@ -183,7 +188,7 @@ def run():
         until("Bob's notes reach the server", lambda: any(t["notes"] == "2 litres" for t in tasks_of(bob_token, household["id"])))
         ada.set_offline(False)
         expect(status(a)).to_contain_text("all changes synced")
-        tasks = until("Ada's changes reach the server", lambda: (lambda ts: ts if any(t["title"] == "Call grandma" for t in ts) else None)(tasks_of(ada_token, household["id"])))
+        tasks = until("Ada's changes reach the server", lambda: with_title(tasks_of(ada_token, household["id"]), "Call grandma"))
         milk = [t for t in tasks if t["title"] in ("Buy milk", "Buy oat milk")]
         assert len(milk) == 1 and milk[0]["title"] == "Buy oat milk" and milk[0]["notes"] == "2 litres", f"both edits kept: {milk}"
         assert sum(1 for t in tasks if t["title"] == "Call grandma") == 1, f"nothing doubled: {tasks}"

@@ -8,7 +8,7 @@ import { Ability } from "./permissions.js";
 import { clearSession, loadSession, saveSession } from "./session.js";
 import { deleteDatabase } from "./store/db.js";
 import { Replica } from "./store/replica.js";
-import { resolveConflict, target } from "./sync/rebase.js";
+import { keyOf, resolveConflict, target } from "./sync/rebase.js";
 
 /** @typedef {import("./types.js").Household} Household */
 /** @typedef {import("./types.js").Task} Task */
@@ -428,7 +428,7 @@ export class App extends EventTarget {
    */
   serverVersion(type, id) {
     if (!this.replica || !this.householdId) return 0;
-    return this.replica.cache.get(this.householdId)?.get(this.replica.key(this.householdId, type, id))?.version ?? 0;
+    return this.replica.cache.get(this.householdId)?.get(keyOf(this.householdId, type, id))?.version ?? 0;
   }
 
   /** Changes in conflict, waiting for the person. */
@@ -446,7 +446,7 @@ export class App extends EventTarget {
     const pending = replica?.outbox.find((p) => p.id === pendingId);
     if (!replica || !pending) return;
     const record = target(pending.op);
-    const version = record ? (await replica.records(pending.householdId)).get(replica.key(pending.householdId, record.type, record.id))?.version : undefined;
+    const version = record ? (await replica.records(pending.householdId)).get(keyOf(pending.householdId, record.type, record.id))?.version : undefined;
     const op = resolveConflict(pending, choice, version);
     await replica.updateOutbox([], [pending.id]);
     if (op) await replica.enqueue(pending.householdId, op);

@@ -39,11 +39,6 @@ export class PokeSocket extends EventTarget {
     this.acknowledged = false;
   }
 
-  /** Whether the server has acknowledged the connection. */
-  get open() {
-    return this.acknowledged;
-  }
-
   /**
    * Subscribes; the subscription is renewed after each reconnect. Returns the function that ends it.
    * @param {string} query

@@ -3,7 +3,7 @@
 // other's writes over a BroadcastChannel. Knows nothing of the network or of views.
 
 import { committed, openDatabase, result } from "./db.js";
-import { keyOf, withPending } from "../sync/rebase.js";
+import { withPending } from "../sync/rebase.js";
 
 /** @typedef {import("../types.js").Entry} Entry */
 /** @typedef {import("../types.js").Pending} Pending */
@@ -233,14 +233,5 @@ export class Replica extends EventTarget {
   /** Changes not yet on the server (conflicts included). */
   get waiting() {
     return this.outbox.filter((pending) => pending.state !== "sent").length;
-  }
-
-  /**
-   * @param {string} householdId
-   * @param {string} type
-   * @param {string} id
-   */
-  key(householdId, type, id) {
-    return keyOf(householdId, type, id);
   }
 }

@@ -4,7 +4,7 @@
 
 import { ApiError } from "../api/graphql.js";
 import { HOUSEHOLD_SIZE, PUSH, SYNC, SYNC_AVAILABLE } from "../api/operations.js";
-import { applyChanges, confirmed, conflictFields, planBatch, readResults, target } from "./rebase.js";
+import { applyChanges, confirmed, conflictFields, keyOf, planBatch, readResults, target } from "./rebase.js";
 
 /** @typedef {import("../api/graphql.js").GraphQLClient} GraphQLClient */
 /** @typedef {import("../api/socket.js").PokeSocket} PokeSocket */
@@ -228,7 +228,7 @@ export class SyncEngine extends EventTarget {
     const conflicts = this.replica.outbox.filter((p) => p.state === "conflict" && p.householdId === householdId && p.conflict)
       .map((p) => {
         const record = target(p.op);
-        const current = record ? records.get(this.replica.key(householdId, record.type, record.id)) : undefined;
+        const current = record ? records.get(keyOf(householdId, record.type, record.id)) : undefined;
         const fields = conflictFields(p, (p.conflict?.fields ?? []).map((f) => f.field), current);
         return { ...p, conflict: { message: p.conflict?.message ?? "", fields } };
       });

@@ -28,3 +28,19 @@ export function submitting(form, fields, general, action) {
     }
   });
 }
+
+/**
+ * An action run from a button: its error (if any) replaces the text of `area`, which it empties first.
+ * @param {HTMLElement} area
+ * @returns {(action: () => Promise<unknown>) => Promise<void>}
+ */
+export function reportingTo(area) {
+  return async (action) => {
+    area.textContent = "";
+    try {
+      await action();
+    } catch (error) {
+      area.textContent = error instanceof Error ? error.message : String(error);
+    }
+  };
+}

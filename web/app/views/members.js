@@ -1,6 +1,7 @@
 // Members and roles; invitations (create for a role → a link to copy, list, revoke). Online only.
 
 import { field, h, replace } from "../ui/dom.js";
+import { reportingTo } from "../ui/forms.js";
 
 const ROLES = ["OWNER", "ADMIN", "MEMBER", "VIEWER"];
 /** @param {string} role */
@@ -24,15 +25,7 @@ export function membersView(app, notify) {
   const element = h("section", { "aria-labelledby": "members-heading" },
     h("h1", { id: "members-heading" }, "Members"), offline, error, list, inviteSection);
 
-  /** @param {() => Promise<unknown>} action */
-  async function run(action) {
-    error.textContent = "";
-    try {
-      await action();
-    } catch (e) {
-      error.textContent = e instanceof Error ? e.message : String(e);
-    }
-  }
+  const run = reportingTo(error);
 
   async function invite() {
     await run(async () => {

@@ -1,7 +1,7 @@
 // Settings: the household (name, description, zone; leave, delete), its labels, and the account (sign out).
 
 import { field, h, replace } from "../ui/dom.js";
-import { submitting } from "../ui/forms.js";
+import { reportingTo, submitting } from "../ui/forms.js";
 import { zones } from "../ui/format.js";
 import { labelChip } from "../ui/task-item.js";
 
@@ -31,11 +31,7 @@ export function settingsView(app, navigate, notify) {
   for (const control of [name.control, description.control, zone.control]) control.disabled = !mayEdit;
 
   const error = h("p", { class: "form-error", role: "alert" });
-  /** @param {() => Promise<unknown>} action */
-  const run = async (action) => {
-    error.textContent = "";
-    try { await action(); } catch (e) { error.textContent = e instanceof Error ? e.message : String(e); }
-  };
+  const run = reportingTo(error);
   const onlineOnly = h("p", { class: "hint" });
   const leave = h("button", { type: "button", onclick: () => {
     if (confirm(`Leave ${household?.name}? Its tasks disappear from this device.`)) void run(async () => { await app.leaveHousehold(); navigate("/"); });
