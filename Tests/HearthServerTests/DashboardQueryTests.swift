@@ -207,4 +207,42 @@ import Testing
         let counts = measured.withLock { $0 }
         #expect(counts.count == 2 && counts[0] == counts[1], "statements for 1 and 3 households: \(counts)")
     }
+
+    /// A task's labels and subtasks are read only when the selection shows them (a statement each
+    /// for a whole list), and a product's link comes from its store without reading the store again.
+    @Test func listsNobodySelectedAreNotRead() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+            let ownerID = try #require(UUID(uuidString: owner.id)), homeID = try #require(UUID(uuidString: home))
+            try await Self.seed(server, owner: ownerID, household: homeID, stores: 2, tasks: 3)
+            func cost(_ tasks: String, _ agenda: String) async throws -> (statements: Int, household: [String: Any]) {
+                let (statements, data) = try await Self.measure(server, token: owner.token, query: """
+                    query($from: DateTime!, $to: DateTime!) { households { edges { node {
+                      tasks(first: 5) { edges { node { \(tasks) } } } agenda(from: $from, to: $to) { \(agenda) } } } } }
+                    """)
+                let household = try #require(((data["households"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any])
+                return (statements, household)
+            }
+            let bare = try await cost("title", "title")
+            let labelled = try await cost("title labels { name }", "title")
+            let full = try await cost("title labels { name } subtasks { title }", "title labels { name } subtasks { title }")
+            #expect(labelled.statements == bare.statements + 1, "labels of the tasks: \(bare.statements) → \(labelled.statements)")
+            #expect(full.statements == bare.statements + 4, "labels and subtasks of both lists: \(bare.statements) → \(full.statements)")
+            let tasks = try #require(((full.household["tasks"] as? [String: Any])?["edges"] as? [[String: Any]])?.compactMap { $0["node"] as? [String: Any] })
+            #expect(tasks.map { ($0["labels"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? [] } == [["Label 0"], ["Label 1"], ["Label 2"]])
+            let agenda = try #require(full.household["agenda"] as? [[String: Any]])
+            #expect(agenda.map { ($0["subtasks"] as? [[String: Any]])?.compactMap { $0["title"] as? String } ?? [] }
+                    == Array(repeating: ["First step", "Second step"], count: 3))
+
+            let products = try await server.data("""
+                { households { edges { node { stores(first: 2) { edges { node { products(first: 1, sort: PRICE_ASC) { edges { node { url } } } } } } } } } }
+                """, token: owner.token)
+            let urls = ((((products["households"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any])?["stores"]
+                        as? [String: Any])?["edges"] as? [[String: Any]]
+            let links = (urls ?? []).compactMap { ((($0["node"] as? [String: Any])?["products"] as? [String: Any])?["edges"] as? [[String: Any]])?.first }
+                .compactMap { ($0["node"] as? [String: Any])?["url"] as? String }
+            #expect(links == ["https://shop1.example/products/product-0", "https://shop2.example/products/product-0"])
+        }
+    }
 }

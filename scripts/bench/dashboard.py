@@ -115,7 +115,14 @@ def cpu_seconds(pids):
 
 
 def postgres_pids():
-    return [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and open(f"/proc/{pid}/cmdline", "rb").read().startswith(b"postgres")]
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if open(f"/proc/{pid}/cmdline", "rb").read().startswith(b"postgres"):
+                pids.append(int(pid))
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # a process that ended while the list was read
+    return pids
 
 
 hearth_pid = int(os.environ["HEARTH_PID"])

@@ -56,17 +56,24 @@ public final class ResolveInfo: Sendable {
     /// fragment; a fragment spread counts as yes): a resolver can skip work nobody asked for,
     /// such as a list's total count.
     public func selects(_ name: String) -> Bool {
-        func search(_ set: SelectionSet?) -> Bool {
+        selects(path: [name])
+    }
+
+    /// Whether the selection may reach the sub-field at `path`, each name a field of the one
+    /// before (`["edges", "node", "labels"]` through a connection); a fragment spread counts as yes.
+    public func selects(path: [String]) -> Bool {
+        func search(_ set: SelectionSet?, _ path: ArraySlice<String>) -> Bool {
+            guard let name = path.first else { return true }
             guard let set else { return false }
             return set.selections.contains { selection in
                 switch selection {
-                case .field(let field): field.name.value == name
-                case .inlineFragment(let fragment): search(fragment.selectionSet)
+                case .field(let field): field.name.value == name && search(field.selectionSet, path.dropFirst())
+                case .inlineFragment(let fragment): search(fragment.selectionSet, path)
                 case .fragmentSpread: true
                 }
             }
         }
-        return fieldNodes.contains { search($0.selectionSet) }
+        return fieldNodes.contains { search($0.selectionSet, path[...]) }
     }
 
     init(fieldName: String, parentType: GraphQLNamedType, returnType: GraphQLType, schema: GraphQLSchema, fieldNodes: [Field]) {

@@ -2,30 +2,34 @@ import Foundation
 import PostgresNIO
 
 extension StoreService {
+    /// A product's columns; each statement adds its store's domain as `store_domain` (from the
+    /// stores it was asked for, or a join).
     static let productSelect = """
         p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, p.images::text AS images, \
         p.min_price, p.max_price, p.available, p.first_seen_at, p.last_changed_at, p.removed_at, p.version, \
-        \(Cursor.microsecondsSQL("p.first_seen_at")) AS first_seen_micros, \(Cursor.microsecondsSQL("p.last_changed_at")) AS changed_micros, \
-        (SELECT s.domain FROM stores s WHERE s.id = p.store_id) AS store_domain
+        \(Cursor.microsecondsSQL("p.first_seen_at")) AS first_seen_micros, \(Cursor.microsecondsSQL("p.last_changed_at")) AS changed_micros
         """
 
     /// A store's current products (removed ones left out), filtered and sorted, a page at a time.
     public func products(actor: UUID, storeID: UUID, query: ProductQuery, page: PageRequest) async throws -> Page<Product> {
         let caller = try await households.ability(for: actor)
         let store = try await readableStore(caller, storeID)
-        return try await products(caller: caller, stores: [(store.id, store.householdID)], query: query, page: page)[store.id] ?? .empty
+        return try await products(caller: caller, stores: [(store.id, store.householdID, store.domain)], query: query, page: page)[store.id] ?? .empty
     }
 
     /// The same page of products for each of several stores the caller was shown (their ability
     /// to read products is checked in memory, the stores are not read again), in one statement:
     /// each store's rows come from its own index range (`LATERAL … LIMIT`), plus one grouped count
     /// when the page wants totals.
-    public func products(actor: UUID, stores: [(id: UUID, householdID: UUID)], query: ProductQuery, page: PageRequest) async throws -> [UUID: Page<Product>] {
+    public func products(actor: UUID, stores: [(id: UUID, householdID: UUID, domain: String)], query: ProductQuery,
+                         page: PageRequest) async throws -> [UUID: Page<Product>] {
         try await products(caller: try await households.ability(for: actor), stores: stores, query: query, page: page)
     }
 
-    private func products(caller: CallerAbility, stores: [(id: UUID, householdID: UUID)], query: ProductQuery, page: PageRequest) async throws -> [UUID: Page<Product>] {
-        let readable = stores.filter { caller.ability.can("read", Product.subject(householdID: $0.householdID)) }.map(\.id)
+    private func products(caller: CallerAbility, stores: [(id: UUID, householdID: UUID, domain: String)], query: ProductQuery,
+                          page: PageRequest) async throws -> [UUID: Page<Product>] {
+        let shown = stores.filter { caller.ability.can("read", Product.subject(householdID: $0.householdID)) }
+        let readable = shown.map(\.id)
         guard !readable.isEmpty else { return [:] }
         var filter: [SQLCondition] = [.predicate([.sql("p.removed_at IS NULL")])]
         switch query.stock {
@@ -41,7 +45,8 @@ extension StoreService {
         let ordering = query.sort.ordering
         let totals = try await database.counts("SELECT p.store_id, count(*)::int8 FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id", wanted: page.countsTotal)
         let rows = try await Self.decodeProducts(try await database.client.query("""
-            SELECT \(unescaped: Self.productSelect) FROM unnest(\(readable)::uuid[]) AS parent(id)
+            SELECT \(unescaped: Self.productSelect), parent.domain AS store_domain
+            FROM unnest(\(readable)::uuid[], \(shown.map(\.domain))::text[]) AS parent(id, domain)
             CROSS JOIN LATERAL (
                 SELECT * FROM products p WHERE p.store_id = parent.id AND \(condition) AND \(keyset)
                 ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
@@ -81,7 +86,10 @@ extension StoreService {
     public func product(actor: UUID, id: UUID) async throws -> (product: Product, variants: [ProductVariant]) {
         let caller = try await households.ability(for: actor)
         let rows = try await Self.decodeProducts(try await database.client.query(
-            "SELECT \(unescaped: Self.productSelect) FROM products p WHERE p.id = \(id)", logger: logger))
+            """
+            SELECT \(unescaped: Self.productSelect), s.domain AS store_domain FROM products p JOIN stores s ON s.id = p.store_id
+            WHERE p.id = \(id)
+            """, logger: logger))
         guard let product = rows.first?.product, caller.ability.can("read", Product.subject(householdID: product.householdID)) else {
             throw ServiceError.notFound("Product")
         }

@@ -207,7 +207,10 @@ public final class SyncService: Sendable {
         }
         if !uuids(.product).isEmpty {
             let rows = try await database.client.query(
-                "SELECT \(unescaped: StoreService.productSelect) FROM products p WHERE p.id = ANY(\(uuids(.product))) AND p.removed_at IS NULL",
+                """
+                SELECT \(unescaped: StoreService.productSelect), s.domain AS store_domain FROM products p JOIN stores s ON s.id = p.store_id
+                WHERE p.id = ANY(\(uuids(.product))) AND p.removed_at IS NULL
+                """,
                 logger: logger)
             for (product, _, _) in try await StoreService.decodeProducts(rows) {
                 add(.product, product.id.lowercasedString, .product(product), product.version, Product.subject(householdID: product.householdID))

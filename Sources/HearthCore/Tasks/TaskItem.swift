@@ -42,6 +42,17 @@ public struct TaskItem: Sendable, Equatable {
     public var subject: AbilitySubject { .ofHousehold("Task", householdID) }
 }
 
+/// Which of an item's lists a read fills: each costs one statement for all the items read, so
+/// a list that shows only titles asks for none. An item read without one has it empty.
+public struct TaskDetails: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let labels = TaskDetails(rawValue: 1)
+    public static let subtasks = TaskDetails(rawValue: 2)
+    public static let all: TaskDetails = [.labels, .subtasks]
+}
+
 /// A household's label: unique by case-insensitive name, coloured `#RRGGBB`.
 public struct TaskLabel: Sendable, Equatable {
     public var id: UUID

@@ -7,19 +7,19 @@ extension TaskService {
 
     /// Every item that occurs in `from..<to`: events overlapping it, tasks whose deadline falls
     /// in it; ordered by when they occur (an event by its start, a task by its deadline).
-    public func agenda(actor: UUID, householdID: UUID, from: Date, to: Date) async throws -> [TaskItem] {
+    public func agenda(actor: UUID, householdID: UUID, from: Date, to: Date, details: TaskDetails = .all) async throws -> [TaskItem] {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
-        return try await agenda(caller: caller, households: [householdID], from: from, to: to)[householdID] ?? []
+        return try await agenda(caller: caller, households: [householdID], from: from, to: to, details: details)[householdID] ?? []
     }
 
     /// The agendas of several households the caller was shown (not read again; households whose
-    /// items they may not read get none), in one statement and one for their labels and subtasks.
-    public func agenda(actor: UUID, households ids: [UUID], from: Date, to: Date) async throws -> [UUID: [TaskItem]] {
-        try await agenda(caller: try await households.ability(for: actor), households: ids, from: from, to: to)
+    /// items they may not read get none), in one statement and one for each list in `details`.
+    public func agenda(actor: UUID, households ids: [UUID], from: Date, to: Date, details: TaskDetails = .all) async throws -> [UUID: [TaskItem]] {
+        try await agenda(caller: try await households.ability(for: actor), households: ids, from: from, to: to, details: details)
     }
 
-    private func agenda(caller: CallerAbility, households ids: [UUID], from: Date, to: Date) async throws -> [UUID: [TaskItem]] {
+    private func agenda(caller: CallerAbility, households ids: [UUID], from: Date, to: Date, details: TaskDetails) async throws -> [UUID: [TaskItem]] {
         guard to > from else { throw ServiceError.invalidInput(field: "to", message: "to must be after from.") }
         guard to.timeIntervalSince(from) <= 366 * 86_400 else {
             throw ServiceError.invalidInput(field: "to", message: "An agenda spans at most 366 days.")
@@ -30,7 +30,7 @@ extension TaskService {
         for row in try await database.rows(Agendas(households: readable, from: from, to: to, limit: Self.agendaLimit)) {
             items.append(try Self.decodeItem(row))
         }
-        return Dictionary(grouping: try await withDetails(items)) { $0.householdID }
+        return Dictionary(grouping: try await withDetails(items, details)) { $0.householdID }
     }
 
     /// Each household's items occurring from `$2` to `$3` (at most `$4` each), by household and time.

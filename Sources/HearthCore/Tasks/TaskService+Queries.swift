@@ -3,20 +3,23 @@ import PostgresNIO
 
 extension TaskService {
     /// A household's items, filtered and sorted, a page at a time.
-    public func items(actor: UUID, householdID: UUID, query: TaskQuery, page: PageRequest) async throws -> Page<TaskItem> {
+    public func items(actor: UUID, householdID: UUID, query: TaskQuery, page: PageRequest, details: TaskDetails = .all) async throws -> Page<TaskItem> {
         let caller = try await households.ability(for: actor)
         _ = try await households.readableHousehold(caller, householdID)
-        return try await items(caller: caller, households: [householdID], query: query, page: page)[householdID] ?? .empty
+        return try await items(caller: caller, households: [householdID], query: query, page: page, details: details)[householdID] ?? .empty
     }
 
     /// The same page of items for each of several households the caller was shown (not read again;
     /// households whose items they may not read are left out): one statement (`LATERAL … LIMIT`
     /// per household, in the sort's index order), plus one grouped count when the page wants totals.
-    public func items(actor: UUID, households ids: [UUID], query: TaskQuery, page: PageRequest) async throws -> [UUID: Page<TaskItem>] {
-        try await items(caller: try await households.ability(for: actor), households: ids, query: query, page: page)
+    /// `details`: the lists each item comes with.
+    public func items(actor: UUID, households ids: [UUID], query: TaskQuery, page: PageRequest,
+                      details: TaskDetails = .all) async throws -> [UUID: Page<TaskItem>] {
+        try await items(caller: try await households.ability(for: actor), households: ids, query: query, page: page, details: details)
     }
 
-    private func items(caller: CallerAbility, households ids: [UUID], query: TaskQuery, page: PageRequest) async throws -> [UUID: Page<TaskItem>] {
+    private func items(caller: CallerAbility, households ids: [UUID], query: TaskQuery, page: PageRequest,
+                       details: TaskDetails) async throws -> [UUID: Page<TaskItem>] {
         let readable = ids.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
         guard !readable.isEmpty else { return [:] }
         var filter: [SQLCondition] = []
@@ -53,7 +56,7 @@ extension TaskService {
             keys.append(try row("sort_key"))
         }
         let sort = query.sort
-        return Page.grouped(Array(zip(try await withDetails(items), keys)), by: \.0.householdID, parents: readable, request: page,
+        return Page.grouped(Array(zip(try await withDetails(items, details), keys)), by: \.0.householdID, parents: readable, request: page,
                             totals: totals, cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.lowercasedString]) }, item: \.0)
     }
 

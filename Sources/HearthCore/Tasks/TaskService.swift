@@ -160,11 +160,12 @@ public final class TaskService: ServiceHealth {
             version: Int(try row("version", as: Int64.self)))
     }
 
-    /// Items with their labels and subtasks (two queries for all of them).
-    func withDetails(_ items: [TaskItem]) async throws -> [TaskItem] {
+    /// Items with their labels and subtasks, or those of them asked for (a query each for all of them).
+    func withDetails(_ items: [TaskItem], _ details: TaskDetails = .all) async throws -> [TaskItem] {
         let ids = items.map(\.id)
-        let labels = try await labels(ofItems: ids)
-        let subtasks = try await subtasks(ofItems: ids)
+        guard !ids.isEmpty, !details.isEmpty else { return items }
+        let labels = details.contains(.labels) ? try await labels(ofItems: ids) : [:]
+        let subtasks = details.contains(.subtasks) ? try await subtasks(ofItems: ids) : [:]
         return items.map { item in
             var item = item
             item.labels = labels[item.id] ?? []

@@ -84,7 +84,7 @@ extension HearthTools {
                                                             page: PageRequest(first: PageRequest.maximumSize, after: nil)).items.map(\.item)
         }
         let query = try ProductQuery(search: arguments.string("text"), stock: inStock ? .inStock : .all, sort: .priceAscending)
-        let pages = try await tools.services.stores.products(actor: caller.user, stores: stores.map { ($0.id, $0.householdID) }, query: query,
+        let pages = try await tools.services.stores.products(actor: caller.user, stores: stores.map { ($0.id, $0.householdID, $0.domain) }, query: query,
                                                              page: PageRequest(first: PageRequest.maximumSize, after: nil))
         let names = Dictionary(stores.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let products = pages.values.flatMap { $0.items.map(\.item) }

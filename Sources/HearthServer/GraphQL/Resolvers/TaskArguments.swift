@@ -5,6 +5,15 @@ import HearthCore
 /// The tasks fields' input objects (`TaskInput`, `EventInput`, `TaskUpdateInput`, `TaskFilter`) as
 /// the service's drafts, patches and queries.
 enum TaskArguments {
+    /// The lists of each task the selection may show, at `path` below the field (`["edges", "node"]`
+    /// through a connection): a list nobody selected is not read.
+    static func details(_ input: FieldInput, at path: [String] = []) -> TaskDetails {
+        var details: TaskDetails = []
+        if input.info.selects(path: path + ["labels"]) { details.insert(.labels) }
+        if input.info.selects(path: path + ["subtasks"]) { details.insert(.subtasks) }
+        return details
+    }
+
     /// A `TaskInput` or `EventInput` as a draft.
     static func draft(_ value: GraphQLValue?, kind: TaskKind) -> TaskDraft {
         let input = value.objectValue

@@ -18,12 +18,14 @@ enum TaskResolvers {
         resolvers.field("Query.tasks") { input in
             let actor = try input.signedIn().user.id
             let query = try TaskArguments.query(input[argument: "filter"], sort: input[argument: "sort"])
-            return .object(try await tasks.items(actor: actor, householdID: try input.id("householdId"), query: query, page: try input.page()))
+            return .object(try await tasks.items(actor: actor, householdID: try input.id("householdId"), query: query, page: try input.page(),
+                                                 details: TaskArguments.details(input, at: ["edges", "node"])))
         }
         resolvers.field("Query.agenda") { input in
             let actor = try input.signedIn().user.id
             let (from, to) = try agendaRange(input)
-            return .objects(try await tasks.agenda(actor: actor, householdID: try input.id("householdId"), from: from, to: to))
+            return .objects(try await tasks.agenda(actor: actor, householdID: try input.id("householdId"), from: from, to: to,
+                                                   details: TaskArguments.details(input)))
         }
         resolvers.field("Query.labels") { input in
             .objects(try await tasks.labels(actor: try input.signedIn().user.id, householdID: try input.id("householdId")))

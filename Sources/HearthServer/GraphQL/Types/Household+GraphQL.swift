@@ -54,15 +54,18 @@ extension Household {
             household.resolve("tasks") { parent, input in
                 let (actor, page) = (try input.signedIn().user.id, try input.page())
                 let query = try TaskArguments.query(input[argument: "filter"], sort: input[argument: "sort"])
-                return .object(try await batched(input, "tasks", "\(query)\u{1F}\(page)", parent.id, empty: .empty) {
-                    try await tasks.items(actor: actor, households: $0, query: query, page: page)
+                let details = TaskArguments.details(input, at: ["edges", "node"])
+                return .object(try await batched(input, "tasks", "\(query)\u{1F}\(page)\u{1F}\(details.rawValue)", parent.id, empty: .empty) {
+                    try await tasks.items(actor: actor, households: $0, query: query, page: page, details: details)
                 })
             }
             household.resolve("agenda") { parent, input in
                 let actor = try input.signedIn().user.id
                 let (from, to) = try TaskResolvers.agendaRange(input)
-                return .objects(try await batched(input, "agenda", [from.timeIntervalSince1970, to.timeIntervalSince1970], parent.id, empty: []) {
-                    try await tasks.agenda(actor: actor, households: $0, from: from, to: to)
+                let details = TaskArguments.details(input)
+                return .objects(try await batched(input, "agenda", "\(from.timeIntervalSince1970)\u{1F}\(to.timeIntervalSince1970)\u{1F}\(details.rawValue)",
+                                                  parent.id, empty: []) {
+                    try await tasks.agenda(actor: actor, households: $0, from: from, to: to, details: details)
                 })
             }
             household.resolve("labels") { parent, input in

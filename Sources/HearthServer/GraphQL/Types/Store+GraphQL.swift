@@ -36,7 +36,7 @@ extension Store {
                 // One loader per distinct set of arguments: stores asked the same way share a batch.
                 let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)"
                 let loader = input.request.loader(name) { (keys: [Key]) in
-                    let pages = try await stores.products(actor: actor, stores: keys.map { ($0.id, $0.household) }, query: query, page: page)
+                    let pages = try await stores.products(actor: actor, stores: keys.map { ($0.id, $0.household, $0.domain) }, query: query, page: page)
                     return keys.map { .success(pages[$0.id] ?? .empty) }
                 }
                 return .object(try await loader.load(Key(parent)))
@@ -63,10 +63,12 @@ extension Store {
     struct Key: Hashable, Sendable {
         let id: UUID
         let household: UUID
+        let domain: String
 
         init(_ store: Store) {
             id = store.id
             household = store.householdID
+            domain = store.domain
         }
     }
 
