@@ -87,11 +87,12 @@ public struct HearthRuntime: Sendable {
         let stores = StoreService(database: database, households: households, client: client, configuration: configuration.stores,
                                   clock: clock, logger: logger)
         let tasks = TaskService(database: database, households: households, clock: clock, cacheTTL: configuration.households.cacheTTL, logger: logger)
-        let sync = SyncService(database: database, households: households, tasks: tasks, stores: stores, clock: clock,
+        let notifications = NotificationService(database: database, clock: clock, logger: logger)
+        let sync = SyncService(database: database, households: households, tasks: tasks, stores: stores, notifications: notifications, clock: clock,
                                configuration: configuration.sync, logger: logger)
         let delivery = DeliveryService(database: database, clock: clock, configuration: configuration.delivery, logger: logger)
         let health = HealthRegistry([database, database.bus, users, households, stores, tasks, delivery])
-        let services = HearthServices(users: users, households: households, stores: stores, tasks: tasks, sync: sync, delivery: delivery,
+        let services = HearthServices(users: users, households: households, stores: stores, tasks: tasks, notifications: notifications, sync: sync, delivery: delivery,
                                       health: health, clock: clock)
         let schema = try HearthGraphQLSchema(source: source, facts: facts, services: services)
         self.database = database

@@ -24,11 +24,6 @@ public struct DeliveryChannel: Sendable, Equatable {
     public var consecutiveFailures: Int
 }
 
-/// What a notification is about.
-public enum NotificationKind: String, Sendable, CaseIterable, Codable {
-    case storeChanges = "STORE_CHANGES", reminder = "REMINDER", taskAssigned = "TASK_ASSIGNED", membership = "MEMBERSHIP"
-}
-
 /// A channel with what sending needs: its address and keys, its secret opened.
 struct ChannelTarget: Sendable {
     var channel: DeliveryChannel

@@ -94,7 +94,7 @@ extension DeliveryService {
         var channel: UUID
         var attempts: Int
         var giveUpAt: Date
-        var notification: StoreNotification?
+        var notification: HouseholdNotification?
         /// Nil when the channel was removed meanwhile (its deliveries went with it).
         var target: Result<ChannelTarget, ServiceError>?
         /// When a reminder's item occurs, for its TTL.
@@ -125,7 +125,7 @@ extension DeliveryService {
         for try await row in rows.decode((Int64, UUID, UUID, Int, Date).self) { claimed.append(row) }
         guard !claimed.isEmpty else { return [] }
         let notifications = Dictionary(
-            try await StoreService.notifications(ids: Array(Set(claimed.map(\.notification))), from: database.client, logger: logger).map { ($0.id, $0) },
+            try await NotificationService.notifications(ids: Array(Set(claimed.map(\.notification))), from: database.client, logger: logger).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
         let targets = try await targets(Array(Set(claimed.map(\.channel))), owner: nil)
         let occurrences = try await occurrences(of: Array(Set(notifications.values.compactMap(\.taskID))))
@@ -191,7 +191,7 @@ extension DeliveryService {
     }
 
     /// What channels receive about a notification.
-    func payload(for notification: StoreNotification) -> DeliveryPayload {
+    func payload(for notification: HouseholdNotification) -> DeliveryPayload {
         DeliveryPayload(
             id: notification.id, kind: notification.kind.rawValue, title: notification.title, body: notification.body,
             priority: notification.priority.rawValue, householdId: notification.householdID, storeId: notification.storeID,
@@ -202,7 +202,7 @@ extension DeliveryService {
     /// How long a push service keeps a message for a device that is away: a reminder until its
     /// item's deadline (or start) passes, at least ten minutes; anything else a day. A reminder
     /// replaces an older pending one of the same item (Web Push `Topic`).
-    func options(for notification: StoreNotification, occursAt: Date?, now: Date) -> DeliveryClient.Options {
+    func options(for notification: HouseholdNotification, occursAt: Date?, now: Date) -> DeliveryClient.Options {
         var ttl = Self.defaultTimeToLive
         if notification.kind == .reminder, let occursAt {
             ttl = Int(min(max(occursAt.timeIntervalSince(now), Self.shortestReminderTimeToLive), Self.longestTimeToLive))

@@ -47,12 +47,12 @@ extension HouseholdService {
             ORDER BY u.id
             """, logger: logger)
         let now = clock.now
-        var notifications: [StoreNotification] = []
+        var notifications: [HouseholdNotification] = []
         for try await (title, user) in rows.decode((String, UUID).self) {
-            notifications.append(StoreNotification(id: UUID(), userID: user, householdID: household, storeID: nil, title: title, body: body,
-                                                   priority: .normal, counts: [:], createdAt: now, readAt: nil, kind: .membership))
+            notifications.append(HouseholdNotification(id: UUID(), userID: user, householdID: household, storeID: nil, title: title, body: body,
+                                                       priority: .normal, counts: [:], createdAt: now, readAt: nil, kind: .membership))
         }
-        try await StoreNotification.insert(notifications, householdID: household, storeID: nil, at: now, on: connection, logger: logger)
+        try await NotificationOutbox.write(notifications, householdID: household, storeID: nil, at: now, on: connection, logger: logger)
     }
 
     /// The activity logs of several households the caller was shown, newest first, the same page of

@@ -7,7 +7,7 @@ public struct StoreChangeBatch: Sendable {
     /// The change events written, oldest first.
     public var eventIDs: [Int64]
     /// The notifications the sync wrote, one per member at most.
-    public var notifications: [StoreNotification]
+    public var notifications: [HouseholdNotification]
 }
 
 /// Committed syncs for this process's subscribers (`storeEvents`, `notificationReceived`).

@@ -10,13 +10,13 @@ struct StoreNotifier {
     let connection: PostgresConnection
     let logger: Logger
 
-    func notifyMembers(of changes: [DetectedChange]) async throws -> [StoreNotification] {
+    func notifyMembers(of changes: [DetectedChange]) async throws -> [HouseholdNotification] {
         guard !changes.isEmpty else { return [] }
         let rows = try await connection.query("""
             SELECT m.user_id, u.preferences::text FROM household_members m JOIN users u ON u.id = m.user_id
             WHERE m.household_id = \(store.householdID) ORDER BY m.user_id
             """, logger: logger)
-        var notifications: [StoreNotification] = []
+        var notifications: [HouseholdNotification] = []
         for try await (userID, json) in rows.decode((UUID, String).self) {
             let preferences: Preferences
             do {
@@ -26,16 +26,16 @@ struct StoreNotifier {
                 preferences = Preferences()
             }
             var counts: [StoreEventType: Int] = [:]
-            var priority = StoreNotification.Priority.low
+            var priority = HouseholdNotification.Priority.low
             for change in changes where preferences.wants(change) {
                 counts[change.type, default: 0] += 1
-                priority = max(priority, StoreNotification.priority(of: change))
+                priority = max(priority, HouseholdNotification.priority(of: change))
             }
             guard !counts.isEmpty else { continue }
-            notifications.append(StoreNotification(id: UUID(), userID: userID, householdID: store.householdID, storeID: store.id, title: store.name,
-                                                   body: StoreNotification.body(counts), priority: priority, counts: counts, createdAt: now))
+            notifications.append(HouseholdNotification(id: UUID(), userID: userID, householdID: store.householdID, storeID: store.id, title: store.name,
+                                                       body: HouseholdNotification.body(counts), priority: priority, counts: counts, createdAt: now))
         }
-        try await StoreNotification.insert(notifications, householdID: store.householdID, storeID: store.id, at: now,
+        try await NotificationOutbox.write(notifications, householdID: store.householdID, storeID: store.id, at: now,
                                            on: connection, logger: logger)
         return notifications
     }

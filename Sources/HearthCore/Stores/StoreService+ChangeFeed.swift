@@ -23,7 +23,7 @@ extension StoreService {
                     """, logger: logger)
                 for try await id in rows.decode(Int64.self) { eventIDs.append(id) }
             }
-            let notifications = try await Self.notifications(ids: notice.notifications, from: database.client, logger: logger)
+            let notifications = try await NotificationService.notifications(ids: notice.notifications, from: database.client, logger: logger)
             guard !eventIDs.isEmpty || !notifications.isEmpty else { return }
             changes.publish(StoreChangeBatch(householdID: notice.household, storeID: notice.store, eventIDs: eventIDs, notifications: notifications))
         } catch {

@@ -4,8 +4,8 @@ import PostgresNIO
 import Synchronization
 
 /// Watched stores: adding one (validated by fetching its feed and importing it), renaming,
-/// removing, listing, syncing with change detection, and reading products, events and
-/// notifications — every request checked against the caller's ability in their household.
+/// removing, listing, syncing with change detection (its notifications go through
+/// ``NotificationOutbox``), and reading products and events — every request checked against the caller's ability in their household.
 ///
 /// Reading a store of a household the caller is not in answers `notFound`, as a missing id does.
 public final class StoreService: ServiceHealth {

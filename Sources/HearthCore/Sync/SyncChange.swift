@@ -29,7 +29,7 @@ public enum SyncRecord: Sendable {
     case store(Store)
     case product(Product)
     case storeEvent(StoreEvent)
-    case notification(StoreNotification)
+    case notification(HouseholdNotification)
 }
 
 /// One record's newest change: its version, whether it is deleted, and the record (nil when deleted).

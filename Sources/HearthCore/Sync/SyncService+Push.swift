@@ -130,7 +130,7 @@ extension SyncService {
         case .markEventRead(let id):
             return (try await stores.markEventRead(caller, actor: actor, id: id, on: connection), nil)
         case .markNotificationRead(let id):
-            return (try await stores.markNotificationRead(actor: actor, id: id, on: connection).version, nil)
+            return (try await notifications.markRead(actor: actor, id: id, on: connection).version, nil)
         }
     }
 

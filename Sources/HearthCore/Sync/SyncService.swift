@@ -21,18 +21,20 @@ public final class SyncService: Sendable {
     let households: HouseholdService
     let tasks: TaskService
     let stores: StoreService
+    let notifications: NotificationService
     let clock: any HearthClock
     let configuration: SyncConfiguration
     let logger: Logger
     /// Households whose changes committed (on any instance), for `syncAvailable`.
     public let pokes = SyncPokeFeed()
 
-    public init(database: Database, households: HouseholdService, tasks: TaskService, stores: StoreService,
+    public init(database: Database, households: HouseholdService, tasks: TaskService, stores: StoreService, notifications: NotificationService,
                 clock: any HearthClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(), logger: Logger? = nil) {
         self.database = database
         self.households = households
         self.tasks = tasks
         self.stores = stores
+        self.notifications = notifications
         self.clock = clock
         self.configuration = configuration
         self.logger = logger ?? database.logger
@@ -223,7 +225,7 @@ public final class SyncService: Sendable {
             }
         }
         if !uuids(.notification).isEmpty {
-            for notification in try await StoreService.notifications(ids: uuids(.notification), from: database.client, logger: logger)
+            for notification in try await NotificationService.notifications(ids: uuids(.notification), from: database.client, logger: logger)
             where notification.userID == caller.userID {
                 found[SyncType.notification.rawValue + "/" + notification.id.lowercasedString] = (.notification(notification), notification.version)
             }

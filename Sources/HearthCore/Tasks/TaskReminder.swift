@@ -10,5 +10,5 @@ public struct TaskReminder: Sendable, Equatable {
     public var title: String
     /// When it was due.
     public var dueAt: Date
-    public var notifications: [StoreNotification]
+    public var notifications: [HouseholdNotification]
 }

@@ -33,7 +33,7 @@ extension TaskService {
                 }
                 changes.publish(.changed(TaskChange(kind: kind, householdID: notice.household, taskID: notice.task, item: item)))
             } else if let reminder = notice.reminder, let dueAt = notice.dueAt {
-                let notifications = try await StoreService.notifications(ids: notice.notifications ?? [], from: database.client, logger: logger)
+                let notifications = try await NotificationService.notifications(ids: notice.notifications ?? [], from: database.client, logger: logger)
                 let title = notifications.first?.title ?? ""
                 changes.publish(.reminder(TaskReminder(id: reminder, taskID: notice.task, householdID: notice.household, title: title,
                                                        dueAt: dueAt, notifications: notifications)))

@@ -218,11 +218,11 @@ extension TaskService {
         var wants = false
         for try await count in rows.decode(Int.self) { wants = count > 0 }
         guard wants else { return }
-        let notification = StoreNotification(
+        let notification = HouseholdNotification(
             id: UUID(), userID: assignee, householdID: item.householdID, storeID: nil, title: item.title,
             body: item.kind == .event ? "An event was assigned to you." : "A task was assigned to you.",
             priority: item.priority == .high ? .high : .normal, counts: [:], createdAt: now, readAt: nil, kind: .taskAssigned, taskID: item.id)
-        try await StoreNotification.insert([notification], householdID: item.householdID, storeID: nil, at: now, on: connection, logger: logger)
+        try await NotificationOutbox.write([notification], householdID: item.householdID, storeID: nil, at: now, on: connection, logger: logger)
     }
 
     // MARK: Deletion

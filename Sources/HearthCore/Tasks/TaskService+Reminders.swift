@@ -59,12 +59,12 @@ extension TaskService {
             var recipients: [UUID] = []
             for try await recipient in recipientRows.decode(UUID.self) { recipients.append(recipient) }
             let body = "Due " + Self.localTime(item.due, in: zone)
-            let priority: StoreNotification.Priority = item.priority == TaskPriority.high.rawValue ? .high : .normal
+            let priority: HouseholdNotification.Priority = item.priority == TaskPriority.high.rawValue ? .high : .normal
             let notifications = recipients.map {
-                StoreNotification(id: UUID(), userID: $0, householdID: item.household, storeID: nil, title: item.title, body: body,
-                                  priority: priority, counts: [:], createdAt: now, readAt: nil, kind: .reminder, taskID: item.task)
+                HouseholdNotification(id: UUID(), userID: $0, householdID: item.household, storeID: nil, title: item.title, body: body,
+                                      priority: priority, counts: [:], createdAt: now, readAt: nil, kind: .reminder, taskID: item.task)
             }
-            try await StoreNotification.insert(notifications, householdID: item.household, storeID: nil, at: now, on: connection, logger: logger)
+            try await NotificationOutbox.write(notifications, householdID: item.household, storeID: nil, at: now, on: connection, logger: logger)
             return TaskReminder(id: item.reminder, taskID: item.task, householdID: item.household, title: item.title, dueAt: item.due,
                                 notifications: notifications)
         }

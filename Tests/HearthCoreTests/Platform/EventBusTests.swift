@@ -107,8 +107,8 @@ import Testing
         let household = UUID()
         let store = UUID()
         let notifications = (0..<400).map { _ in
-            StoreNotification(id: UUID(), userID: UUID(), householdID: household, storeID: store, title: "Alpha", body: "1 price drop",
-                              priority: .low, counts: [.priceDropped: 1], createdAt: Date(), readAt: nil)
+            HouseholdNotification(id: UUID(), userID: UUID(), householdID: household, storeID: store, title: "Alpha", body: "1 price drop",
+                                  priority: .low, counts: [.priceDropped: 1], createdAt: Date(), readAt: nil)
         }
         let notices = StoreChangeNotice.notices(for: StoreChangeBatch(householdID: household, storeID: store, eventIDs: [7, 3, 9],
                                                                        notifications: notifications))

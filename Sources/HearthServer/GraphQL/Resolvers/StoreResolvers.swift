@@ -48,11 +48,6 @@ enum StoreResolvers {
             let household = try input.id("householdId")
             return .int(try await stores.unreadEventCount(actor: actor, householdID: household, storeID: input[argument: "storeId"].uuidValue))
         }
-        resolvers.field("Query.notifications") { input in
-            let actor = try input.signedIn().user.id
-            let kinds = input[argument: "kinds"].strings?.compactMap(NotificationKind.init(rawValue:))
-            return .object(try await stores.notifications(actor: actor, unreadOnly: input.flag("unreadOnly"), kinds: kinds, page: try input.page()))
-        }
     }
 
     private static func registerMutations(_ resolvers: inout Resolvers, stores: StoreService) {
@@ -87,11 +82,6 @@ enum StoreResolvers {
             let household = try input.id("householdId")
             let store = input[argument: "storeId"].uuidValue
             return .int(try await stores.markAllEventsRead(actor: actor, householdID: household, storeID: store))
-        }
-        resolvers.field("Mutation.markNotificationRead") { input in
-            let actor = try input.signedIn().user.id
-            let id = try input.id("id")
-            return .object(try await stores.markNotificationRead(actor: actor, id: id))
         }
     }
 

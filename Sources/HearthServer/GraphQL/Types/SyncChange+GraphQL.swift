@@ -39,7 +39,7 @@ extension SyncChange {
             if value.object(as: Store.self) != nil { return "Store" }
             if value.object(as: Product.self) != nil { return "Product" }
             if value.object(as: StoreEvent.self) != nil { return "StoreEvent" }
-            if value.object(as: StoreNotification.self) != nil { return "Notification" }
+            if value.object(as: HouseholdNotification.self) != nil { return "Notification" }
             return nil
         }
         resolvers.object("PushResult", PushResult.self) { result in

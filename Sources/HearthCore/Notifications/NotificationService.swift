@@ -2,9 +2,21 @@ import Foundation
 import Logging
 import PostgresNIO
 
-extension StoreService {
+/// A person's notifications: listing them (newest first), marking them read, and reading them
+/// by id for the feeds that relay another instance's. Only ever the caller's own.
+public struct NotificationService: Sendable {
+    let database: Database
+    let clock: any HearthClock
+    let logger: Logger
+
+    public init(database: Database, clock: any HearthClock = SystemClock(), logger: Logger? = nil) {
+        self.database = database
+        self.clock = clock
+        self.logger = logger ?? database.logger
+    }
+
     /// The caller's notifications, newest first; only unread ones, or only `kinds`, when asked.
-    public func notifications(actor: UUID, unreadOnly: Bool, kinds: [NotificationKind]? = nil, page: PageRequest) async throws -> Page<StoreNotification> {
+    public func list(actor: UUID, unreadOnly: Bool, kinds: [NotificationKind]? = nil, page: PageRequest) async throws -> Page<HouseholdNotification> {
         let after = try page.afterKeyset()
         var filters: [SQLCondition] = unreadOnly ? [.predicate([.sql("n.read_at IS NULL")])] : []
         if let kinds {
@@ -26,13 +38,13 @@ extension StoreService {
     }
 
     /// Marks one of the caller's notifications read (again: nothing changes).
-    public func markNotificationRead(actor: UUID, id: UUID) async throws -> StoreNotification {
+    public func markRead(actor: UUID, id: UUID) async throws -> HouseholdNotification {
         try await database.transaction(logger: logger) { connection in
-            try await self.markNotificationRead(actor: actor, id: id, on: connection)
+            try await self.markRead(actor: actor, id: id, on: connection)
         }
     }
 
-    func markNotificationRead(actor: UUID, id: UUID, on connection: PostgresConnection) async throws -> StoreNotification {
+    func markRead(actor: UUID, id: UUID, on connection: PostgresConnection) async throws -> HouseholdNotification {
         let rows = try await connection.query("""
             UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now)) WHERE id = \(id) AND user_id = \(actor)
             RETURNING id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
@@ -42,7 +54,7 @@ extension StoreService {
     }
 
     /// Notifications by id, in no order (for relaying another instance's).
-    static func notifications(ids: [UUID], from client: PostgresClient, logger: Logger) async throws -> [StoreNotification] {
+    static func notifications(ids: [UUID], from client: PostgresClient, logger: Logger) async throws -> [HouseholdNotification] {
         guard !ids.isEmpty else { return [] }
         let rows = try await client.query("""
             SELECT id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
@@ -51,8 +63,8 @@ extension StoreService {
         return try await decodeNotifications(rows).map(\.notification)
     }
 
-    static func decodeNotifications(_ rows: PostgresRowSequence) async throws -> [(notification: StoreNotification, micros: Int64)] {
-        var result: [(StoreNotification, Int64)] = []
+    static func decodeNotifications(_ rows: PostgresRowSequence) async throws -> [(notification: HouseholdNotification, micros: Int64)] {
+        var result: [(HouseholdNotification, Int64)] = []
         for try await raw in rows {
             let row = NamedRow(raw)
             var counts: [StoreEventType: Int] = [:]
@@ -61,7 +73,7 @@ extension StoreService {
                     if let type = StoreEventType(rawValue: key), case .number(let number) = value { counts[type] = Int(number) }
                 }
             }
-            let notification = StoreNotification(
+            let notification = HouseholdNotification(
                 id: try row("id"), userID: try row("user_id"), householdID: try row("household_id"), storeID: try row("store_id"),
                 title: try row("title"), body: try row("body"), priority: try row("priority", or: .normal), counts: counts,
                 createdAt: try row("created_at"), readAt: try row("read_at"), version: try row("version"), kind: try row("kind", or: .storeChanges),
