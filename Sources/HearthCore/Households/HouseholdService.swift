@@ -176,8 +176,8 @@ public final class HouseholdService: ServiceHealth {
         let now = clock.now
         let updated = try await database.transaction(logger: logger) { connection in
             let locked = try await connection.query(
-                "SELECT version, field_versions::text FROM households WHERE id = \(id) FOR NO KEY UPDATE", logger: logger)
-            for try await (version, fields) in locked.decode((Int, String).self) {
+                "SELECT version, field_versions FROM households WHERE id = \(id) FOR NO KEY UPDATE", logger: logger)
+            for try await (version, fields) in locked.decode((Int, JSONColumn).self) {
                 try FieldVersions(version: version, json: fields).refuseStale("Household", expected: expectedVersion, fields: named)
             }
             let rows = try await connection.query(

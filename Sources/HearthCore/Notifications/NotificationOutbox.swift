@@ -36,12 +36,20 @@ enum NotificationOutbox {
     static func quietUntil(for users: [UUID], at date: Date, on connection: PostgresConnection, logger: Logger) async throws -> [(user: UUID, until: Date)] {
         guard !users.isEmpty else { return [] }
         let rows = try await connection.query("""
-            SELECT id, preferences::text FROM users WHERE id = ANY(\(Array(Set(users)))) AND preferences ? 'quietHours'
+            SELECT id, preferences FROM users WHERE id = ANY(\(Array(Set(users)))) AND preferences ? 'quietHours'
               AND preferences->'quietHours' <> 'null'::jsonb
             """, logger: logger)
         var held: [(user: UUID, until: Date)] = []
-        for try await (user, json) in rows.decode((UUID, String).self) {
-            guard let preferences = try? Preferences.stored(Data(json.utf8)), let hours = preferences.quietHours else { continue }
+        for try await (user, json) in rows.decode((UUID, JSONColumn).self) {
+            let preferences: Preferences
+            do {
+                preferences = try Preferences.stored(json.data)
+            } catch {
+                // As StoreNotifier does: a person whose stored preferences cannot be read is not held back.
+                logger.warning("stored preferences unreadable; no quiet hours applied", metadata: ["user": "\(user)"])
+                continue
+            }
+            guard let hours = preferences.quietHours else { continue }
             let until = hours.release(date, in: preferences.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt)
             if until > date { held.append((user, until)) }
         }

@@ -27,7 +27,7 @@ public struct NotificationService: Sendable {
             "SELECT count(*) FROM notifications n WHERE n.user_id = \(actor) AND \(unread)", wanted: page.countsTotal)
         let keyset = SQLCondition.keyset(after: after, time: "n.created_at", id: "n.id", descending: true)
         let rows = try await database.client.query("""
-            SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts::text AS counts, n.created_at, n.read_at, n.version, n.kind, n.task_id, n.state,
+            SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts, n.created_at, n.read_at, n.version, n.kind, n.task_id, n.state,
                    \(unescaped: Cursor.microsecondsSQL("n.created_at")) AS micros
             FROM notifications n WHERE n.user_id = \(actor) AND \(unread) AND \(keyset)
             ORDER BY n.created_at DESC, n.id DESC LIMIT \(page.first + 1)
@@ -47,7 +47,7 @@ public struct NotificationService: Sendable {
     func markRead(actor: UUID, id: UUID, on connection: PostgresConnection) async throws -> HouseholdNotification {
         let rows = try await connection.query("""
             UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now)) WHERE id = \(id) AND user_id = \(actor)
-            RETURNING id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
+            RETURNING id, user_id, household_id, store_id, title, body, priority, counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
             """, logger: logger)
         guard let notification = try await Self.decodeNotifications(rows).first?.notification else { throw ServiceError.notFound("Notification") }
         return notification
@@ -57,7 +57,7 @@ public struct NotificationService: Sendable {
     static func notifications(ids: [UUID], from client: PostgresClient, logger: Logger) async throws -> [HouseholdNotification] {
         guard !ids.isEmpty else { return [] }
         let rows = try await client.query("""
-            SELECT id, user_id, household_id, store_id, title, body, priority, counts::text AS counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
+            SELECT id, user_id, household_id, store_id, title, body, priority, counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
             FROM notifications WHERE id = ANY(\(ids))
             """, logger: logger)
         return try await decodeNotifications(rows).map(\.notification)
@@ -68,10 +68,11 @@ public struct NotificationService: Sendable {
         for try await raw in rows {
             let row = NamedRow(raw)
             var counts: [StoreEventType: Int] = [:]
-            if case .object(let object)? = JSONValue.parse(Data(try row("counts", as: String.self).utf8)) {
-                for (key, value) in object {
-                    if let type = StoreEventType(rawValue: key), case .number(let number) = value { counts[type] = Int(number) }
+            for (key, count) in try row("counts", as: JSONColumn.self).decode([String: Int].self, column: "notifications.counts") {
+                guard let type = StoreEventType(rawValue: key) else {
+                    throw JSONColumn.Malformed(column: "notifications.counts", problem: "\(key) is not a kind of store change")
                 }
+                counts[type] = count
             }
             let notification = HouseholdNotification(
                 id: try row("id"), userID: try row("user_id"), householdID: try row("household_id"), storeID: try row("store_id"),

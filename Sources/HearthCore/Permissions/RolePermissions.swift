@@ -38,10 +38,10 @@ public struct RolePermissions: Sendable {
 
     /// Reads `role_permissions`.
     public static func load(from database: Database, logger: Logger) async throws -> RolePermissions {
-        let rows = try await database.client.query("SELECT role, rules::text FROM role_permissions", logger: logger)
+        let rows = try await database.client.query("SELECT role, rules FROM role_permissions", logger: logger)
         var templates: [String: [JSONValue]] = [:]
-        for try await (role, json) in rows.decode((String, String).self) {
-            guard case .array(let rules)? = JSONValue.parse(Data(json.utf8)) else {
+        for try await (role, json) in rows.decode((String, JSONColumn).self) {
+            guard case .array(let rules)? = JSONValue.parse(json.data) else {
                 throw PermissionRuleError("role \(role): rules are not a JSON array")
             }
             templates[role] = rules

@@ -13,14 +13,14 @@ struct StoreNotifier {
     func notifyMembers(of changes: [DetectedChange]) async throws -> [HouseholdNotification] {
         guard !changes.isEmpty else { return [] }
         let rows = try await connection.query("""
-            SELECT m.user_id, u.preferences::text FROM household_members m JOIN users u ON u.id = m.user_id
+            SELECT m.user_id, u.preferences FROM household_members m JOIN users u ON u.id = m.user_id
             WHERE m.household_id = \(store.householdID) ORDER BY m.user_id
             """, logger: logger)
         var notifications: [HouseholdNotification] = []
-        for try await (userID, json) in rows.decode((UUID, String).self) {
+        for try await (userID, json) in rows.decode((UUID, JSONColumn).self) {
             let preferences: Preferences
             do {
-                preferences = try Preferences.stored(Data(json.utf8))
+                preferences = try Preferences.stored(json.data)
             } catch {
                 logger.warning("stored preferences unreadable; notifying with defaults", metadata: ["user": "\(userID)"])
                 preferences = Preferences()

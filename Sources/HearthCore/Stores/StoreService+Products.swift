@@ -5,7 +5,7 @@ extension StoreService {
     /// A product's columns; each statement adds its store's domain as `store_domain` (from the
     /// stores it was asked for, or a join).
     static let productSelect = """
-        p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, p.images::text AS images, \
+        p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, p.images, \
         p.min_price, p.max_price, p.available, p.first_seen_at, p.last_changed_at, p.removed_at, p.version, \
         \(Cursor.microsecondsSQL("p.first_seen_at")) AS first_seen_micros, \(Cursor.microsecondsSQL("p.last_changed_at")) AS changed_micros
         """
@@ -159,10 +159,9 @@ extension StoreService {
 
     static func decodeProducts(_ rows: PostgresRowSequence) async throws -> [(product: Product, firstSeenMicros: Int64, changedMicros: Int64)] {
         var products: [(Product, Int64, Int64)] = []
-        let decoder = JSONDecoder()
         for try await raw in rows {
             let row = NamedRow(raw)
-            let images = (try? decoder.decode([FeedImage].self, from: Data(try row("images", as: String.self).utf8))) ?? []
+            let images = try row("images", as: JSONColumn.self).decode([FeedImage].self, column: "products.images")
             let product = Product(
                 id: try row("id"), storeID: try row("store_id"), storeDomain: try row("store_domain"), householdID: try row("household_id"),
                 shopifyID: try row("shopify_id"), title: try row("title"), handle: try row("handle"), vendor: try row("vendor"),

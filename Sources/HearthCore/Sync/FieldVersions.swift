@@ -8,10 +8,10 @@ struct FieldVersions: Sendable {
     /// Column → the version that last changed it; a column never changed since the record was made is absent (0).
     var columns: [String: Int]
 
-    /// Reads the `field_versions` column as returned by `field_versions::text`.
-    init(version: Int, json: String) {
+    /// Reads the `field_versions` column (a JSON object of column → version).
+    init(version: Int, json: JSONColumn) throws {
         self.version = version
-        self.columns = (try? JSONDecoder().decode([String: Int].self, from: Data(json.utf8))) ?? [:]
+        self.columns = try json.decode([String: Int].self, column: "field_versions")
     }
 
     /// Refuses an edit based on `expected` that names a field someone changed since (`CONFLICT`,

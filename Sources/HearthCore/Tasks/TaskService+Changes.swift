@@ -121,14 +121,14 @@ extension TaskService {
     func lockedItem(_ caller: CallerAbility, _ id: UUID, withSubtasks: Bool = false, forDeletion: Bool = false,
                     on connection: PostgresConnection) async throws -> LockedItem {
         let rows = try await connection.query("""
-            SELECT \(unescaped: Self.itemSelect), t.field_versions::text AS field_versions FROM task_items t WHERE t.id = \(id)
+            SELECT \(unescaped: Self.itemSelect), t.field_versions FROM task_items t WHERE t.id = \(id)
             \(unescaped: forDeletion ? "FOR UPDATE" : "FOR NO KEY UPDATE")
             """, logger: logger)
         for try await raw in rows {
             let row = NamedRow(raw)
             var item = try Self.decodeItem(row)
             guard caller.ability.can("read", item.subject) else { break }
-            let versions = FieldVersions(version: item.version, json: try row("field_versions"))
+            let versions = try FieldVersions(version: item.version, json: try row("field_versions"))
             guard withSubtasks else { return LockedItem(item: item, versions: versions) }
             let subtasks = try await connection.query(
                 "SELECT id, position, title, done FROM subtasks WHERE task_id = \(id) ORDER BY position", logger: logger)

@@ -244,14 +244,14 @@ extension TaskService {
     /// deletion in the mode the `DELETE` needs (`FOR UPDATE`), so no lock is upgraded later.
     private func lockedLabel(_ caller: CallerAbility, _ id: UUID, forDeletion: Bool, on connection: PostgresConnection) async throws -> (TaskLabel, FieldVersions) {
         let rows = try await connection.query("""
-            SELECT \(unescaped: Self.labelColumns), field_versions::text AS field_versions FROM labels WHERE id = \(id)
+            SELECT \(unescaped: Self.labelColumns), field_versions FROM labels WHERE id = \(id)
             \(unescaped: forDeletion ? "FOR UPDATE" : "FOR NO KEY UPDATE")
             """, logger: logger)
         for try await raw in rows {
             let row = NamedRow(raw)
             let label = try Self.decodeLabel(row)
             guard caller.ability.can("read", label.subject) else { break }
-            return (label, FieldVersions(version: label.version, json: try row("field_versions")))
+            return (label, try FieldVersions(version: label.version, json: try row("field_versions")))
         }
         throw ServiceError.notFound("Label")
     }

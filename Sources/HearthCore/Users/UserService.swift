@@ -212,8 +212,8 @@ public final class UserService: ServiceHealth {
     // MARK: Preferences
 
     public func preferences(userID: UUID) async throws -> Preferences {
-        let rows = try await database.client.query("SELECT preferences::text FROM users WHERE id = \(userID)", logger: logger)
-        for try await json in rows.decode(String.self) { return try Preferences.stored(Data(json.utf8)) }
+        let rows = try await database.client.query("SELECT preferences FROM users WHERE id = \(userID)", logger: logger)
+        for try await json in rows.decode(JSONColumn.self) { return try Preferences.stored(json.data) }
         throw ServiceError.notFound("User")
     }
 
@@ -226,9 +226,9 @@ public final class UserService: ServiceHealth {
         }
         return try await database.transaction(logger: logger) { connection in
             let rows = try await connection.query(
-                "SELECT preferences::text FROM users WHERE id = \(userID) FOR NO KEY UPDATE", logger: logger)
+                "SELECT preferences FROM users WHERE id = \(userID) FOR NO KEY UPDATE", logger: logger)
             var current: Preferences?
-            for try await json in rows.decode(String.self) { current = try Preferences.stored(Data(json.utf8)) }
+            for try await json in rows.decode(JSONColumn.self) { current = try Preferences.stored(json.data) }
             guard let current else { throw ServiceError.notFound("User") }
             let updated = try patch.applied(to: current)
             try await connection.query(

@@ -34,4 +34,22 @@ import Testing
         }
         #expect(NamedRow.MissingColumn(name: "colour").description == "the statement returns no column named colour")
     }
+
+    /// jsonb and json cells are read as documents (no text round trip), and one that is not the
+    /// shape asked for is an error naming its column, not an empty default.
+    @Test func jsonColumnsAreDocumentsThatFailLoudly() async throws {
+        try await withTestDatabase { database, _ in
+            for try await raw in try await database.client.query(
+                #"SELECT '{"name": 3, "title": 7}'::jsonb AS versions, '{"name": 3}'::json AS plain, '[1, 2]'::jsonb AS list"#
+            ) {
+                let row = NamedRow(raw)
+                #expect(try row("versions", as: JSONColumn.self).decode([String: Int].self, column: "versions") == ["name": 3, "title": 7])
+                #expect(try row("plain", as: JSONColumn.self).decode([String: Int].self, column: "plain") == ["name": 3])
+                let list = try row("list", as: JSONColumn.self)
+                #expect(try list.decode([Int].self, column: "list") == [1, 2])
+                let error = try #require(throws: JSONColumn.Malformed.self) { try list.decode([String: Int].self, column: "labels.field_versions") }
+                #expect(error.description.hasPrefix("the labels.field_versions column holds JSON Hearth cannot read: "))
+            }
+        }
+    }
 }
