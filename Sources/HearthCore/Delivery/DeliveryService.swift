@@ -311,7 +311,7 @@ public final class DeliveryService: ServiceHealth {
     static func decodeChannel(_ row: NamedRow) throws -> DeliveryChannel {
         let kinds: [String]? = try row("kinds")
         return DeliveryChannel(
-            id: try row("id"), userID: try row("user_id"), kind: try row("kind", or: .webhook), name: try row("name"),
+            id: try row("id"), userID: try row("user_id"), kind: try row("kind"), name: try row("name"),
             kinds: kinds.map { $0.compactMap(NotificationKind.init(rawValue:)) }, enabled: try row("enabled"), disabledReason: try row("disabled_reason"),
             createdAt: try row("created_at"), lastSuccessAt: try row("last_success_at"), lastFailureAt: try row("last_failure_at"),
             lastFailure: try row("last_failure"), consecutiveFailures: try row("consecutive_failures"))

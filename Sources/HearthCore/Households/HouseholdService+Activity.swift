@@ -88,7 +88,7 @@ extension HouseholdService {
         var found: [ActivityEntry] = []
         for try await raw in rows {
             let row = NamedRow(raw)
-            guard let kind = ActivityEntry.Kind(rawValue: try row("kind")) else { continue }
+            let kind: ActivityEntry.Kind = try row("kind")
             var actor = PublicUser.deleted
             if let id: UUID = try row("actor_id"), let name: String = try row("actor_name") {
                 actor = PublicUser(id: id, displayName: name, avatarURL: try row("actor_avatar"))

@@ -153,7 +153,7 @@ extension HouseholdService {
                 creator = PublicUser(id: id, displayName: name, avatarURL: try row("avatar_url"))
             }
             found.append((Invitation(
-                id: try row("id"), householdID: try row("household_id"), role: try row("role", or: .viewer), createdBy: creator,
+                id: try row("id"), householdID: try row("household_id"), role: try row("role"), createdBy: creator,
                 createdAt: try row("created_at"), expiresAt: try row("expires_at"), maxUses: try row("max_uses"), uses: try row("uses"),
                 revokedAt: try row("revoked_at")), try row("micros")))
         }

@@ -34,7 +34,7 @@ extension HouseholdService {
         var found: [(member: HouseholdMember, micros: Int64)] = []
         for try await raw in rows {
             let row = NamedRow(raw)
-            guard let role = HouseholdRole(rawValue: try row("role")) else { continue }
+            let role: HouseholdRole = try row("role")
             let user = PublicUser(id: try row("user_id"), displayName: try row("display_name"), avatarURL: try row("avatar_url"))
             found.append((HouseholdMember(householdID: try row("household_id"), user: user, role: role, joinedAt: try row("joined_at"),
                                           version: try row("version")),

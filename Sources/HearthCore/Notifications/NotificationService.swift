@@ -76,8 +76,8 @@ public struct NotificationService: Sendable {
             }
             let notification = HouseholdNotification(
                 id: try row("id"), userID: try row("user_id"), householdID: try row("household_id"), storeID: try row("store_id"),
-                title: try row("title"), body: try row("body"), priority: try row("priority", or: .normal), counts: counts,
-                createdAt: try row("created_at"), readAt: try row("read_at"), version: try row("version"), kind: try row("kind", or: .storeChanges),
+                title: try row("title"), body: try row("body"), priority: try row("priority"), counts: counts,
+                createdAt: try row("created_at"), readAt: try row("read_at"), version: try row("version"), kind: try row("kind"),
                 taskID: try row("task_id"), isDone: try row("state", as: String.self) == "DONE")
             result.append((notification, try row("micros")))
         }

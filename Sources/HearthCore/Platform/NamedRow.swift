@@ -29,9 +29,20 @@ final class NamedRow {
         return try cell.decode(T.self)
     }
 
-    /// A column's text as the enum `T` whose raw values the column holds; `fallback` for an unknown value.
-    func callAsFunction<T: RawRepresentable<String>>(_ name: String, or fallback: T) throws -> T {
-        T(rawValue: try self(name, as: String.self)) ?? fallback
+    /// A column's text as the enum `T` whose raw values the column holds; a value `T` does not
+    /// have is an ``UnknownValue`` naming both (a row written by a newer Hearth, or a bug), never a default.
+    func callAsFunction<T: RawRepresentable<String>>(_ name: String, as type: T.Type = T.self) throws -> T {
+        let text = try self(name, as: String.self)
+        guard let value = T(rawValue: text) else { throw UnknownValue(column: name, value: text, type: "\(T.self)") }
+        return value
+    }
+
+    /// A column holds a value its enum does not have.
+    struct UnknownValue: Error, CustomStringConvertible {
+        let column: String
+        let value: String
+        let type: String
+        var description: String { "the column \(column) holds \"\(value)\", which is not a \(type)" }
     }
 
     /// A statement's SELECT list lacks a column its decoder reads: a programming mistake.

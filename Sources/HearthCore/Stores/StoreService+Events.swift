@@ -189,7 +189,7 @@ extension StoreService {
         var events: [StoreEvent] = []
         for try await raw in rows {
             let row = NamedRow(raw)
-            guard let type = StoreEventType(rawValue: try row("type")) else { continue }
+            let type: StoreEventType = try row("type")
             events.append(StoreEvent(
                 id: try row("id"), householdID: try row("household_id"), storeID: try row("store_id"), storeName: try row("store_name"),
                 productID: try row("product_id"), productTitle: try row("product_title"), variantID: try row("variant_id"),

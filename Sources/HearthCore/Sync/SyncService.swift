@@ -139,7 +139,7 @@ public final class SyncService: Sendable {
         var found: [LoggedChange] = []
         for try await raw in rows {
             let row = NamedRow(raw)
-            guard let type = SyncType(rawValue: try row("type")) else { continue }
+            let type: SyncType = try row("type")
             found.append(LoggedChange(type: type, id: try row("record_id"), person: try row("person"), version: try row("version"),
                                       deleted: try row("deleted"), xid: try row("xid")))
         }

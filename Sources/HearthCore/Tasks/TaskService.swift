@@ -151,8 +151,8 @@ public final class TaskService: ServiceHealth {
     /// One row of ``itemSelect`` (further columns are ignored).
     static func decodeItem(_ row: NamedRow) throws -> TaskItem {
         TaskItem(
-            id: try row("id"), householdID: try row("household_id"), kind: try row("kind", or: .task), title: try row("title"),
-            notes: try row("notes"), priority: try row("priority", or: .none), deadline: try row("deadline"),
+            id: try row("id"), householdID: try row("household_id"), kind: try row("kind"), title: try row("title"),
+            notes: try row("notes"), priority: try row("priority"), deadline: try row("deadline"),
             estimateMinutes: try row("estimate_minutes"), assigneeID: try row("assignee_id"), startsAt: try row("starts_at"),
             endsAt: try row("ends_at"), location: try row("location"), completedAt: try row("completed_at"), completedBy: try row("completed_by"),
             createdBy: try row("created_by"), createdAt: try row("created_at"), updatedBy: try row("updated_by"), updatedAt: try row("updated_at"),

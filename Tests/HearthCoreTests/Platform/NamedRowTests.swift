@@ -28,8 +28,9 @@ import Testing
         try await withTestDatabase { database, _ in
             for try await raw in try await database.client.query("SELECT 'HIGH' AS known, 'LOUD' AS unknown") {
                 let row = NamedRow(raw)
-                #expect(try row("known", or: TaskPriority.none) == .high)
-                #expect(try row("unknown", or: TaskPriority.none) == TaskPriority.none)
+                #expect(try row("known", as: TaskPriority.self) == .high)
+                let error = try #require(throws: NamedRow.UnknownValue.self) { try row("unknown", as: TaskPriority.self) }
+                #expect(error.description == "the column unknown holds \"LOUD\", which is not a TaskPriority")
             }
         }
         #expect(NamedRow.MissingColumn(name: "colour").description == "the statement returns no column named colour")
