@@ -4,7 +4,7 @@ import HearthTestSupport
 import Testing
 
 /// The role rules stored in `role_permissions`: the shipped ones load and give each role what
-/// the README's role table says; bad ones are refused naming the role and the rule.
+/// the role table in docs/graphql-api.md says; bad ones are refused naming the role and the rule.
 @Suite struct RolePermissionsTests {
     static func ability(_ permissions: RolePermissions, user: UUID, _ households: [(UUID, String)]) throws -> Ability {
         Ability(rules: try permissions.rules(userID: user, households: households.map { (id: $0.0, role: $0.1) }))
