@@ -20,6 +20,10 @@ public struct HearthDependencies: Sendable {
     public var graphQL: Executor?
     /// Turns bearer tokens into callers for `/graphql` over HTTP and WebSocket, and `/mcp`.
     public var authenticator: Authenticator
+    /// The documents clients registered by hash (automatic persisted queries), for `/graphql`.
+    public var persistedQueries: PersistedQueryStore
+    /// What `/readyz` asks: the database answers and its migrations are current.
+    public var readiness: ReadinessCheck
     /// The assistants' MCP sessions; without them `/mcp` is absent.
     var mcp: MCPSessions?
 
@@ -27,12 +31,22 @@ public struct HearthDependencies: Sendable {
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
         graphQL: Executor? = nil, authenticator: Authenticator = .noAccounts
     ) {
+        self.init(database: database, migrator: migrator, health: health, metrics: metrics, graphQL: graphQL, authenticator: authenticator, mcp: nil)
+    }
+
+    init(
+        database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
+        graphQL: Executor?, authenticator: Authenticator, mcp: MCPSessions?
+    ) {
         self.authenticator = authenticator
         self.database = database
         self.migrator = migrator
         self.health = health
         self.metrics = metrics
         self.graphQL = graphQL
+        self.persistedQueries = PersistedQueryStore(database: database)
+        self.readiness = ReadinessCheck(database: database, migrator: migrator)
+        self.mcp = mcp
     }
 }
 
@@ -46,7 +60,7 @@ public func buildRouter(
     if !configuration.corsOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.corsOrigins)) }
     HealthController(
         health: dependencies.health,
-        readiness: ReadinessCheck(database: dependencies.database, migrator: dependencies.migrator),
+        readiness: dependencies.readiness,
         adminToken: configuration.adminToken, version: configuration.version, startedAt: startedAt,
         authenticator: dependencies.authenticator
     ).addRoutes(to: router)
@@ -54,7 +68,7 @@ public func buildRouter(
     if let executor = dependencies.graphQL {
         GraphQLController(
             executor: executor, configuration: configuration.graphQL,
-            persistedQueries: PersistedQueryStore(database: dependencies.database), authenticator: dependencies.authenticator,
+            persistedQueries: dependencies.persistedQueries, authenticator: dependencies.authenticator,
             databaseStatus: dependencies.database.status
         ).addRoutes(to: router)
     }

@@ -30,6 +30,12 @@ public struct HearthRuntime: Sendable {
         public var delivery: DeliveryConfiguration
         public var clock: any HearthClock
 
+        /// The services' part of it.
+        var services: HearthServices.Configuration {
+            HearthServices.Configuration(users: users, households: households, stores: stores, shopify: shopify, sync: sync,
+                                         delivery: delivery, clock: clock)
+        }
+
         public init(
             server: HearthServerConfiguration, database: DatabaseConfiguration, users: UsersConfiguration = UsersConfiguration(),
             households: HouseholdsConfiguration = HouseholdsConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
@@ -80,31 +86,18 @@ public struct HearthRuntime: Sendable {
     ) throws(HearthGraphQLSchema.LoadError) {
         self.configuration = configuration
         self.logger = logger
-        let clock = configuration.clock
-        let households = HouseholdService(database: database, configuration: configuration.households, clock: clock, logger: logger)
-        let users = UserService(database: database, configuration: configuration.users, clock: clock, logger: logger, accountHooks: households)
-        let client = ShopifyClient(configuration: configuration.shopify)
-        let stores = StoreService(database: database, households: households, client: client, configuration: configuration.stores,
-                                  clock: clock, logger: logger)
-        let tasks = TaskService(database: database, households: households, clock: clock, cacheTTL: configuration.households.cacheTTL, logger: logger)
-        let notifications = NotificationService(database: database, clock: clock, logger: logger)
-        let sync = SyncService(database: database, households: households, tasks: tasks, stores: stores, notifications: notifications, clock: clock,
-                               configuration: configuration.sync, logger: logger)
-        let delivery = DeliveryService(database: database, clock: clock, configuration: configuration.delivery, logger: logger)
-        let health = HealthRegistry([database, database.bus, users, households, stores, tasks, delivery])
-        let services = HearthServices(users: users, households: households, stores: stores, tasks: tasks, notifications: notifications, sync: sync, delivery: delivery,
-                                      health: health, clock: clock)
+        let services = HearthServices(database: database, configuration: configuration.services, logger: logger)
         let schema = try HearthGraphQLSchema(source: source, facts: facts, services: services)
         self.database = database
         self.migrator = Migrator(migrations: migrations, logger: logger)
         self.services = services
         self.schema = schema
-        var dependencies = HearthDependencies(
-            database: database, migrator: migrator, health: health, metrics: metrics,
-            graphQL: schema.makeExecutor(logger: logger, configuration: configuration.executor), authenticator: .sessions(users))
-        dependencies.mcp = MCPSessions(configuration: configuration.server.mcp, tools: HearthTools(services: services, logger: logger, callTimeout: configuration.server.mcp.callTimeout),
-                                       version: configuration.server.version, logger: logger)
-        self.dependencies = dependencies
+        let mcp = MCPSessions(configuration: configuration.server.mcp,
+                              tools: HearthTools(services: services, logger: logger, callTimeout: configuration.server.mcp.callTimeout),
+                              version: configuration.server.version, logger: logger)
+        dependencies = HearthDependencies(
+            database: database, migrator: migrator, health: services.health, metrics: metrics,
+            graphQL: schema.makeExecutor(logger: logger, configuration: configuration.executor), authenticator: .sessions(services.users), mcp: mcp)
     }
 
     /// The HTTP application; `onServerRunning` receives the bound port (useful with port 0).
@@ -146,10 +139,34 @@ public struct HearthRuntime: Sendable {
         return loops
     }
 
-    /// Releases what outlives the services: the HTTP clients of the shops and of delivery.
+    /// What a process runs, in the order the service group starts them (it stops them in reverse):
+    /// `first` (an embedded cluster), the pool, what the services release when all above them
+    /// stopped (``shutdown()``), the event bus, the HTTP application, and the background loops, which
+    /// start once `ready` returns — so no request, reminder or sync is cut off by the pool closing.
+    public func orderedServices(first: [any Service], application: some Service, loopsStartWhen ready: @escaping @Sendable () async -> Void)
+        -> [any Service]
+    {
+        first + [database, Release(runtime: self), database.bus, application] + loops(startWhen: ready)
+    }
+
+    /// Waits for the group's shutdown to reach it (everything after it has stopped), then releases
+    /// the runtime's clients and sessions; also when the group is cancelled.
+    struct Release: Service {
+        let runtime: HearthRuntime
+
+        func run() async throws {
+            do {
+                try await gracefulShutdown()
+            } catch {
+                // Cancelled: the group is ending on an error; release all the same.
+            }
+            try await runtime.shutdown()
+        }
+    }
+
+    /// Releases what outlives the services: the MCP sessions and the HTTP clients of the shops and of delivery.
     public func shutdown() async throws {
         await dependencies.mcp?.closeAll()
-        try await services.stores.shutdown()
-        try await services.delivery.shutdown()
+        try await services.shutdown()
     }
 }

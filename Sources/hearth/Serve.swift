@@ -133,31 +133,20 @@ struct Serve: AsyncParsableCommand {
             defer { migratedContinuation.finish() }
             try await runtime.prepare()
         }
-        var services: [any Service] = []
-        if let embedded { services.append(EmbeddedPostgresService(cluster: embedded, status: runtime.database.status, logger: logger, restartDelay: restartDelay)) }
-        services.append(runtime.database)
-        // One LISTEN connection: other instances' cache drops and store changes come in here.
-        services.append(runtime.database.bus)
-        services.append(app)
-        // Last to start, first to stop: no reminder or sync is cut off by the pool closing under it.
-        // They start once the migrations ran (the stream ends then, or when start-up failed).
-        services.append(contentsOf: runtime.loops { for await _ in migrated {} })
-        // Shutdown runs in reverse: the server drains its requests, then the pool closes,
+        let cluster: [any Service] = embedded.map {
+            [EmbeddedPostgresService(cluster: $0, status: runtime.database.status, logger: logger, restartDelay: restartDelay)]
+        } ?? []
+        // The loops start once the migrations ran (the stream ends then, or when start-up failed).
+        // Shutdown runs in reverse: the loops and the server drain, the clients close, then the pool,
         // then the embedded cluster stops.
+        let services = runtime.orderedServices(first: cluster, application: app) { for await _ in migrated {} }
         var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             cancellationSignals: [],
             logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(8)
-        let group = ServiceGroup(configuration: groupConfiguration)
-        do {
-            try await group.run()
-        } catch {
-            try? await runtime.shutdown()
-            throw error
-        }
-        try? await runtime.shutdown()
+        try await ServiceGroup(configuration: groupConfiguration).run()
         logger.info("stopped")
     }
 

@@ -93,10 +93,14 @@ struct UserCommand: AsyncParsableCommand {
             try await setup.run { configuration in
                 try await Database(configuration: configuration, logger: logger).whileRunning { database in
                     try await Migrator(migrations: migrations, logger: logger).migrate(database.client)
+                    // The services as `hearth serve` builds them (an account's households are handled as there).
+                    let services = HearthServices(database: database, logger: logger)
                     do {
-                        try await body(UserService(database: database, logger: logger))
-                    } catch let error as ServiceError {
-                        throw PlainError(error.message)
+                        try await body(services.users)
+                        try await services.shutdown()
+                    } catch {
+                        try? await services.shutdown()
+                        throw (error as? ServiceError).map { PlainError($0.message) } ?? error
                     }
                 }
             }

@@ -46,7 +46,7 @@ import Testing
         // The new password works and the old one does not.
         let database = Database(configuration: .embedded(endpoint, poolSize: 1), logger: TestPostgres.logger)
         try await database.whileRunning { database in
-            let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4))
+            let users = HearthServices(database: database, configuration: .init(users: UsersConfiguration(bcryptCost: 4))).users
             _ = try await users.signIn(email: "root@example.org", password: "battery staple", deviceName: nil, clientAddress: nil)
             await #expect(throws: ServiceError.invalidCredentials) {
                 _ = try await users.signIn(email: "root@example.org", password: "correct horse", deviceName: nil, clientAddress: nil)

@@ -46,19 +46,19 @@ import Testing
         try await shop.withRunning { port in
             try await withTestDatabase { database, _ in
                 let clock = ManualClock(Date())
-                let households = HouseholdService(database: database, clock: clock)
-                let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4), clock: clock, accountHooks: households)
                 let allowed = shops.map { ShopifyClientConfiguration.AllowedHost(host: "\($0).test", origin: FixtureShop.origin(port: port, shop: $0)) }
-                let client = ShopifyClient(configuration: ShopifyClientConfiguration(
-                    requestTimeout: requestTimeout, pageSize: pageSize, maximumProducts: maximumProducts, allowedHosts: allowed))
-                let stores = StoreService(database: database, households: households, client: client, configuration: configuration, clock: clock)
+                let services = HearthServices(database: database, configuration: .init(
+                    users: UsersConfiguration(bcryptCost: 4), stores: configuration,
+                    shopify: ShopifyClientConfiguration(requestTimeout: requestTimeout, pageSize: pageSize, maximumProducts: maximumProducts, allowedHosts: allowed),
+                    clock: clock))
+                let (users, households, stores) = (services.users, services.households, services.stores)
                 try await withCleanup {
                     let owner = try await users.signUp(email: "olive@example.org", password: "correct horse", displayName: "Olive", deviceName: nil).user.id
                     let household = try await households.createHousehold(actor: owner, name: "Home", description: nil, timeZone: "UTC").id
                     try await body(Fixture(shop: shop, port: port, database: database, clock: clock, users: users, households: households,
                                            stores: stores, owner: owner, household: household))
                 } cleanup: {
-                    try await client.shutdown()
+                    try await services.shutdown()
                 }
             }
         }
@@ -124,9 +124,8 @@ import Testing
             // A second instance: its own services and feed client, the same database and clock.
             var second = configuration
             second.instanceID = "second-instance"
-            let households = HouseholdService(database: f.database, clock: f.clock)
-            let client = ShopifyClient(configuration: f.stores.client.configuration)
-            let other = StoreService(database: f.database, households: households, client: client, configuration: second, clock: f.clock)
+            let services = HearthServices(database: f.database, configuration: .init(stores: second, shopify: f.stores.client.configuration, clock: f.clock))
+            let other = services.stores
             try await withCleanup {
                 for round in 1...2 {
                     for index in 1...20 { _ = f.shop.update("shop\(index)") { $0.setPrice(product: 0, to: Int64(1000 + round * 10 + index)) } }
@@ -143,7 +142,7 @@ import Testing
                     #expect(try await f.count("SELECT count(*) FROM store_events WHERE type = 'PRICE_DROPPED' OR type = 'PRICE_INCREASED'") == 20 * round)
                 }
             } cleanup: {
-                try await client.shutdown()
+                try await services.shutdown()
             }
         }
     }

@@ -36,9 +36,8 @@ import Testing
                             _ body: @escaping @Sendable (Fixture) async throws -> Void) async throws {
         try await withTestDatabase { database, _ in
             let clock = ManualClock(now)
-            let households = HouseholdService(database: database, clock: clock)
-            let users = UserService(database: database, configuration: UsersConfiguration(bcryptCost: 4), clock: clock, accountHooks: households)
-            let tasks = TaskService(database: database, households: households, clock: clock)
+            let services = HearthServices(database: database, configuration: .init(users: UsersConfiguration(bcryptCost: 4), clock: clock))
+            let (users, households, tasks) = (services.users, services.households, services.tasks)
             let owner = try await users.signUp(email: "olive@example.org", password: "correct horse", displayName: "Olive", deviceName: nil).user.id
             let household = try await households.createHousehold(actor: owner, name: "Home", description: nil, timeZone: timeZone).id
             try await body(Fixture(database: database, clock: clock, users: users, households: households, tasks: tasks, owner: owner,
@@ -397,7 +396,8 @@ extension TaskServiceTests {
             #expect(try await TaskReminderLoop(tasks: f.tasks).runRound() == 0, "nothing is due yet")
 
             f.clock.advance(by: 601)
-            let other = TaskService(database: f.database, households: HouseholdService(database: f.database, clock: f.clock), clock: f.clock)
+            // A second instance: its own services, the same database and clock.
+            let other = HearthServices(database: f.database, configuration: .init(clock: f.clock)).tasks
             async let first = TaskReminderLoop(tasks: f.tasks).runRound()
             async let second = TaskReminderLoop(tasks: other).runRound()
             let (a, b) = try await (first, second)

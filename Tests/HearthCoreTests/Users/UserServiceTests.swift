@@ -12,7 +12,7 @@ import Testing
     ) async throws {
         try await withTestDatabase { database, _ in
             let clock = ManualClock()
-            try await body(UserService(database: database, configuration: configuration, clock: clock), clock, database)
+            try await body(HearthServices(database: database, configuration: .init(users: configuration, clock: clock)).users, clock, database)
         }
     }
 
