@@ -103,6 +103,6 @@ extension ServiceError {
     static func transactionContended(attempts: Int) -> ServiceError {
         ServiceError(.conflict, "Others were changing the same things at the same moment and this change could not be saved "
                      + "after \(attempts) attempts; nothing was written. Please try again.",
-                     details: [Detail(key: "retryable", value: .bool(true))])
+                     details: retryable)
     }
 }

@@ -13,25 +13,32 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         case serviceUnavailable = "SERVICE_UNAVAILABLE"
     }
 
-    /// One fact for programs, shown after the code (and field) in `extensions`.
-    public struct Detail: Sendable, Equatable {
-        public enum Value: Sendable, Equatable {
-            case string(String)
-            case int(Int)
-            case bool(Bool)
-            case strings([String])
-        }
-        public let key: String
-        public let value: Value
+    /// The facts for programs a refusal may carry, shown after the code (and field) in `extensions`
+    /// under these names; each refusal sets the ones that describe it.
+    public struct Details: Sendable, Equatable {
+        /// The same request later will do (the database was away, writers collided).
+        public var retryable = false
+        /// Seconds to wait before trying again, for `RATE_LIMITED`.
+        public var retryAfter: Int?
+        /// A version conflict: the fields (as named in the API) someone else changed, and the record's version now.
+        public var conflictingFields: [String]?
+        public var currentVersion: Int?
+        /// A permission denial: what was asked, of which subject type, why not, and the role that would be allowed.
+        public var denial: PermissionDenial?
+        /// A store feed's failure: its code and what to do.
+        public var syncError: StoreSyncError.Code?
+        public var suggestion: String?
+
+        public init() {}
     }
 
     public var kind: Kind
     public var message: String
     /// The input field at fault, named as in the API.
     public var field: String?
-    public var details: [Detail]
+    public var details: Details
 
-    public init(_ kind: Kind, _ message: String, field: String? = nil, details: [Detail] = []) {
+    public init(_ kind: Kind, _ message: String, field: String? = nil, details: Details = Details()) {
         self.kind = kind
         self.message = message
         self.field = field
@@ -41,11 +48,13 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String { "\(kind.rawValue): \(message)" }
 
     /// Seconds to wait before trying again, for `RATE_LIMITED`.
-    public var retryAfter: Int? {
-        for detail in details where detail.key == "retryAfter" {
-            if case .int(let seconds) = detail.value { return seconds }
-        }
-        return nil
+    public var retryAfter: Int? { details.retryAfter }
+
+    /// Details with only `retryable` set.
+    static var retryable: Details {
+        var details = Details()
+        details.retryable = true
+        return details
     }
 
     // MARK: Input and state
@@ -54,7 +63,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     /// unless the request said otherwise; the same request later will do.
     public static let databaseUnavailable = ServiceError(
         .serviceUnavailable, "Hearth's database is not reachable right now (it may be restarting); please try again in a few seconds.",
-        details: [Detail(key: "retryable", value: .bool(true))])
+        details: retryable)
 
     /// A field of the input is not acceptable.
     public static func invalidInput(field: String, message: String) -> ServiceError {
@@ -69,7 +78,9 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// Too soon: try again after `retryAfter` seconds.
     public static func rateLimited(retryAfter: Int, message: String) -> ServiceError {
-        ServiceError(.rateLimited, message, details: [Detail(key: "retryAfter", value: .int(retryAfter))])
+        var details = Details()
+        details.retryAfter = retryAfter
+        return ServiceError(.rateLimited, message, details: details)
     }
 
     /// An edit based on `expectedVersion` names fields someone else changed since: the fields (as
@@ -79,17 +90,13 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         let message = fields.isEmpty
             ? "The \(what.lowercased()) changed since the version you based this on; it is at version \(currentVersion) now."
             : "Someone else changed \(list) of this \(what.lowercased()) since the version you based this on; it is at version \(currentVersion) now."
-        return ServiceError(.conflict, message, details: [Detail(key: "conflictingFields", value: .strings(fields)),
-                                                          Detail(key: "currentVersion", value: .int(currentVersion))])
+        var details = Details()
+        (details.conflictingFields, details.currentVersion) = (fields, currentVersion)
+        return ServiceError(.conflict, message, details: details)
     }
 
     /// The fields a version conflict names (empty for other errors).
-    public var conflictingFields: [String] {
-        for detail in details where detail.key == "conflictingFields" {
-            if case .strings(let fields) = detail.value { return fields }
-        }
-        return []
-    }
+    public var conflictingFields: [String] { details.conflictingFields ?? [] }
 
     /// A sync cursor older than the retention time: the client pulls a snapshot again.
     public static func syncCursorExpired(retentionDays: Int) -> ServiceError {
@@ -104,9 +111,8 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// A permission check refused it: a sentence for the person, CASL's details for programs.
     public static func denied(_ denial: PermissionDenial) -> ServiceError {
-        var details = [Detail(key: "action", value: .string(denial.action)), Detail(key: "subject", value: .string(denial.subjectType)),
-                       Detail(key: "reason", value: .string(denial.reason))]
-        if let role = denial.neededRole { details.append(Detail(key: "neededRole", value: .string(role.rawValue))) }
+        var details = Details()
+        details.denial = denial
         return ServiceError(.forbidden, denial.message, field: denial.field, details: details)
     }
 
@@ -150,8 +156,9 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// Adding a store fetched its feed, and that failed.
     public static func feedUnusable(_ error: StoreSyncError) -> ServiceError {
-        ServiceError(
-            .badUserInput, "The store's product feed cannot be used: \(error.message) \(error.suggestion)", field: "domain",
-            details: [Detail(key: "syncError", value: .string(error.code.rawValue)), Detail(key: "suggestion", value: .string(error.suggestion))])
+        var details = Details()
+        (details.syncError, details.suggestion) = (error.code, error.suggestion)
+        return ServiceError(.badUserInput, "The store's product feed cannot be used: \(error.message) \(error.suggestion)", field: "domain",
+                            details: details)
     }
 }

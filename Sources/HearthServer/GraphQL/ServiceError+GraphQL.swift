@@ -8,14 +8,16 @@ extension ServiceError: GraphQLReportableError {
 
     public var extraExtensions: [(key: String, value: GraphQLError.ExtensionValue)] {
         var extensions: [(key: String, value: GraphQLError.ExtensionValue)] = field.map { [("field", .string($0))] } ?? []
-        for detail in details {
-            switch detail.value {
-            case .string(let text): extensions.append((detail.key, .string(text)))
-            case .int(let number): extensions.append((detail.key, .int(number)))
-            case .bool(let flag): extensions.append((detail.key, .bool(flag)))
-            case .strings(let texts): extensions.append((detail.key, .strings(texts)))
-            }
+        if details.retryable { extensions.append(("retryable", .bool(true))) }
+        if let seconds = details.retryAfter { extensions.append(("retryAfter", .int(seconds))) }
+        if let fields = details.conflictingFields { extensions.append(("conflictingFields", .strings(fields))) }
+        if let version = details.currentVersion { extensions.append(("currentVersion", .int(version))) }
+        if let denial = details.denial {
+            extensions += [("action", .string(denial.action)), ("subject", .string(denial.subjectType)), ("reason", .string(denial.reason))]
+            if let role = denial.neededRole { extensions.append(("neededRole", .string(role.rawValue))) }
         }
+        if let code = details.syncError { extensions.append(("syncError", .string(code.rawValue))) }
+        if let suggestion = details.suggestion { extensions.append(("suggestion", .string(suggestion))) }
         return extensions
     }
 }
