@@ -57,7 +57,7 @@ struct GuardedHTTPChannel: ServerChildChannel {
             ConnectionCounter.refused("too_many_connections")
             logger.warning("connection refused: too many open", metadata: ["open": "\(open - 1)", "limit": "\(limits.maxConnections)"])
             HTTPParseErrorResponder.answer(
-                .serviceUnavailable, code: "TOO_MANY_CONNECTIONS",
+                .serviceUnavailable, code: .tooManyConnections,
                 message: "The server has too many open connections; try again shortly.", on: channel)
             try? await channel.closeFuture.get()
             return
@@ -174,21 +174,21 @@ final class HTTPParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandl
         Self.answer(status, code: code, message: message, on: context.channel)
     }
 
-    static func response(to error: HTTPParserError) -> (HTTPResponseStatus, String, String) {
+    static func response(to error: HTTPParserError) -> (HTTPResponseStatus, RefusalCode, String) {
         switch error {
         case .headerOverflow:
-            return (.requestHeaderFieldsTooLarge, "REQUEST_HEADER_FIELDS_TOO_LARGE", "The request's headers are too large or too many.")
+            return (.requestHeaderFieldsTooLarge, .requestHeaderFieldsTooLarge, "The request's headers are too large or too many.")
         case .invalidURL:
-            return (.badRequest, "BAD_REQUEST", "The request's URL is not valid.")
+            return (.badRequest, .badRequest, "The request's URL is not valid.")
         default:
-            return (.badRequest, "BAD_REQUEST", "The request is not valid HTTP/1.1 (\(error)).")
+            return (.badRequest, .badRequest, "The request is not valid HTTP/1.1 (\(error)).")
         }
     }
 
     /// Writes a whole response through the HTTP encoder (from this handler's place, just after the
     /// decoder) and closes; without the HTTP handlers (after an upgrade) it only closes.
-    static func answer(_ status: HTTPResponseStatus, code: String, message: String, on channel: any Channel) {
-        let body = #"{"errors":[{"message":"\#(message)","extensions":{"code":"\#(code)"}}]}"#
+    static func answer(_ status: HTTPResponseStatus, code: RefusalCode, message: String, on channel: any Channel) {
+        let body = #"{"errors":[{"message":"\#(message)","extensions":{"code":"\#(code.rawValue)"}}]}"#
         channel.eventLoop.execute {
             let head = HTTPResponseHead(
                 version: .http1_1, status: status,
@@ -343,7 +343,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
             if handler.value.responded {
                 channel.close(promise: nil)
             } else {
-                HTTPParseErrorResponder.answer(.requestTimeout, code: "REQUEST_TIMEOUT", message: "The request's body stopped arriving.", on: channel)
+                HTTPParseErrorResponder.answer(.requestTimeout, code: .requestTimeout, message: "The request's body stopped arriving.", on: channel)
             }
         }
     }
@@ -353,7 +353,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             ConnectionCounter.refused("header_timeout")
             logger.info("connection closed: no complete request head in time", metadata: ["timeout": "\(timeout)"])
-            HTTPParseErrorResponder.answer(.requestTimeout, code: "REQUEST_TIMEOUT", message: "The request's headers did not arrive in time.", on: channel)
+            HTTPParseErrorResponder.answer(.requestTimeout, code: .requestTimeout, message: "The request's headers did not arrive in time.", on: channel)
         }
     }
 
@@ -362,6 +362,6 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
         state = .refused
         ConnectionCounter.refused("uri_too_long")
         logger.info("malformed HTTP request refused", metadata: ["error": "request line over \(maxRequestLine) bytes", "status": "414"])
-        HTTPParseErrorResponder.answer(.uriTooLong, code: "URI_TOO_LONG", message: "The request's URL is too long.", on: context.channel)
+        HTTPParseErrorResponder.answer(.uriTooLong, code: .uriTooLong, message: "The request's URL is too long.", on: context.channel)
     }
 }

@@ -8,7 +8,7 @@ extension FieldInput {
     /// no other mutation is open to a token.
     func signedIn() throws -> SignedIn {
         guard let signedIn = try context(GraphQLRequestContext.self).caller.signedIn else {
-            throw FieldError("Sign in first: this needs a signed-in user (Authorization: Bearer <token>).", code: "UNAUTHENTICATED")
+            throw FieldError("Sign in first: this needs a signed-in user (Authorization: Bearer <token>).", code: .unauthenticated)
         }
         if let token = signedIn.accessToken { try checkScope(of: token) }
         return signedIn
@@ -19,13 +19,13 @@ extension FieldInput {
         func isRoot(_ id: TypeID?) -> Bool { id.map { schema[$0].name == info.parentType.name } ?? false }
         if isRoot(schema.mutationType) {
             guard AccessScope.writableMutations.contains(info.fieldName) else {
-                throw FieldError("An access token cannot use \(info.fieldName); sign in as the person instead.", code: "FORBIDDEN")
+                throw FieldError("An access token cannot use \(info.fieldName); sign in as the person instead.", code: .forbidden)
             }
             guard token.allows(.write) else {
-                throw FieldError("This access token may only read: \(info.fieldName) needs the WRITE scope.", code: "FORBIDDEN")
+                throw FieldError("This access token may only read: \(info.fieldName) needs the WRITE scope.", code: .forbidden)
             }
         } else if isRoot(schema.queryType) || isRoot(schema.subscriptionType), !token.allows(.read) {
-            throw FieldError("This access token may not read: \(info.fieldName) needs the READ scope.", code: "FORBIDDEN")
+            throw FieldError("This access token may not read: \(info.fieldName) needs the READ scope.", code: .forbidden)
         }
     }
 }

@@ -15,7 +15,7 @@ extension SubscriptionStream {
                 return false
             } catch {
                 logger.error("subscription source failed", metadata: ["error": "\(String(reflecting: error))"])
-                try await send(GraphQLHTTPError(.ok, "Internal server error", code: "INTERNAL_SERVER_ERROR").json)
+                try await send(GraphQLHTTPError(.ok, "Internal server error", code: .internalServerError).json)
                 return true
             }
             guard let response else { return !Task.isCancelled }

@@ -50,7 +50,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             router.on("/graphql", method: method) { _, _ in
                 respond(
                     GraphQLHTTPError(
-                        .methodNotAllowed, "/graphql accepts GET and POST only.", code: "METHOD_NOT_ALLOWED",
+                        .methodNotAllowed, "/graphql accepts GET and POST only.", code: .methodNotAllowed,
                         headers: [.allow: "GET, POST"]),
                     media: .json)
             }
@@ -68,7 +68,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         if databaseStatus?.isKnownDown == true {
             metrics.record(operation: nil, outcome: .refused)
             return respond(
-                GraphQLHTTPError(.serviceUnavailable, ServiceError.databaseUnavailable.message, code: ServiceError.Kind.serviceUnavailable.rawValue,
+                GraphQLHTTPError(.serviceUnavailable, ServiceError.databaseUnavailable.message, code: .serviceUnavailable,
                                  headers: [.retryAfter: "5"]),
                 media: .graphQLResponse)
         }
@@ -79,7 +79,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             logger.warning("GraphQL request stopped at its deadline before an answer", metadata: ["deadline": "\(deadline)"])
             metrics.record(operation: nil, outcome: .timeout)
             return respond(
-                GraphQLHTTPError(.serviceUnavailable, "The request took longer than \(deadline) and was stopped.", code: "TIMEOUT"),
+                GraphQLHTTPError(.serviceUnavailable, "The request took longer than \(deadline) and was stopped.", code: .timeout),
                 media: .graphQLResponse)
         }
     }
@@ -93,10 +93,10 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         } catch let error as AuthenticationError {
             context.logger.info("GraphQL request refused", metadata: ["reason": "\(error.reason)"])
             throw GraphQLHTTPError(
-                .unauthorized, error.message, code: "UNAUTHENTICATED", headers: [.wwwAuthenticate: error.challenge])
+                .unauthorized, error.message, code: .unauthenticated, headers: [.wwwAuthenticate: error.challenge])
         } catch {
             context.logger.error("cannot authenticate a request", metadata: ["error": "\(String(reflecting: error))"])
-            throw GraphQLHTTPError(.internalServerError, "Internal server error", code: "INTERNAL_SERVER_ERROR")
+            throw GraphQLHTTPError(.internalServerError, "Internal server error", code: .internalServerError)
         }
         return GraphQLRequestContext(
             logger: context.logger, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress, caller: caller,
@@ -127,7 +127,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             return respond(
                 GraphQLHTTPError(
                     .contentTooLarge, "The request body is larger than the limit of \(configuration.maxBodyBytes) bytes.",
-                    code: "PAYLOAD_TOO_LARGE"),
+                    code: .payloadTooLarge),
                 media: refusalMedia)
         }
         do throws(GraphQLHTTPError) {
@@ -143,7 +143,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
                 throw GraphQLHTTPError(
                     .badRequest,
                     "A subscription needs a stream: send it with Accept: text/event-stream, or over a WebSocket (graphql-transport-ws).",
-                    code: "SUBSCRIPTION_NEEDS_STREAM")
+                    code: .subscriptionNeedsStream)
             }
             return await run(prepared, parameters, context: context, media: media)
         } catch {
@@ -177,7 +177,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         if let type = prepared.chosenOperation(named: parameters.operationName)?.operation, type != .query {
             return respond(
                 GraphQLHTTPError(
-                    .methodNotAllowed, "A \(type.rawValue) cannot be sent with GET; use POST.", code: "METHOD_NOT_ALLOWED",
+                    .methodNotAllowed, "A \(type.rawValue) cannot be sent with GET; use POST.", code: .methodNotAllowed,
                     headers: [.allow: "POST"]),
                 media: media)
         }
@@ -268,7 +268,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     private func documentText(of parameters: GraphQLHTTPRequest) async throws(GraphQLHTTPError) -> String {
         guard let reference = parameters.persistedQuery else { return parameters.query ?? "" }
         guard let store = persistedQueries else {
-            throw GraphQLHTTPError(.badRequest, "Persisted queries are not supported.", code: "PERSISTED_QUERY_NOT_SUPPORTED")
+            throw GraphQLHTTPError(.badRequest, "Persisted queries are not supported.", code: .persistedQueryNotSupported)
         }
         if let query = parameters.query {
             guard PersistedQueryStore.hash(of: query) == reference.sha256Hash else {
@@ -287,13 +287,13 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             stored = try await store.text(forHash: reference.sha256Hash)
         } catch {
             logger.error("cannot read a persisted query", metadata: ["error": "\(String(reflecting: error))"])
-            throw GraphQLHTTPError(.internalServerError, "Internal server error", code: "INTERNAL_SERVER_ERROR")
+            throw GraphQLHTTPError(.internalServerError, "Internal server error", code: .internalServerError)
         }
         guard let stored else {
             // 200 whatever the media type: clients answer it by sending the text with its hash,
             // and nobody may cache it.
             throw GraphQLHTTPError(
-                .ok, "PersistedQueryNotFound", code: "PERSISTED_QUERY_NOT_FOUND", headers: [.cacheControl: "private, no-store"])
+                .ok, "PersistedQueryNotFound", code: .persistedQueryNotFound, headers: [.cacheControl: "private, no-store"])
         }
         return stored
     }

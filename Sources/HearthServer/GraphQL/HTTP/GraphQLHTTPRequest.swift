@@ -59,7 +59,7 @@ struct GraphQLHTTPRequest: Sendable {
             throw GraphQLHTTPError(.badRequest, "\"extensions.persistedQuery\" must be an object.")
         }
         guard reference["version"] == .int(1) else {
-            throw GraphQLHTTPError(.badRequest, "Unsupported persisted query version.", code: "PERSISTED_QUERY_NOT_SUPPORTED")
+            throw GraphQLHTTPError(.badRequest, "Unsupported persisted query version.", code: .persistedQueryNotSupported)
         }
         guard case .string(let hash)? = reference["sha256Hash"] else {
             throw GraphQLHTTPError(.badRequest, "\"extensions.persistedQuery.sha256Hash\" must be a string.")

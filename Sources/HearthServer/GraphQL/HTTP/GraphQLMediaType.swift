@@ -72,7 +72,7 @@ enum GraphQLMediaType: Sendable {
         guard graphQLQuality > 0 || jsonQuality > 0 else {
             throw GraphQLHTTPError(
                 .notAcceptable, "The Accept header allows neither application/graphql-response+json nor application/json.",
-                code: "NOT_ACCEPTABLE")
+                code: .notAcceptable)
         }
         if jsonQuality != graphQLQuality { return jsonQuality > graphQLQuality ? .json : .graphQLResponse }
         // Equal quality: a type the client named outright, then the specification's preference.
@@ -94,7 +94,7 @@ enum GraphQLMediaType: Sendable {
                 header == nil
                     ? "The request has no Content-Type; send the GraphQL request as application/json."
                     : "Content-Type \(header ?? "") is not supported; send the GraphQL request as application/json (UTF-8).",
-                code: "UNSUPPORTED_MEDIA_TYPE")
+                code: .unsupportedMediaType)
         }
     }
 }

@@ -7,7 +7,7 @@ enum HealthResolvers {
         resolvers.field("Query.health") { input in
             let signedIn = try input.signedIn()
             guard signedIn.user.isAdmin else {
-                throw FieldError("Only instance administrators may read the server's health.", code: "FORBIDDEN")
+                throw FieldError("Only instance administrators may read the server's health.", code: .forbidden)
             }
             return .list(await health.checkAll().map { .object($0 as ServiceHealthStatus.Named) })
         }

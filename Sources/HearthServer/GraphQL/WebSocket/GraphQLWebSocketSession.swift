@@ -196,7 +196,7 @@ final class GraphQLWebSocketSession: Sendable {
             if admission == .duplicate { throw Closing(code: 4409, reason: "Subscriber for \(id.prefix(64)) already exists") }
             try await send(message(id: id, type: "error", payload: GraphQLHTTPError(
                 .ok, "Too many subscriptions on this connection (at most \(configuration.maxSubscriptions)).",
-                code: "TOO_MANY_SUBSCRIPTIONS").errorsArray))
+                code: .tooManySubscriptions).errorsArray))
         }
     }
 

@@ -7,11 +7,11 @@ import HTTPTypes
 struct GraphQLHTTPError: Error, Sendable {
     var status: HTTPResponse.Status
     var message: String
-    var code: String
+    var code: RefusalCode
     /// Extra headers (`Allow` on 405).
     var headers: HTTPFields
 
-    init(_ status: HTTPResponse.Status, _ message: String, code: String = "BAD_REQUEST", headers: HTTPFields = [:]) {
+    init(_ status: HTTPResponse.Status, _ message: String, code: RefusalCode = .badRequest, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
         self.code = code
@@ -20,7 +20,7 @@ struct GraphQLHTTPError: Error, Sendable {
 
     /// `[{"message":…,"extensions":{"code":…}}]`: the error alone, as WebSocket `error` messages carry it.
     var errorsArray: [UInt8] {
-        GraphQLResponse.json(errors: [GraphQLError(message, extensions: [("code", .string(code))])])
+        GraphQLResponse.json(errors: [GraphQLError(message, extensions: [("code", .string(code.rawValue))])])
     }
 
     /// `{"errors":[{"message":…,"extensions":{"code":…}}]}`
