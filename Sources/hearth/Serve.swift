@@ -5,6 +5,7 @@ import HearthCore
 import HearthServer
 import Logging
 import Metrics
+import NIOCore
 import Prometheus
 import ServiceLifecycle
 
@@ -151,15 +152,17 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// Gives the errors people hit most a one-line explanation.
+    /// Binding fails with the socket's errno (NIO's `IOError`): matched by that, not by its text.
     static func explain(_ error: any Error, server: HearthServerConfiguration) -> any Error {
-        let text = String(reflecting: error)
-        if text.contains("Address already in use") || text.contains("errno: 98") {
+        guard let failure = error as? IOError else { return error }
+        switch failure.errnoCode {
+        case EADDRINUSE:
             return PlainError("cannot listen on \(server.host):\(server.port): the address is already in use; choose another with --port or HEARTH_PORT")
-        }
-        if text.contains("Cannot assign requested address") || text.contains("errno: 99") {
+        case EADDRNOTAVAIL:
             return PlainError("cannot listen on \(server.host):\(server.port): no such address on this machine (--host / HEARTH_HOST)")
+        default:
+            return error
         }
-        return error
     }
 }
 
