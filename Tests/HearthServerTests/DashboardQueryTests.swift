@@ -209,7 +209,8 @@ import Testing
     }
 
     /// A task's labels and subtasks are read only when the selection shows them (a statement each
-    /// for a whole list), and a product's link comes from its store without reading the store again.
+    /// for a whole list), and a product's link comes from its store without reading the store again;
+    /// its images come when asked for.
     @Test func listsNobodySelectedAreNotRead() async throws {
         try await UsersOverHTTPTests.withServer { server in
             let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
@@ -235,14 +236,21 @@ import Testing
             #expect(agenda.map { ($0["subtasks"] as? [[String: Any]])?.compactMap { $0["title"] as? String } ?? [] }
                     == Array(repeating: ["First step", "Second step"], count: 3))
 
+            try await server.database.client.query("""
+                UPDATE products SET images = '[{"src": "https://cdn.example/oat.jpg", "width": 800, "height": null}]'::jsonb
+                WHERE household_id = \(homeID) AND title = 'Product 0'
+                """, logger: TestPostgres.logger)
             let products = try await server.data("""
-                { households { edges { node { stores(first: 2) { edges { node { products(first: 1, sort: PRICE_ASC) { edges { node { url } } } } } } } } } }
+                { households { edges { node { stores(first: 2) { edges { node { products(first: 1, sort: PRICE_ASC) { edges { node { url images { src width height } } } } } } } } } } }
                 """, token: owner.token)
             let urls = ((((products["households"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any])?["stores"]
                         as? [String: Any])?["edges"] as? [[String: Any]]
             let links = (urls ?? []).compactMap { ((($0["node"] as? [String: Any])?["products"] as? [String: Any])?["edges"] as? [[String: Any]])?.first }
                 .compactMap { ($0["node"] as? [String: Any])?["url"] as? String }
             #expect(links == ["https://shop1.example/products/product-0", "https://shop2.example/products/product-0"])
+            let images = (urls ?? []).compactMap { ((($0["node"] as? [String: Any])?["products"] as? [String: Any])?["edges"] as? [[String: Any]])?.first }
+                .map { Self.canonical(($0["node"] as? [String: Any])?["images"]) }
+            #expect(images == Array(repeating: #"[{"height":null,"src":"https:\/\/cdn.example\/oat.jpg","width":800}]"#, count: 2))
         }
     }
 }

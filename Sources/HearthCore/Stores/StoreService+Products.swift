@@ -4,11 +4,17 @@ import PostgresNIO
 extension StoreService {
     /// A product's columns; each statement adds its store's domain as `store_domain` (from the
     /// stores it was asked for, or a join).
-    static let productSelect = """
-        p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, p.images, \
+    static let productSelect = productColumns(images: true)
+
+    /// The same, without reading the images when nobody shows them (they come back empty).
+    static func productColumns(images: Bool) -> String {
+        """
+        p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, \
+        \(images ? "p.images" : "'[]'::jsonb AS images"), \
         p.min_price, p.max_price, p.available, p.first_seen_at, p.last_changed_at, p.removed_at, p.version, \
         \(Cursor.microsecondsSQL("p.first_seen_at")) AS first_seen_micros, \(Cursor.microsecondsSQL("p.last_changed_at")) AS changed_micros
         """
+    }
 
     /// A store's current products (removed ones left out), filtered and sorted, a page at a time.
     public func products(actor: UUID, storeID: UUID, query: ProductQuery, page: PageRequest) async throws -> Page<Product> {
@@ -20,14 +26,14 @@ extension StoreService {
     /// The same page of products for each of several stores the caller was shown (their ability
     /// to read products is checked in memory, the stores are not read again), in one statement:
     /// each store's rows come from its own index range (`LATERAL … LIMIT`), plus one grouped count
-    /// when the page wants totals.
+    /// when the page wants totals. `images`: whether the products come with their images.
     public func products(actor: UUID, stores: [(id: UUID, householdID: UUID, domain: String)], query: ProductQuery,
-                         page: PageRequest) async throws -> [UUID: Page<Product>] {
-        try await products(caller: try await households.ability(for: actor), stores: stores, query: query, page: page)
+                         page: PageRequest, images: Bool = true) async throws -> [UUID: Page<Product>] {
+        try await products(caller: try await households.ability(for: actor), stores: stores, query: query, page: page, images: images)
     }
 
     private func products(caller: CallerAbility, stores: [(id: UUID, householdID: UUID, domain: String)], query: ProductQuery,
-                          page: PageRequest) async throws -> [UUID: Page<Product>] {
+                          page: PageRequest, images: Bool = true) async throws -> [UUID: Page<Product>] {
         let shown = stores.filter { caller.ability.can("read", Product.subject(householdID: $0.householdID)) }
         let readable = shown.map(\.id)
         guard !readable.isEmpty else { return [:] }
@@ -45,7 +51,7 @@ extension StoreService {
         let ordering = query.sort.ordering
         let totals = try await database.counts("SELECT p.store_id, count(*)::int8 FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id", wanted: page.countsTotal)
         let rows = try await Self.decodeProducts(try await database.client.query("""
-            SELECT \(unescaped: Self.productSelect), parent.domain AS store_domain
+            SELECT \(unescaped: Self.productColumns(images: images)), parent.domain AS store_domain
             FROM unnest(\(readable)::uuid[], \(shown.map(\.domain))::text[]) AS parent(id, domain)
             CROSS JOIN LATERAL (
                 SELECT * FROM products p WHERE p.store_id = parent.id AND \(condition) AND \(keyset)

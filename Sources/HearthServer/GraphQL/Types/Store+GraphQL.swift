@@ -33,10 +33,12 @@ extension Store {
                 let search = input[argument: "search"].stringValue
                 let query = try ProductQuery(search: search, stock: stock, sort: sort)
                 let page = try input.page()
+                let images = input.info.selects(path: ["edges", "node", "images"])
                 // One loader per distinct set of arguments: stores asked the same way share a batch.
-                let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)"
+                let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)\u{1F}\(images)"
                 let loader = input.request.loader(name) { (keys: [Key]) in
-                    let pages = try await stores.products(actor: actor, stores: keys.map { ($0.id, $0.household, $0.domain) }, query: query, page: page)
+                    let pages = try await stores.products(actor: actor, stores: keys.map { ($0.id, $0.household, $0.domain) }, query: query, page: page,
+                                                          images: images)
                     return keys.map { .success(pages[$0.id] ?? .empty) }
                 }
                 return .object(try await loader.load(Key(parent)))
