@@ -41,7 +41,7 @@ enum TestSubscriptionSchema {
         }
         resolvers.field("Query.requestContext") { input in
             let context = try input.context(GraphQLRequestContext.self)
-            return .string("\(context.caller) from \(context.clientAddress ?? "nowhere"), id \(context.requestID == "-" ? "missing" : "set")")
+            return .string("\(context.identity) from \(context.clientAddress ?? "nowhere"), id \(context.requestID == "-" ? "missing" : "set")")
         }
         resolvers.subscription("Subscription.count") { input in
             guard case .int(let to)? = input.arguments["to"] else { return AsyncThrowingStream { $0.finish() } }

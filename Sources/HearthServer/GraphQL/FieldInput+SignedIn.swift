@@ -7,7 +7,7 @@ extension FieldInput {
     /// subscriptions need READ, the mutations of ``AccessScope/writableMutations`` WRITE, and
     /// no other mutation is open to a token.
     func signedIn() throws -> SignedIn {
-        guard let signedIn = try context(GraphQLRequestContext.self).caller.signedIn else {
+        guard let signedIn = try context(GraphQLRequestContext.self).identity.signedIn else {
             throw FieldError("Sign in first: this needs a signed-in user (Authorization: Bearer <token>).", code: .unauthenticated)
         }
         if let token = signedIn.accessToken { try checkScope(of: token) }

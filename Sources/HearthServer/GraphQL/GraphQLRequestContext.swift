@@ -9,14 +9,14 @@ public struct GraphQLRequestContext: Sendable {
     /// The client's socket address, when known.
     public var peer: SocketAddress?
     /// Who sent the request, established from its bearer token.
-    public var caller: Caller
+    public var identity: Identity
     /// The client's User-Agent, the default device name of a new session.
     public var userAgent: String?
 
-    public init(logger: Logger, peer: SocketAddress? = nil, caller: Caller = .anonymous, userAgent: String? = nil) {
+    public init(logger: Logger, peer: SocketAddress? = nil, identity: Identity = .anonymous, userAgent: String? = nil) {
         self.logger = logger
         self.peer = peer
-        self.caller = caller
+        self.identity = identity
         self.userAgent = userAgent
     }
 

@@ -36,16 +36,16 @@ struct MCPController<Context: Hummingbird.RequestContext>: Sendable {
             context.logger.info("MCP request refused: origin not allowed", metadata: ["origin": "\(origin.prefix(100))"])
             return Self.refusal(.forbidden, "Forbidden: requests from the origin \(origin.prefix(100)) are not allowed (see --public-url and --cors-origins).")
         }
-        let caller: Caller
+        let identity: Identity
         do {
-            caller = try await authenticator.caller(for: BearerToken.parse(authorization: request.headers[.authorization]))
+            identity = try await authenticator.identity(for: BearerToken.parse(authorization: request.headers[.authorization]))
         } catch let error as AuthenticationError {
             return Self.refusal(.unauthorized, error.message, headers: [.wwwAuthenticate: error.challenge])
         } catch {
             context.logger.error("cannot authenticate an MCP request", metadata: ["error": "\(String(reflecting: error))"])
             return Self.refusal(.internalServerError, "Internal server error")
         }
-        guard let signedIn = caller.signedIn else {
+        guard let signedIn = identity.signedIn else {
             return Self.refusal(.unauthorized, "Send a bearer token: a personal access token (createAccessToken) or a session's.",
                                 headers: [.wwwAuthenticate: #"Bearer realm="hearth""#])
         }

@@ -61,7 +61,7 @@ public struct HealthController<Context: RequestContext>: Sendable {
         if isBootstrapAdmin(request) { return .granted }
         guard let token = try? BearerToken.parse(authorization: request.headers[.authorization]) else { return .unauthorized }
         do {
-            guard case .user(let signedIn) = try await authenticator.caller(for: token) else { return .unauthorized }
+            guard case .user(let signedIn) = try await authenticator.identity(for: token) else { return .unauthorized }
             return signedIn.user.isAdmin ? .granted : .forbidden
         } catch is AuthenticationError {
             return .unauthorized

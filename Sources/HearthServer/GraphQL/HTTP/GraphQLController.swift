@@ -21,7 +21,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     public let configuration: GraphQLHTTPConfiguration
     /// Where persisted queries live; without one, requests that use them are refused.
     public let persistedQueries: PersistedQueryStore?
-    /// Turns each request's bearer token into its caller; a token it refuses answers 401.
+    /// Turns each request's bearer token into its identity; a token it refuses answers 401.
     public let authenticator: Authenticator
     /// When it says the database is away, requests are answered `SERVICE_UNAVAILABLE` at once.
     public let databaseStatus: DatabaseStatus?
@@ -84,12 +84,12 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         }
     }
 
-    /// The GraphQL context of a request: its logger, id, client address and caller. A bearer
+    /// The GraphQL context of a request: its logger, id, client address and identity. A bearer
     /// token that is malformed or belongs to no session is refused with 401 and a challenge.
     private func graphQLContext(_ request: Request, _ context: Context) async throws(GraphQLHTTPError) -> GraphQLRequestContext {
-        let caller: Caller
+        let identity: Identity
         do {
-            caller = try await authenticator.caller(for: BearerToken.parse(authorization: request.headers[.authorization]))
+            identity = try await authenticator.identity(for: BearerToken.parse(authorization: request.headers[.authorization]))
         } catch let error as AuthenticationError {
             context.logger.info("GraphQL request refused", metadata: ["reason": "\(error.reason)"])
             throw GraphQLHTTPError(
@@ -99,7 +99,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
             throw GraphQLHTTPError(.internalServerError, "Internal server error", code: .internalServerError)
         }
         return GraphQLRequestContext(
-            logger: context.logger, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress, caller: caller,
+            logger: context.logger, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress, identity: identity,
             userAgent: request.headers[.userAgent])
     }
 

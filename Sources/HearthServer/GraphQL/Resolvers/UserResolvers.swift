@@ -8,7 +8,7 @@ enum UserResolvers {
     static func register(_ resolvers: inout Resolvers, users: UserService) {
         resolvers.field("Query.me") { input in
             // Null without a token; an access token's scopes are checked like any root field's.
-            guard try input.context(GraphQLRequestContext.self).caller.signedIn != nil else { return .null }
+            guard try input.context(GraphQLRequestContext.self).identity.signedIn != nil else { return .null }
             return .object(try input.signedIn().user)
         }
         resolvers.field("Query.sessions") { input in

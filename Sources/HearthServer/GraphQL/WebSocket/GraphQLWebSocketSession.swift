@@ -38,7 +38,7 @@ final class GraphQLWebSocketSession: Sendable {
 
     struct State {
         var initialised = false
-        var caller = Caller.anonymous
+        var identity = Identity.anonymous
         var closed = false
         var subscriptions: [String: Task<Void, Never>] = [:]
     }
@@ -98,8 +98,8 @@ final class GraphQLWebSocketSession: Sendable {
                 return !state.initialised
             }
             guard first else { throw Closing(code: 4429, reason: "Too many initialisation requests") }
-            let caller = try await authenticate(message["payload"])
-            state.withLock { $0.caller = caller }
+            let identity = try await authenticate(message["payload"])
+            state.withLock { $0.identity = identity }
             try await send(#"{"type":"connection_ack"}"#)
         case "ping":
             try await send(#"{"type":"pong"}"#)
@@ -131,7 +131,7 @@ final class GraphQLWebSocketSession: Sendable {
     }
 
     /// The caller named by the init payload's token, or else by the upgrade's header.
-    private func authenticate(_ payload: GraphQLValue?) async throws(Closing) -> Caller {
+    private func authenticate(_ payload: GraphQLValue?) async throws(Closing) -> Identity {
         enum Source { case header(String?), token(String) }
         let source: Source
         switch payload {
@@ -160,7 +160,7 @@ final class GraphQLWebSocketSession: Sendable {
         do {
             // Bounded like everything else a client waits on (a database outage must not hold it).
             let authenticator = authentication.authenticator
-            return try await withTimeout(configuration.initTimeout) { try await authenticator.caller(for: token) }
+            return try await withTimeout(configuration.initTimeout) { try await authenticator.identity(for: token) }
         } catch let error as AuthenticationError {
             logger.info("GraphQL WebSocket refused", metadata: ["reason": "\(error.reason)"])
             throw Closing(code: 4403, reason: "Forbidden")
@@ -203,7 +203,7 @@ final class GraphQLWebSocketSession: Sendable {
     /// Executes one operation and sends its results; nothing more once the client completed it.
     private func run(id: String, _ request: GraphQLRequest) async {
         let context = GraphQLRequestContext(
-            logger: logger, peer: authentication.peer, caller: state.withLock { $0.caller },
+            logger: logger, peer: authentication.peer, identity: state.withLock { $0.identity },
             userAgent: authentication.userAgent)
         do {
             switch await executor.subscribe(request, context: context) {

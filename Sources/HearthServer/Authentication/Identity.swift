@@ -1,7 +1,7 @@
 import HearthCore
 
 /// Who sent a request, as established from its bearer token before any resolver runs.
-public enum Caller: Sendable, Equatable {
+public enum Identity: Sendable, Equatable {
     /// No token was sent.
     case anonymous
     /// A live session's token: the person and the session.
