@@ -57,7 +57,7 @@ import Testing
             """, logger: TestPostgres.logger)
         for index in 0..<tasks {
             _ = try await server.services.tasks.createItem(
-                actor: owner, householdID: household,
+                try await server.services.households.caller(for: owner), householdID: household,
                 draft: TaskDraft(title: "Task \(index)", deadline: now.addingTimeInterval(Double(3_600 + index * 10_000)),
                                  labelNames: ["Label \(index % 4)"], subtasks: ["First step", "Second step"]))
         }

@@ -73,7 +73,7 @@ import Glibc
                     let ada = try await services.users.signUp(email: "ada@example.org", password: "correct horse", displayName: "Ada", deviceName: nil)
                     let token = ada.token
                     let household = try await services.households.createHousehold(
-                        actor: ada.user.id, name: "Home", description: nil, timeZone: "Europe/Berlin").id.uuidString.lowercased()
+                        try await services.households.caller(for: ada.user.id), name: "Home", description: nil, timeZone: "Europe/Berlin").id.uuidString.lowercased()
                     let shared = Shared()
 
                     // Three writers, 40 creates each, with client ids; every request must come back.

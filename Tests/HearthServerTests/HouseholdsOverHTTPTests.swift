@@ -418,9 +418,9 @@ import Testing
         try await UsersOverHTTPTests.withServer(signUpMode: .inviteOnly) { server in
             let owner = try await server.services.users.createUser(
                 email: "olive@example.org", password: "correct horse", displayName: "Olive", isAdmin: false)
-            let home = try await server.services.households.createHousehold(actor: owner.id, name: "Home", description: nil, timeZone: "UTC")
+            let home = try await server.services.households.createHousehold(try await server.services.households.caller(for: owner.id), name: "Home", description: nil, timeZone: "UTC")
             let created = try await server.services.households.createInvitation(
-                actor: owner.id, householdID: home.id, role: .member, expiresIn: nil, maxUses: 1)
+                try await server.services.households.caller(for: owner.id), householdID: home.id, role: .member, expiresIn: nil, maxUses: 1)
             let signUp = "mutation($i: SignUpInput!) { signUp(input: $i) { token user { currentHousehold { id } } } }"
             let input: [String: Any] = ["email": "new@example.org", "password": "correct horse", "displayName": "New"]
             #expect(try await server.error(signUp, ["i": input]).code == "FORBIDDEN")

@@ -73,7 +73,7 @@ public final class DeliveryService: ServiceHealth {
 
     /// Registers a browser's push subscription (`PushSubscription.toJSON()`); the same endpoint
     /// again updates its keys and name.
-    public func registerPushSubscription(actor: UUID, endpoint rawEndpoint: String, p256dh: String, auth: String,
+    public func registerPushSubscription(_ caller: Caller, endpoint rawEndpoint: String, p256dh: String, auth: String,
                                          deviceName: String?) async throws -> DeliveryChannel {
         guard configuration.vapidSubject != nil, configuration.secrets != nil else {
             throw ServiceError.forbidden("This server does not send Web Push: its administrator has not set --vapid-subject.")
@@ -89,8 +89,8 @@ public final class DeliveryService: ServiceHealth {
         let id = UUID()
         let rows = try await database.client.query("""
             INSERT INTO delivery_channels (id, user_id, kind, name, url, push_p256dh, push_auth, created_at)
-            SELECT \(id), \(actor), 'WEB_PUSH', \(name), \(endpoint.absoluteString), \(p256dh), \(auth), \(clock.now)
-            WHERE (SELECT count(*) FROM delivery_channels WHERE user_id = \(actor)) < \(Self.maximumChannels)
+            SELECT \(id), \(caller.userID), 'WEB_PUSH', \(name), \(endpoint.absoluteString), \(p256dh), \(auth), \(clock.now)
+            WHERE (SELECT count(*) FROM delivery_channels WHERE user_id = \(caller.userID)) < \(Self.maximumChannels)
             ON CONFLICT (user_id, url) WHERE kind = 'WEB_PUSH'
             DO UPDATE SET push_p256dh = EXCLUDED.push_p256dh, push_auth = EXCLUDED.push_auth, name = EXCLUDED.name, enabled = true,
                           disabled_reason = NULL, consecutive_failures = 0, failing_since = NULL
@@ -101,7 +101,7 @@ public final class DeliveryService: ServiceHealth {
     }
 
     /// Adds an ntfy topic (`serverUrl` + `/` + `topic`), with an optional access token kept sealed.
-    public func addNtfyChannel(actor: UUID, serverURL rawServer: String, topic: String, accessToken: String?) async throws -> DeliveryChannel {
+    public func addNtfyChannel(_ caller: Caller, serverURL rawServer: String, topic: String, accessToken: String?) async throws -> DeliveryChannel {
         let server = try Self.channelURL(rawServer, field: "serverUrl")
         guard (1...64).contains(topic.count), topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             throw ServiceError.invalidInput(field: "topic", message: "topic must be 1 to 64 letters, digits, - or _.")
@@ -116,25 +116,25 @@ public final class DeliveryService: ServiceHealth {
             }
             sealed = try sealSecret(token)
         }
-        return try await insertChannel(actor: actor, kind: .ntfy, name: "ntfy \(server.host ?? "")/\(topic)", url: url, secret: sealed, kinds: nil)
+        return try await insertChannel(caller, kind: .ntfy, name: "ntfy \(server.host ?? "")/\(topic)", url: url, secret: sealed, kinds: nil)
     }
 
     /// Adds a webhook; the signing secret (`whsec_…`) is returned this once and kept sealed.
-    public func addWebhook(actor: UUID, url rawURL: String, kinds: [NotificationKind]?) async throws -> (channel: DeliveryChannel, secret: String) {
+    public func addWebhook(_ caller: Caller, url rawURL: String, kinds: [NotificationKind]?) async throws -> (channel: DeliveryChannel, secret: String) {
         let url = try Self.channelURL(rawURL, field: "url")
         try await requirePublicHost(url, field: "url")
         let secret = StandardWebhookSignature.makeSecret()
-        let channel = try await insertChannel(actor: actor, kind: .webhook, name: "Webhook to \(url.host ?? "")", url: url,
+        let channel = try await insertChannel(caller, kind: .webhook, name: "Webhook to \(url.host ?? "")", url: url,
                                               secret: try sealSecret(secret), kinds: kinds.map { Array(Set($0)).sorted { $0.rawValue < $1.rawValue } })
         return (channel, secret)
     }
 
-    private func insertChannel(actor: UUID, kind: DeliveryChannel.Kind, name: String, url: URL, secret: Data?,
+    private func insertChannel(_ caller: Caller, kind: DeliveryChannel.Kind, name: String, url: URL, secret: Data?,
                                kinds: [NotificationKind]?) async throws -> DeliveryChannel {
         let rows = try await database.client.query("""
             INSERT INTO delivery_channels (id, user_id, kind, name, url, secret, kinds, created_at)
-            SELECT \(UUID()), \(actor), \(kind.rawValue), \(name), \(url.absoluteString), \(secret), \(kinds?.map(\.rawValue)), \(clock.now)
-            WHERE (SELECT count(*) FROM delivery_channels WHERE user_id = \(actor)) < \(Self.maximumChannels)
+            SELECT \(UUID()), \(caller.userID), \(kind.rawValue), \(name), \(url.absoluteString), \(secret), \(kinds?.map(\.rawValue)), \(clock.now)
+            WHERE (SELECT count(*) FROM delivery_channels WHERE user_id = \(caller.userID)) < \(Self.maximumChannels)
             RETURNING \(unescaped: Self.channelColumns)
             """, logger: logger)
         guard let channel = try await Self.decodeChannels(rows).first else { throw Self.tooMany }
@@ -151,20 +151,20 @@ public final class DeliveryService: ServiceHealth {
     }
 
     /// The caller's channels, oldest first.
-    public func channels(actor: UUID) async throws -> [DeliveryChannel] {
+    public func channels(_ caller: Caller) async throws -> [DeliveryChannel] {
         let rows = try await database.client.query(
-            "SELECT \(unescaped: Self.channelColumns) FROM delivery_channels WHERE user_id = \(actor) ORDER BY created_at, id", logger: logger)
+            "SELECT \(unescaped: Self.channelColumns) FROM delivery_channels WHERE user_id = \(caller.userID) ORDER BY created_at, id", logger: logger)
         return try await Self.decodeChannels(rows)
     }
 
     /// Removes one of the caller's channels (its pending deliveries go with it).
     /// Through the transaction runner: the deliveries it takes with it may be what the outbox is
     /// settling at the same moment (a deadlock there is retried, not shown).
-    public func removeChannel(actor: UUID, id: UUID) async throws {
+    public func removeChannel(_ caller: Caller, id: UUID) async throws {
         let logger = self.logger
         let removed = try await database.transaction(logger: logger) { connection in
             let rows = try await connection.query(
-                "DELETE FROM delivery_channels WHERE id = \(id) AND user_id = \(actor) RETURNING id", logger: logger)
+                "DELETE FROM delivery_channels WHERE id = \(id) AND user_id = \(caller.userID) RETURNING id", logger: logger)
             for try await _ in rows.decode(UUID.self) { return true }
             return false
         }
@@ -173,8 +173,8 @@ public final class DeliveryService: ServiceHealth {
 
     /// Sends a test message at once and waits for the answer: true when the receiver took it;
     /// false with the channel's `lastFailure` saying why.
-    public func testChannel(actor: UUID, id: UUID) async throws -> Bool {
-        let target = try await target(id, owner: actor)
+    public func testChannel(_ caller: Caller, id: UUID) async throws -> Bool {
+        let target = try await target(id, owner: caller.userID)
         let now = clock.now
         let payload = DeliveryPayload(id: UUID(), kind: "TEST", title: "Hearth test", body: "Notifications reach this channel.", priority: "NORMAL",
                                       url: configuration.publicURL.map { $0.appendingPathComponent("notifications").absoluteString })
@@ -255,11 +255,11 @@ public final class DeliveryService: ServiceHealth {
     }
 
     /// A channel's newest attempts (at most 50), for its owner.
-    public func log(actor: UUID, channelID: UUID) async throws -> [DeliveryAttempt] {
+    public func log(_ caller: Caller, channelID: UUID) async throws -> [DeliveryAttempt] {
         let rows = try await database.client.query("""
             SELECT a.attempted_at, a.status, a.latency_ms, a.outcome, a.error, a.notification_id
             FROM delivery_attempts a JOIN delivery_channels c ON c.id = a.channel_id
-            WHERE a.channel_id = \(channelID) AND c.user_id = \(actor) ORDER BY a.id DESC LIMIT 50
+            WHERE a.channel_id = \(channelID) AND c.user_id = \(caller.userID) ORDER BY a.id DESC LIMIT 50
             """, logger: logger)
         var attempts: [DeliveryAttempt] = []
         for try await (at, status, latency, outcome, error, notification) in rows.decode((Date, Int?, Int, String, String?, UUID?).self) {

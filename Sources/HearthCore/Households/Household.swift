@@ -40,18 +40,6 @@ public struct HouseholdMember: Sendable, Equatable {
     }
 }
 
-/// A person's households and roles, and the ability built from them.
-public struct CallerAbility: Sendable {
-    public let userID: UUID
-    public let ability: Ability
-    /// Household → the person's role there.
-    public let roles: [UUID: HouseholdRole]
-    /// Household → its name, for refusals people understand.
-    public let householdNames: [UUID: String]
-    /// The role rules the ability was built from (to tell which role would be allowed).
-    public let permissions: RolePermissions
-}
-
 extension PublicUser {
     /// Who did something when their account has since been deleted.
     public static let deleted = PublicUser(id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), displayName: "Deleted user", avatarURL: nil)

@@ -17,7 +17,7 @@ extension HouseholdService: UserAccountHooks {
                 throw ServiceError.conflict(
                     "You are the last owner of \"\(name)\": make another member an owner or delete the household before deleting your account.")
             }
-            try await record(.memberLeft, household: household, actor: userID, member: userID,
+            try await record(.memberLeft, household: household, by: userID, member: userID,
                              previousRole: HouseholdRole(rawValue: role), on: connection)
         }
     }
@@ -27,7 +27,7 @@ extension HouseholdService: UserAccountHooks {
     }
 
     public func requireReadableHousehold(_ householdID: UUID, userID: UUID) async throws {
-        _ = try await readableHousehold(ability(for: userID), householdID)
+        _ = try await readableHousehold(caller(for: userID), householdID)
     }
 
     /// Makes `householdID` the person's current household (preferences' `lastHouseholdId`) when

@@ -3,21 +3,21 @@ import PostgresNIO
 
 extension HouseholdService {
     /// Appends an entry to the household's activity log, in the caller's transaction.
-    func record(_ kind: ActivityEntry.Kind, household: UUID, actor: UUID, member: UUID? = nil, role: HouseholdRole? = nil,
+    func record(_ kind: ActivityEntry.Kind, household: UUID, by person: UUID, member: UUID? = nil, role: HouseholdRole? = nil,
                 previousRole: HouseholdRole? = nil, invitation: UUID? = nil, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
             INSERT INTO household_activity (household_id, kind, actor_id, member_id, role, previous_role, invitation_id, created_at)
-            VALUES (\(household), \(kind.rawValue), \(actor), \(member), \(role?.rawValue), \(previousRole?.rawValue), \(invitation), \(clock.now))
+            VALUES (\(household), \(kind.rawValue), \(person), \(member), \(role?.rawValue), \(previousRole?.rawValue), \(invitation), \(clock.now))
             """, logger: logger)
-        try await notifyMembership(kind, household: household, actor: actor, member: member, role: role, on: connection)
+        try await notifyMembership(kind, household: household, by: person, member: member, role: role, on: connection)
     }
 
     /// The people a membership change is news to, told in the same transaction (a MEMBERSHIP
     /// notification, delivered to their channels): the member added, removed, promoted or made
     /// owner by someone else; the owners and admins when someone joins by invitation. People who
     /// switched notifications off get none.
-    private func notifyMembership(_ kind: ActivityEntry.Kind, household: UUID, actor: UUID, member: UUID?, role: HouseholdRole?,
+    private func notifyMembership(_ kind: ActivityEntry.Kind, household: UUID, by person: UUID, member: UUID?, role: HouseholdRole?,
                                   on connection: PostgresConnection) async throws {
         guard let member else { return }
         let body: String
@@ -37,7 +37,7 @@ extension HouseholdService {
         default: return
         }
         if kind != .memberJoined {
-            guard member != actor else { return }
+            guard member != person else { return }
             recipients = [member]
         }
         guard !recipients.isEmpty else { return }
@@ -59,8 +59,7 @@ extension HouseholdService {
     /// each (members of every role may read them; households whose log they may not read are
     /// left out, and none is read again): one statement (`LATERAL … LIMIT` per household), plus
     /// one grouped count when the page wants totals.
-    public func activity(actor: UUID, households: [UUID], page: PageRequest) async throws -> [UUID: Page<ActivityEntry>] {
-        let caller = try await ability(for: actor)
+    public func activity(_ caller: Caller, households: [UUID], page: PageRequest) async throws -> [UUID: Page<ActivityEntry>] {
         return try await activity(households: households.filter { caller.ability.can("read", Self.activitySubject($0)) }, page: page)
     }
 

@@ -15,7 +15,7 @@ extension HouseholdService {
 
     /// Creates an invitation code for `role`, lasting `expiresIn` seconds (default 7 days, at most
     /// 30) for `maxUses` joins (1 to 1000). Admins invite members and viewers; owners anyone.
-    public func createInvitation(actor: UUID, householdID: UUID, role: HouseholdRole, expiresIn: Int?, maxUses: Int?) async throws -> CreatedInvitation {
+    public func createInvitation(_ caller: Caller, householdID: UUID, role: HouseholdRole, expiresIn: Int?, maxUses: Int?) async throws -> CreatedInvitation {
         let lifetime = TimeInterval(expiresIn ?? Int(configuration.defaultInvitationLifetime))
         guard lifetime >= 60, lifetime <= configuration.maximumInvitationLifetime else {
             throw ServiceError.invalidInput(
@@ -25,11 +25,10 @@ extension HouseholdService {
         guard (1...1000).contains(maxUses) else {
             throw ServiceError.invalidInput(field: "maxUses", message: "maxUses must be from 1 to 1000.")
         }
-        let caller = try await ability(for: actor)
         _ = try await readableHousehold(caller, householdID)
         let now = clock.now
         let invitation = Invitation(
-            id: UUID(), householdID: householdID, role: role, createdBy: try await publicUser(actor), createdAt: now,
+            id: UUID(), householdID: householdID, role: role, createdBy: try await publicUser(caller.userID), createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime), maxUses: maxUses, uses: 0, revokedAt: nil)
         try Self.authorize(caller, "create", invitation.subject)
         let code = SessionToken.generate()
@@ -37,18 +36,17 @@ extension HouseholdService {
             try await connection.query(
                 """
                 INSERT INTO household_invitations (id, household_id, code_hash, role, created_by, created_at, expires_at, max_uses)
-                VALUES (\(invitation.id), \(householdID), \(Self.codeHash(code)), \(role.rawValue), \(actor), \(now),
+                VALUES (\(invitation.id), \(householdID), \(Self.codeHash(code)), \(role.rawValue), \(caller.userID), \(now),
                         \(invitation.expiresAt), \(maxUses))
                 """, logger: logger)
-            try await record(.invitationCreated, household: householdID, actor: actor, role: role, invitation: invitation.id, on: connection)
+            try await record(.invitationCreated, household: householdID, by: caller.userID, role: role, invitation: invitation.id, on: connection)
         }
         logger.info("invitation created", metadata: ["household": "\(householdID)", "invitation": "\(invitation.id)"])
         return CreatedInvitation(code: code, invitation: invitation)
     }
 
     /// The household's invitations the caller may manage, oldest first.
-    public func invitations(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<Invitation> {
-        let caller = try await ability(for: actor)
+    public func invitations(_ caller: Caller, householdID: UUID, page: PageRequest) async throws -> Page<Invitation> {
         _ = try await readableHousehold(caller, householdID)
         let after = try page.afterKeyset()
         guard caller.ability.can("read", .type("Invitation")),
@@ -71,8 +69,7 @@ extension HouseholdService {
     }
 
     /// Revokes an invitation: its code stops working. Revoking twice changes nothing.
-    public func revokeInvitation(actor: UUID, id: UUID) async throws -> Invitation {
-        let caller = try await ability(for: actor)
+    public func revokeInvitation(_ caller: Caller, id: UUID) async throws -> Invitation {
         guard var invitation = try await invitation(id: id),
             caller.ability.can("read", Household.subject(invitation.householdID))
         else { throw ServiceError.notFound("Invitation") }
@@ -83,21 +80,21 @@ extension HouseholdService {
         try await database.transaction(logger: logger) { connection in
             try await connection.query(
                 "UPDATE household_invitations SET revoked_at = \(now) WHERE id = \(id) AND revoked_at IS NULL", logger: logger)
-            try await record(.invitationRevoked, household: householdID, actor: actor, role: invitation.role, invitation: id, on: connection)
+            try await record(.invitationRevoked, household: householdID, by: caller.userID, role: invitation.role, invitation: id, on: connection)
         }
         invitation.revokedAt = now
         return invitation
     }
 
     /// Joins the household an invitation code is for.
-    public func acceptInvitation(actor: UUID, code: String) async throws -> Household {
-        try await authorize(actor, "accept", .type("Invitation"))
+    public func acceptInvitation(_ caller: Caller, code: String) async throws -> Household {
+        try Self.authorize(caller, "accept", .type("Invitation"))
         let householdID = try await database.transaction(logger: logger) { connection in
-            try await redeem(code: code, userID: actor, on: connection)
+            try await redeem(code: code, userID: caller.userID, on: connection)
         }
-        await forget(users: [actor])
-        let caller = try await ability(for: actor)
-        return try await readableHousehold(caller, householdID)
+        await forget(users: [caller.userID])
+        // The caller's memberships changed: their caller is made anew to read the household they joined.
+        return try await readableHousehold(try await self.caller(for: caller.userID), householdID)
     }
 
     /// Uses a code for `userID` inside the caller's transaction (sign-up uses it too): checks it
@@ -131,7 +128,7 @@ extension HouseholdService {
         guard joined else { throw ServiceError.conflict("You are already a member of this household.") }
         try await connection.query("UPDATE household_invitations SET uses = uses + 1 WHERE id = \(invitation.id)", logger: logger)
         try await makeCurrentIfNone(invitation.householdID, userID: userID, on: connection)
-        try await record(.memberJoined, household: invitation.householdID, actor: userID, member: userID, role: invitation.role,
+        try await record(.memberJoined, household: invitation.householdID, by: userID, member: userID, role: invitation.role,
                          invitation: invitation.id, on: connection)
         logger.info("invitation used", metadata: ["household": "\(invitation.householdID)", "invitation": "\(invitation.id)", "user": "\(userID)"])
         return invitation.householdID

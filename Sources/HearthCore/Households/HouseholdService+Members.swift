@@ -9,11 +9,7 @@ extension HouseholdService {
     /// The members of several households the caller was shown, in the order they joined, the same
     /// page of each (the households are not read again; the member rule is applied in SQL): one
     /// statement (`LATERAL … LIMIT` per household), plus one grouped count when the page wants totals.
-    public func members(actor: UUID, households: [UUID], page: PageRequest) async throws -> [UUID: Page<HouseholdMember>] {
-        try await members(caller: try await ability(for: actor), households: households, page: page)
-    }
-
-    private func members(caller: CallerAbility, households: [UUID], page: PageRequest) async throws -> [UUID: Page<HouseholdMember>] {
+    public func members(_ caller: Caller, households: [UUID], page: PageRequest) async throws -> [UUID: Page<HouseholdMember>] {
         let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Member", columns: Self.memberColumns) else {
             return [:]
@@ -45,8 +41,7 @@ extension HouseholdService {
     }
 
     /// Adds an existing account to the household. Admins add members and viewers; owners anyone.
-    public func addMember(actor: UUID, householdID: UUID, userID: UUID, role: HouseholdRole) async throws -> HouseholdMember {
-        let caller = try await ability(for: actor)
+    public func addMember(_ caller: Caller, householdID: UUID, userID: UUID, role: HouseholdRole) async throws -> HouseholdMember {
         _ = try await readableHousehold(caller, householdID)
         try Self.authorize(caller, "create", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
         guard let user = try await publicUser(userID) else { throw ServiceError.notFound("User") }
@@ -62,7 +57,7 @@ extension HouseholdService {
             for try await version in rows.decode(Int.self) { inserted = version }
             guard let inserted else { throw ServiceError.conflict("\(user.displayName) is already a member of this household.") }
             try await makeCurrentIfNone(householdID, userID: userID, on: connection)
-            try await record(.memberAdded, household: householdID, actor: actor, member: userID, role: role, on: connection)
+            try await record(.memberAdded, household: householdID, by: caller.userID, member: userID, role: role, on: connection)
             return inserted
         }
         await forget(users: [userID])
@@ -72,8 +67,7 @@ extension HouseholdService {
     /// Gives a member another role. The caller must be allowed to update the member both as they
     /// are and as they would be (so admins cannot touch admins or owners, nor make any); the
     /// last owner cannot step down.
-    public func changeMemberRole(actor: UUID, householdID: UUID, userID: UUID, role: HouseholdRole) async throws -> HouseholdMember {
-        let caller = try await ability(for: actor)
+    public func changeMemberRole(_ caller: Caller, householdID: UUID, userID: UUID, role: HouseholdRole) async throws -> HouseholdMember {
         _ = try await readableHousehold(caller, householdID)
         let member = try await database.transaction(logger: logger) { connection in
             try await Self.lockHousehold(householdID, on: connection, logger: logger)
@@ -86,7 +80,7 @@ extension HouseholdService {
                 "UPDATE household_members SET role = \(role.rawValue) WHERE household_id = \(householdID) AND user_id = \(userID) RETURNING version",
                 logger: logger)
             for try await version in updated.decode(Int.self) { member.version = version }
-            try await record(.memberRoleChanged, household: householdID, actor: actor, member: userID, role: role,
+            try await record(.memberRoleChanged, household: householdID, by: caller.userID, member: userID, role: role,
                              previousRole: member.role, on: connection)
             member.role = role
             return member
@@ -96,8 +90,7 @@ extension HouseholdService {
     }
 
     /// Removes a member (the caller themselves too: then it is leaving). The last owner stays.
-    public func removeMember(actor: UUID, householdID: UUID, userID: UUID) async throws {
-        let caller = try await ability(for: actor)
+    public func removeMember(_ caller: Caller, householdID: UUID, userID: UUID) async throws {
         _ = try await readableHousehold(caller, householdID)
         try await database.transaction(logger: logger) { connection in
             try await Self.lockHousehold(householdID, on: connection, logger: logger)
@@ -106,22 +99,21 @@ extension HouseholdService {
             if member.role == .owner { try await ensureAnotherOwner(householdID, besides: userID, on: connection) }
             try await connection.query(
                 "DELETE FROM household_members WHERE household_id = \(householdID) AND user_id = \(userID)", logger: logger)
-            try await record(userID == actor ? .memberLeft : .memberRemoved, household: householdID, actor: actor, member: userID,
+            try await record(userID == caller.userID ? .memberLeft : .memberRemoved, household: householdID, by: caller.userID, member: userID,
                              previousRole: member.role, on: connection)
         }
         await forget(users: [userID])
     }
 
     /// The caller leaves the household; refused while they are its last owner.
-    public func leaveHousehold(actor: UUID, householdID: UUID) async throws {
-        try await removeMember(actor: actor, householdID: householdID, userID: actor)
+    public func leaveHousehold(_ caller: Caller, householdID: UUID) async throws {
+        try await removeMember(caller, householdID: householdID, userID: caller.userID)
     }
 
     /// Makes another member an owner and the caller an admin. Owners only.
-    public func transferOwnership(actor: UUID, householdID: UUID, userID: UUID) async throws -> Household {
-        let caller = try await ability(for: actor)
+    public func transferOwnership(_ caller: Caller, householdID: UUID, userID: UUID) async throws -> Household {
         let household = try await readableHousehold(caller, householdID)
-        guard userID != actor else {
+        guard userID != caller.userID else {
             throw ServiceError.invalidInput(field: "userId", message: "userId must be another member: you cannot transfer ownership to yourself.")
         }
         guard caller.roles[householdID] == .owner else {
@@ -134,12 +126,12 @@ extension HouseholdService {
             try await connection.query(
                 """
                 UPDATE household_members SET role = CASE WHEN user_id = \(userID) THEN 'OWNER' ELSE 'ADMIN' END
-                WHERE household_id = \(householdID) AND user_id IN (\(userID), \(actor))
+                WHERE household_id = \(householdID) AND user_id IN (\(userID), \(caller.userID))
                 """, logger: logger)
-            try await record(.ownershipTransferred, household: householdID, actor: actor, member: userID, role: .owner,
+            try await record(.ownershipTransferred, household: householdID, by: caller.userID, member: userID, role: .owner,
                              previousRole: target.role, on: connection)
         }
-        await forget(users: [userID, actor])
+        await forget(users: [userID, caller.userID])
         return household
     }
 
@@ -175,7 +167,7 @@ extension HouseholdService {
     }
 
     /// A member of the household; `notFound` when they are not one or the caller may not see them.
-    func existingMember(_ householdID: UUID, _ userID: UUID, caller: CallerAbility, on connection: PostgresConnection) async throws -> HouseholdMember {
+    func existingMember(_ householdID: UUID, _ userID: UUID, caller: Caller, on connection: PostgresConnection) async throws -> HouseholdMember {
         let rows = try await connection.query(
             """
             SELECT u.display_name, u.avatar_url, m.role, m.joined_at, m.version

@@ -18,7 +18,7 @@ public final class HouseholdService: ServiceHealth {
     let clock: any HearthClock
     let logger: Logger
     /// A person's roles and ability, by user id.
-    let abilities: TTLCache<UUID, CallerAbility>
+    let abilities: TTLCache<UUID, Caller>
     /// Households by id.
     let households: TTLCache<UUID, Household>
 
@@ -61,7 +61,7 @@ public final class HouseholdService: ServiceHealth {
     }
 
     /// What `userID` may do: their households' role rules plus everyone's, cached.
-    public func ability(for userID: UUID) async throws -> CallerAbility {
+    public func caller(for userID: UUID) async throws -> Caller {
         if let cached = abilities.value(for: userID) { return cached }
         let ticket = abilities.beginRead()
         let rows = try await database.client.query(
@@ -79,7 +79,7 @@ public final class HouseholdService: ServiceHealth {
         }
         let permissions = try await permissions()
         let ability = Ability(rules: try permissions.rules(userID: userID, households: memberships))
-        let caller = CallerAbility(userID: userID, ability: ability, roles: roles, householdNames: names, permissions: permissions)
+        let caller = Caller(userID: userID, ability: ability, roles: roles, householdNames: names, permissions: permissions)
         abilities.store(caller, for: userID, readSince: ticket)
         return caller
     }
@@ -108,11 +108,11 @@ public final class HouseholdService: ServiceHealth {
     // MARK: Households
 
     /// Creates a household with the caller as its owner.
-    public func createHousehold(actor: UUID, name: String, description: String?, timeZone: String) async throws -> Household {
+    public func createHousehold(_ caller: Caller, name: String, description: String?, timeZone: String) async throws -> Household {
         let name = try UserInput.text(name, field: "name", maxLength: 80)
         let description = try Self.description(description)
         let timeZone = try UserInput.timeZone(timeZone)
-        try await authorize(actor, "create", .type("Household"))
+        try Self.authorize(caller, "create", .type("Household"))
         let now = clock.now
         let household = Household(id: UUID(), name: name, description: description ?? "", timeZone: timeZone, createdAt: now, updatedAt: now)
         try await database.transaction(logger: logger) { connection in
@@ -124,25 +124,23 @@ public final class HouseholdService: ServiceHealth {
             try await connection.query(
                 """
                 INSERT INTO household_members (household_id, user_id, role, joined_at)
-                VALUES (\(household.id), \(actor), \(HouseholdRole.owner.rawValue), \(now))
+                VALUES (\(household.id), \(caller.userID), \(HouseholdRole.owner.rawValue), \(now))
                 """, logger: logger)
-            try await makeCurrentIfNone(household.id, userID: actor, on: connection)
-            try await record(.householdCreated, household: household.id, actor: actor, on: connection)
+            try await makeCurrentIfNone(household.id, userID: caller.userID, on: connection)
+            try await record(.householdCreated, household: household.id, by: caller.userID, on: connection)
         }
-        await forget(users: [actor])
-        logger.info("household created", metadata: ["household": "\(household.id)", "user": "\(actor)"])
+        await forget(users: [caller.userID])
+        logger.info("household created", metadata: ["household": "\(household.id)", "user": "\(caller.userID)"])
         return household
     }
 
     /// A household the caller may read, else `notFound`.
-    public func household(actor: UUID, id: UUID) async throws -> Household {
-        let caller = try await ability(for: actor)
+    public func household(_ caller: Caller, id: UUID) async throws -> Household {
         return try await readableHousehold(caller, id)
     }
 
     /// The caller's households, oldest first.
-    public func households(actor: UUID, page: PageRequest) async throws -> Page<Household> {
-        let caller = try await ability(for: actor)
+    public func households(_ caller: Caller, page: PageRequest) async throws -> Page<Household> {
         let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Household", columns: Self.householdColumns) else {
             return .empty
@@ -161,12 +159,11 @@ public final class HouseholdService: ServiceHealth {
     /// Changes the given settings (nil leaves one as it is), writing only those, under the
     /// household's row lock. Admins and owners. With `expectedVersion`, refused (`CONFLICT`) when
     /// a setting it names changed since.
-    public func updateHousehold(actor: UUID, id: UUID, name: String?, description: String??, timeZone: String?,
+    public func updateHousehold(_ caller: Caller, id: UUID, name: String?, description: String??, timeZone: String?,
                                 expectedVersion: Int? = nil) async throws -> Household {
         let name = try name.map { name throws(ServiceError) in try UserInput.text(name, field: "name", maxLength: 80) }
         let description: String?? = try description.map { text throws(ServiceError) in try Self.description(text) }
         let timeZone = try timeZone.map { zone throws(ServiceError) in try UserInput.timeZone(zone) }
-        let caller = try await ability(for: actor)
         let household = try await readableHousehold(caller, id)
         try Self.authorize(caller, "update", household.subject)
         var named: [(name: String, column: String)] = []
@@ -188,7 +185,7 @@ public final class HouseholdService: ServiceHealth {
                 WHERE id = \(id) RETURNING \(unescaped: Self.householdSelect)
                 """, logger: logger)
             guard let updated = try await Self.decodeHouseholds(rows).first?.household else { throw ServiceError.notFound("Household") }
-            try await record(.householdUpdated, household: id, actor: actor, on: connection)
+            try await record(.householdUpdated, household: id, by: caller.userID, on: connection)
             return updated
         }
         await forget(HouseholdCacheChange(household: id))
@@ -196,8 +193,7 @@ public final class HouseholdService: ServiceHealth {
     }
 
     /// Deletes the household and everything it owns, in one transaction. Owners only.
-    public func deleteHousehold(actor: UUID, id: UUID) async throws {
-        let caller = try await ability(for: actor)
+    public func deleteHousehold(_ caller: Caller, id: UUID) async throws {
         let household = try await readableHousehold(caller, id)
         try Self.authorize(caller, "delete", household.subject)
         try await database.transaction(logger: logger) { connection in
@@ -206,14 +202,14 @@ public final class HouseholdService: ServiceHealth {
             try await connection.query("DELETE FROM sync_changes WHERE household_id = \(id) AND type <> 'HOUSEHOLD'", logger: logger)
         }
         await forget(HouseholdCacheChange(household: id, deleted: true))
-        logger.info("household deleted", metadata: ["household": "\(id)", "user": "\(actor)"])
+        logger.info("household deleted", metadata: ["household": "\(id)", "user": "\(caller.userID)"])
     }
 
     // MARK: Shared checks
 
     /// The household, when the caller may read it; `notFound` whether it is missing or hidden.
     /// Inside a transaction pass its connection (see ``Database/query(_:on:logger:)``).
-    func readableHousehold(_ caller: CallerAbility, _ id: UUID, on connection: PostgresConnection? = nil) async throws -> Household {
+    func readableHousehold(_ caller: Caller, _ id: UUID, on connection: PostgresConnection? = nil) async throws -> Household {
         guard caller.ability.can("read", Household.subject(id)), let household = try await household(id, on: connection) else {
             throw ServiceError.notFound("Household")
         }
@@ -231,17 +227,13 @@ public final class HouseholdService: ServiceHealth {
         return household
     }
 
-    func authorize(_ actor: UUID, _ action: String, _ subject: AbilitySubject) async throws {
-        try Self.authorize(try await ability(for: actor), action, subject)
-    }
-
     /// A household's time zone, for background work done on its behalf (no caller to check);
     /// UTC when the household is gone or its zone unknown.
     func timeZone(of id: UUID) async throws -> TimeZone {
         try await household(id).flatMap { TimeZone(identifier: $0.timeZone) } ?? .gmt
     }
 
-    static func authorize(_ caller: CallerAbility, _ action: String, _ subject: AbilitySubject) throws(ServiceError) {
+    static func authorize(_ caller: Caller, _ action: String, _ subject: AbilitySubject) throws(ServiceError) {
         do {
             try caller.ability.authorize(action, subject)
         } catch {

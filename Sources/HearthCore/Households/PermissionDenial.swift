@@ -14,7 +14,7 @@ public struct PermissionDenial: Sendable, Equatable {
     public let neededRole: HouseholdRole?
 }
 
-extension CallerAbility {
+extension Caller {
     /// The denial of `error`, worded for this person in the household `subject` belongs to.
     func denial(_ error: ForbiddenError, subject: AbilitySubject) -> PermissionDenial {
         let household = Self.householdID(of: subject)

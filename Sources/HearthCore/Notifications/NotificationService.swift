@@ -16,7 +16,7 @@ public struct NotificationService: Sendable {
     }
 
     /// The caller's notifications, newest first; only unread ones, or only `kinds`, when asked.
-    public func list(actor: UUID, unreadOnly: Bool, kinds: [NotificationKind]? = nil, page: PageRequest) async throws -> Page<HouseholdNotification> {
+    public func list(_ caller: Caller, unreadOnly: Bool, kinds: [NotificationKind]? = nil, page: PageRequest) async throws -> Page<HouseholdNotification> {
         let after = try page.afterKeyset()
         var filters: [SQLCondition] = unreadOnly ? [.predicate([.sql("n.read_at IS NULL")])] : []
         if let kinds {
@@ -24,12 +24,12 @@ public struct NotificationService: Sendable {
         }
         let unread = SQLCondition.and(filters)
         let total = try await database.count(
-            "SELECT count(*) FROM notifications n WHERE n.user_id = \(actor) AND \(unread)", wanted: page.countsTotal)
+            "SELECT count(*) FROM notifications n WHERE n.user_id = \(caller.userID) AND \(unread)", wanted: page.countsTotal)
         let keyset = SQLCondition.keyset(after: after, time: "n.created_at", id: "n.id", descending: true)
         let rows = try await database.client.query("""
             SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts, n.created_at, n.read_at, n.version, n.kind, n.task_id, n.state,
                    \(unescaped: Cursor.microsecondsSQL("n.created_at")) AS micros
-            FROM notifications n WHERE n.user_id = \(actor) AND \(unread) AND \(keyset)
+            FROM notifications n WHERE n.user_id = \(caller.userID) AND \(unread) AND \(keyset)
             ORDER BY n.created_at DESC, n.id DESC LIMIT \(page.first + 1)
             """, logger: logger)
         let decoded = try await Self.decodeNotifications(rows)
@@ -38,15 +38,15 @@ public struct NotificationService: Sendable {
     }
 
     /// Marks one of the caller's notifications read (again: nothing changes).
-    public func markRead(actor: UUID, id: UUID) async throws -> HouseholdNotification {
+    public func markRead(_ caller: Caller, id: UUID) async throws -> HouseholdNotification {
         try await database.transaction(logger: logger) { connection in
-            try await self.markRead(actor: actor, id: id, on: connection)
+            try await self.markRead(caller, id: id, on: connection)
         }
     }
 
-    func markRead(actor: UUID, id: UUID, on connection: PostgresConnection) async throws -> HouseholdNotification {
+    func markRead(_ caller: Caller, id: UUID, on connection: PostgresConnection) async throws -> HouseholdNotification {
         let rows = try await connection.query("""
-            UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now)) WHERE id = \(id) AND user_id = \(actor)
+            UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now)) WHERE id = \(id) AND user_id = \(caller.userID)
             RETURNING id, user_id, household_id, store_id, title, body, priority, counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
             """, logger: logger)
         guard let notification = try await Self.decodeNotifications(rows).first?.notification else { throw ServiceError.notFound("Notification") }

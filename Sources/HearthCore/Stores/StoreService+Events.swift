@@ -18,25 +18,23 @@ extension StoreService {
         """
 
     /// Whether the caller may read a household's events; `notFound` for a household not theirs.
-    public func mayReadEvents(actor: UUID, householdID: UUID) async throws -> Bool {
-        let caller = try await households.ability(for: actor)
+    public func mayReadEvents(_ caller: Caller, householdID: UUID) async throws -> Bool {
         _ = try await households.readableHousehold(caller, householdID)
         return caller.ability.can("read", Self.eventSubject(householdID))
     }
 
     /// The household's change events, newest first, with the caller's read state.
-    public func events(actor: UUID, householdID: UUID, query: StoreEventQuery, page: PageRequest) async throws -> Page<StoreEvent> {
-        guard try await mayReadEvents(actor: actor, householdID: householdID) else { return .empty }
-        return try await events(reader: actor, households: [householdID], query: query, page: page)[householdID] ?? .empty
+    public func events(_ caller: Caller, householdID: UUID, query: StoreEventQuery, page: PageRequest) async throws -> Page<StoreEvent> {
+        guard try await mayReadEvents(caller, householdID: householdID) else { return .empty }
+        return try await events(reader: caller.userID, households: [householdID], query: query, page: page)[householdID] ?? .empty
     }
 
     /// The same page of change events for each of several households the caller was shown (not read
     /// again; households whose events they may not read are left out): one statement
     /// (`LATERAL … LIMIT` per household, newest first), plus one grouped count when the page wants totals.
-    public func events(actor: UUID, households ids: [UUID], query: StoreEventQuery, page: PageRequest) async throws -> [UUID: Page<StoreEvent>] {
-        let caller = try await households.ability(for: actor)
+    public func events(_ caller: Caller, households ids: [UUID], query: StoreEventQuery, page: PageRequest) async throws -> [UUID: Page<StoreEvent>] {
         let readable = ids.filter { caller.ability.can("read", Self.eventSubject($0)) }
-        return try await events(reader: actor, households: readable, query: query, page: page)
+        return try await events(reader: caller.userID, households: readable, query: query, page: page)
     }
 
     private func events(reader: UUID, households ids: [UUID], query: StoreEventQuery, page: PageRequest) async throws -> [UUID: Page<StoreEvent>] {
@@ -70,59 +68,56 @@ extension StoreService {
     }
 
     /// Events of one household the caller has not read, optionally of one store.
-    public func unreadEventCount(actor: UUID, householdID: UUID, storeID: UUID?) async throws -> Int {
-        guard try await mayReadEvents(actor: actor, householdID: householdID) else { return 0 }
+    public func unreadEventCount(_ caller: Caller, householdID: UUID, storeID: UUID?) async throws -> Int {
+        guard try await mayReadEvents(caller, householdID: householdID) else { return 0 }
         let store: SQLCondition = storeID.map { .predicate([.sql("e.store_id = "), .bind(.uuid($0))]) } ?? .alwaysTrue
         return try await database.count("""
-            SELECT count(*) FROM store_events e WHERE e.household_id = \(householdID) AND \(store) AND NOT \(Self.isRead(actor))
+            SELECT count(*) FROM store_events e WHERE e.household_id = \(householdID) AND \(store) AND NOT \(Self.isRead(caller.userID))
             """)
     }
 
     /// Unread events per household, for households the caller was shown (reading their events is
     /// checked in memory), in one grouped statement; a household without any is absent.
-    public func unreadEventCounts(actor: UUID, households ids: [UUID]) async throws -> [UUID: Int] {
-        let caller = try await households.ability(for: actor)
+    public func unreadEventCounts(_ caller: Caller, households ids: [UUID]) async throws -> [UUID: Int] {
         let readable = ids.filter { caller.ability.can("read", Self.eventSubject($0)) }
         guard !readable.isEmpty else { return [:] }
         return try await database.counts("""
             SELECT e.household_id, count(*)::int8 FROM store_events e
-            WHERE e.household_id = ANY(\(readable)) AND NOT \(Self.isRead(actor)) GROUP BY 1
+            WHERE e.household_id = ANY(\(readable)) AND NOT \(Self.isRead(caller.userID)) GROUP BY 1
             """)
     }
 
     /// Unread events per store, for stores the caller was shown (reading their household's
     /// events is checked in memory), in one grouped statement; a store without any is absent.
-    public func unreadEventCounts(actor: UUID, stores: [(id: UUID, householdID: UUID)]) async throws -> [UUID: Int] {
-        let caller = try await households.ability(for: actor)
+    public func unreadEventCounts(_ caller: Caller, stores: [(id: UUID, householdID: UUID)]) async throws -> [UUID: Int] {
         let readable = stores.filter { caller.ability.can("read", Self.eventSubject($0.householdID)) }.map(\.id)
         guard !readable.isEmpty else { return [:] }
         return try await database.counts("""
-            SELECT e.store_id, count(*)::int8 FROM store_events e WHERE e.store_id = ANY(\(readable)) AND NOT \(Self.isRead(actor)) GROUP BY 1
+            SELECT e.store_id, count(*)::int8 FROM store_events e WHERE e.store_id = ANY(\(readable)) AND NOT \(Self.isRead(caller.userID)) GROUP BY 1
             """)
     }
 
     /// Marks one event read for the caller (every member may); reading a read event changes nothing.
-    public func markEventRead(actor: UUID, id: Int64) async throws -> StoreEvent {
-        let caller = try await households.ability(for: actor)
+    public func markEventRead(_ caller: Caller, id: Int64) async throws -> StoreEvent {
         _ = try await database.transaction(logger: logger) { connection in
-            try await self.markEventRead(caller, actor: actor, id: id, on: connection)
+            try await self.markEventRead(caller, id: id, on: connection)
         }
-        guard let event = try await event(id, reader: actor) else { throw ServiceError.notFound("Event") }
+        guard let event = try await event(id, reader: caller.userID) else { throw ServiceError.notFound("Event") }
         return event
     }
 
-    /// Marks the event read for `actor`; returns the event's version for them.
-    func markEventRead(_ caller: CallerAbility, actor: UUID, id: Int64, on connection: PostgresConnection) async throws -> Int {
-        guard let event = try await event(id, reader: actor, on: connection), caller.ability.can("read", Self.eventSubject(event.householdID)) else {
+    /// Marks the event read for the caller; returns the event's version for them.
+    func markEventRead(_ caller: Caller, id: Int64, on connection: PostgresConnection) async throws -> Int {
+        guard let event = try await event(id, reader: caller.userID, on: connection), caller.ability.can("read", Self.eventSubject(event.householdID)) else {
             throw ServiceError.notFound("Event")
         }
         try HouseholdService.authorize(caller, "markRead", Self.eventSubject(event.householdID))
         guard !event.isRead else { return event.version }
         try await connection.query(
-            "INSERT INTO store_event_reads (user_id, event_id) VALUES (\(actor), \(id)) ON CONFLICT DO NOTHING", logger: logger)
+            "INSERT INTO store_event_reads (user_id, event_id) VALUES (\(caller.userID), \(id)) ON CONFLICT DO NOTHING", logger: logger)
         let rows = try await connection.query("""
             SELECT max(version) FROM sync_changes WHERE household_id = \(event.householdID) AND type = 'STORE_EVENT'
-                AND record_id = \(String(id)) AND (person IS NULL OR person = \(actor))
+                AND record_id = \(String(id)) AND (person IS NULL OR person = \(caller.userID))
             """, logger: logger)
         for try await version in rows.decode(Int?.self) { return version ?? event.version }
         return event.version
@@ -130,15 +125,14 @@ extension StoreService {
 
     /// Marks every event of a household (or of one of its stores) read for the caller; returns
     /// how many were unread.
-    public func markAllEventsRead(actor: UUID, householdID: UUID, storeID: UUID?) async throws -> Int {
-        let caller = try await households.ability(for: actor)
+    public func markAllEventsRead(_ caller: Caller, householdID: UUID, storeID: UUID?) async throws -> Int {
         _ = try await households.readableHousehold(caller, householdID)
         try HouseholdService.authorize(caller, "markRead", Self.eventSubject(householdID))
         if let storeID {
             let store = try await readableStore(caller, storeID)
             guard store.householdID == householdID else { throw ServiceError.notFound("Store") }
         }
-        let unread = try await unreadEventCount(actor: actor, householdID: householdID, storeID: storeID)
+        let unread = try await unreadEventCount(caller, householdID: householdID, storeID: storeID)
         let store: SQLCondition = storeID.map { .predicate([.sql("s.id = "), .bind(.uuid($0))]) } ?? .alwaysTrue
         // Several rows, each logging its events for the reader: through the runner, so that two
         // devices marking at once (or a store sync) never surface a deadlock.
@@ -146,7 +140,7 @@ extension StoreService {
         try await database.transaction(logger: logger) { connection in
             _ = try await connection.query("""
                 INSERT INTO store_read_marks (user_id, store_id, read_up_to)
-                SELECT \(actor), s.id, COALESCE((SELECT max(e.id) FROM store_events e WHERE e.store_id = s.id), 0)
+                SELECT \(caller.userID), s.id, COALESCE((SELECT max(e.id) FROM store_events e WHERE e.store_id = s.id), 0)
                 FROM stores s WHERE s.household_id = \(householdID) AND \(store) ORDER BY s.id
                 ON CONFLICT (user_id, store_id) DO UPDATE SET read_up_to = GREATEST(store_read_marks.read_up_to, EXCLUDED.read_up_to)
                 """, logger: logger)

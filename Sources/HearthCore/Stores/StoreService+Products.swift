@@ -17,23 +17,17 @@ extension StoreService {
     }
 
     /// A store's current products (removed ones left out), filtered and sorted, a page at a time.
-    public func products(actor: UUID, storeID: UUID, query: ProductQuery, page: PageRequest) async throws -> Page<Product> {
-        let caller = try await households.ability(for: actor)
+    public func products(_ caller: Caller, storeID: UUID, query: ProductQuery, page: PageRequest) async throws -> Page<Product> {
         let store = try await readableStore(caller, storeID)
-        return try await products(caller: caller, stores: [(store.id, store.householdID, store.domain)], query: query, page: page)[store.id] ?? .empty
+        return try await products(caller, stores: [(store.id, store.householdID, store.domain)], query: query, page: page)[store.id] ?? .empty
     }
 
     /// The same page of products for each of several stores the caller was shown (their ability
     /// to read products is checked in memory, the stores are not read again), in one statement:
     /// each store's rows come from its own index range (`LATERAL … LIMIT`), plus one grouped count
     /// when the page wants totals. `images`: whether the products come with their images.
-    public func products(actor: UUID, stores: [(id: UUID, householdID: UUID, domain: String)], query: ProductQuery,
+    public func products(_ caller: Caller, stores: [(id: UUID, householdID: UUID, domain: String)], query: ProductQuery,
                          page: PageRequest, images: Bool = true) async throws -> [UUID: Page<Product>] {
-        try await products(caller: try await households.ability(for: actor), stores: stores, query: query, page: page, images: images)
-    }
-
-    private func products(caller: CallerAbility, stores: [(id: UUID, householdID: UUID, domain: String)], query: ProductQuery,
-                          page: PageRequest, images: Bool = true) async throws -> [UUID: Page<Product>] {
         let shown = stores.filter { caller.ability.can("read", Product.subject(householdID: $0.householdID)) }
         let readable = shown.map(\.id)
         guard !readable.isEmpty else { return [:] }
@@ -89,8 +83,7 @@ extension StoreService {
     }
 
     /// A product the caller may read (removed ones too), with its variants.
-    public func product(actor: UUID, id: UUID) async throws -> (product: Product, variants: [ProductVariant]) {
-        let caller = try await households.ability(for: actor)
+    public func product(_ caller: Caller, id: UUID) async throws -> (product: Product, variants: [ProductVariant]) {
         let rows = try await Self.decodeProducts(try await database.client.query(
             """
             SELECT \(unescaped: Self.productSelect), s.domain AS store_domain FROM products p JOIN stores s ON s.id = p.store_id

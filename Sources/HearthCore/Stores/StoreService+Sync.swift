@@ -32,8 +32,7 @@ extension StoreService {
     /// Syncs a store now for a member (MEMBER and up), at most once per minimum spacing
     /// (`RATE_LIMITED` with the seconds to wait). A feed failure is not an API error: it is the
     /// store's `syncStatus.lastError`, as for background syncs.
-    public func syncStore(actor: UUID, id: UUID) async throws -> (store: Store, report: StoreSyncReport) {
-        let caller = try await households.ability(for: actor)
+    public func syncStore(_ caller: Caller, id: UUID) async throws -> (store: Store, report: StoreSyncReport) {
         let store = try await readableStore(caller, id)
         try HouseholdService.authorize(caller, "sync", store.subject)
         let now = clock.now

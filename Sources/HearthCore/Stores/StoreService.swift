@@ -51,8 +51,7 @@ public final class StoreService: ServiceHealth {
 
     /// Adds a store to a household: fetches its whole feed and imports it (no change events).
     /// An empty `name` becomes the domain's first label ("allbirds.com" → "allbirds").
-    public func addStore(actor: UUID, householdID: UUID, domain rawDomain: String, name rawName: String?) async throws -> Store {
-        let caller = try await households.ability(for: actor)
+    public func addStore(_ caller: Caller, householdID: UUID, domain rawDomain: String, name rawName: String?) async throws -> Store {
         _ = try await households.readableHousehold(caller, householdID)
         try HouseholdService.authorize(caller, "create", Store.subject(householdID: householdID))
         let domain = try StoreDomain(rawDomain)
@@ -69,7 +68,7 @@ public final class StoreService: ServiceHealth {
             let host = domain.host
             let insert: PostgresQuery = """
                 INSERT INTO stores (id, household_id, domain, name, created_by, created_at, next_sync_at, last_attempt_at)
-                VALUES (\(id), \(householdID), \(host), \(name), \(actor), \(now), \(next), \(now))
+                VALUES (\(id), \(householdID), \(host), \(name), \(caller.userID), \(now), \(next), \(now))
                 """
             let summary = try await database.transaction(logger: logger) { connection async throws in
                 try await connection.query(insert, logger: logger)
@@ -93,8 +92,7 @@ public final class StoreService: ServiceHealth {
     }
 
     /// Renames a store (admins and owners).
-    public func renameStore(actor: UUID, id: UUID, name rawName: String) async throws -> Store {
-        let caller = try await households.ability(for: actor)
+    public func renameStore(_ caller: Caller, id: UUID, name rawName: String) async throws -> Store {
         let store = try await readableStore(caller, id)
         try HouseholdService.authorize(caller, "update", store.subject)
         let name = try Self.name(rawName, default: nil)
@@ -103,8 +101,7 @@ public final class StoreService: ServiceHealth {
     }
 
     /// Removes a store with its products, history, events and notifications (admins and owners).
-    public func removeStore(actor: UUID, id: UUID) async throws {
-        let caller = try await households.ability(for: actor)
+    public func removeStore(_ caller: Caller, id: UUID) async throws {
         let store = try await readableStore(caller, id)
         try HouseholdService.authorize(caller, "delete", store.subject)
         try await database.transaction(logger: logger) { connection in
@@ -117,25 +114,20 @@ public final class StoreService: ServiceHealth {
     }
 
     /// A store the caller may read.
-    public func store(actor: UUID, id: UUID) async throws -> Store {
-        try await readableStore(try await households.ability(for: actor), id)
+    public func store(_ caller: Caller, id: UUID) async throws -> Store {
+        try await readableStore(caller, id)
     }
 
     /// A household's stores, oldest first.
-    public func stores(actor: UUID, householdID: UUID, page: PageRequest) async throws -> Page<Store> {
-        let caller = try await households.ability(for: actor)
+    public func stores(_ caller: Caller, householdID: UUID, page: PageRequest) async throws -> Page<Store> {
         _ = try await households.readableHousehold(caller, householdID)
-        return try await stores(caller: caller, households: [householdID], page: page)[householdID] ?? .empty
+        return try await stores(caller, households: [householdID], page: page)[householdID] ?? .empty
     }
 
     /// The same page of stores for each of several households the caller was shown (not read
     /// again; the store rule is applied in SQL), in one statement (`LATERAL … LIMIT` per household)
     /// plus one grouped count when the page wants totals.
-    public func stores(actor: UUID, households ids: [UUID], page: PageRequest) async throws -> [UUID: Page<Store>] {
-        try await stores(caller: try await households.ability(for: actor), households: ids, page: page)
-    }
-
-    private func stores(caller: CallerAbility, households ids: [UUID], page: PageRequest) async throws -> [UUID: Page<Store>] {
+    public func stores(_ caller: Caller, households ids: [UUID], page: PageRequest) async throws -> [UUID: Page<Store>] {
         let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return [:] }
         let totals = try await database.counts("SELECT s.household_id, count(*)::int8 FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
@@ -152,7 +144,7 @@ public final class StoreService: ServiceHealth {
                             cursor: { Cursor.make(microseconds: $0.micros, id: $0.store.id) }, item: \.store)
     }
 
-    func readableStore(_ caller: CallerAbility, _ id: UUID) async throws -> Store {
+    func readableStore(_ caller: Caller, _ id: UUID) async throws -> Store {
         let rows = try await database.client.query("SELECT \(unescaped: Self.storeSelect) FROM stores s WHERE s.id = \(id)", logger: logger)
         guard let store = try await decodeStores(rows).first?.store, caller.ability.can("read", store.subject) else {
             throw ServiceError.notFound("Store")

@@ -10,7 +10,7 @@ extension SyncService {
     /// records it as the client's last processed mutation: a crash between them can neither lose
     /// nor repeat one. A mutation at or below the last processed id is DUPLICATE; a refused one is
     /// CONFLICT or REJECTED and counts as processed. A malformed push applies nothing.
-    public func push(actor: UUID, clientID: UUID, mutations: [ClientMutation]) async throws -> PushResult {
+    public func push(_ caller: Caller, clientID: UUID, mutations: [ClientMutation]) async throws -> PushResult {
         guard mutations.count <= Self.maximumPushSize else {
             throw ServiceError.invalidInput(field: "mutations",
                                             message: "A push takes at most \(Self.maximumPushSize) mutations; this one has \(mutations.count). Send the rest in another push.")
@@ -24,8 +24,7 @@ extension SyncService {
                                                 message: "Mutation ids must increase within a push: mutations[\(index)] has \(mutation.id) after \(mutations[index - 1].id).")
             }
         }
-        let caller = try await households.ability(for: actor)
-        var last = try await claim(clientID, actor: actor)
+        var last = try await claim(clientID, caller)
         var results: [PushedMutation] = []
         for mutation in mutations {
             let (result, applied) = try await database.transaction(logger: logger) { connection in
@@ -40,15 +39,15 @@ extension SyncService {
 
     /// Makes the client id the caller's on first use; another person's id is `FORBIDDEN`.
     /// Returns its last processed mutation id.
-    private func claim(_ clientID: UUID, actor: UUID) async throws -> Int {
+    private func claim(_ clientID: UUID, _ caller: Caller) async throws -> Int {
         let now = clock.now
         try await database.client.query("""
-            INSERT INTO sync_clients (id, user_id, created_at, updated_at) VALUES (\(clientID), \(actor), \(now), \(now))
+            INSERT INTO sync_clients (id, user_id, created_at, updated_at) VALUES (\(clientID), \(caller.userID), \(now), \(now))
             ON CONFLICT (id) DO NOTHING
             """, logger: logger)
         let rows = try await database.client.query("SELECT user_id, last_mutation_id FROM sync_clients WHERE id = \(clientID)", logger: logger)
         for try await (owner, last) in rows.decode((UUID, Int).self) {
-            guard owner == actor else {
+            guard owner == caller.userID else {
                 throw ServiceError(.forbidden, "This clientId belongs to another person's device; each device makes its own.", field: "clientId")
             }
             return last
@@ -64,7 +63,7 @@ extension SyncService {
 
     /// One mutation in the given transaction: skipped when processed already, else applied
     /// (or refused, its writes rolled back to the savepoint) and counted as processed.
-    private func process(_ mutation: ClientMutation, clientID: UUID, caller: CallerAbility,
+    private func process(_ mutation: ClientMutation, clientID: UUID, caller: Caller,
                          on connection: PostgresConnection) async throws -> (PushedMutation, Applied?) {
         // Counted as processed first (the row lock orders this client's concurrent pushes); the
         // count commits or rolls back with the mutation.
@@ -93,29 +92,28 @@ extension SyncService {
     }
 
     /// Runs the op exactly as its ordinary mutation does, on the push's connection.
-    private func apply(_ op: ClientOp, caller: CallerAbility, on connection: PostgresConnection) async throws -> (Int, Applied?) {
-        let actor = caller.userID
+    private func apply(_ op: ClientOp, caller: Caller, on connection: PostgresConnection) async throws -> (Int, Applied?) {
         func task(_ write: TaskWrite) -> (Int, Applied?) { (write.version, .task(write)) }
         switch op {
         case .createTask(let household, let draft), .createEvent(let household, let draft):
             guard draft.id != nil else { throw ServiceError.invalidInput(field: "input.id", message: "A pushed create needs the client's id for the item (input.id).") }
-            return task(try await tasks.createItem(caller, actor: actor, householdID: household, draft: draft, on: connection))
+            return task(try await tasks.createItem(caller, householdID: household, draft: draft, on: connection))
         case .updateTask(let id, let expected, let patch):
-            return task(try await tasks.updateItem(caller, actor: actor, id: id, patch: patch, expectedVersion: expected, on: connection))
+            return task(try await tasks.updateItem(caller, id: id, patch: patch, expectedVersion: expected, on: connection))
         case .completeTask(let id, let expected):
-            return task(try await tasks.setCompleted(true, caller, actor: actor, id: id, expectedVersion: expected, on: connection))
+            return task(try await tasks.setCompleted(true, caller, id: id, expectedVersion: expected, on: connection))
         case .reopenTask(let id, let expected):
-            return task(try await tasks.setCompleted(false, caller, actor: actor, id: id, expectedVersion: expected, on: connection))
+            return task(try await tasks.setCompleted(false, caller, id: id, expectedVersion: expected, on: connection))
         case .deleteTask(let id, let expected):
             return task(try await tasks.deleteItem(caller, id: id, expectedVersion: expected, on: connection))
         case .addSubtask(let taskID, let id, let title):
-            return task(try await tasks.addSubtask(caller, actor: actor, taskID: taskID, id: id, title: title, on: connection))
+            return task(try await tasks.addSubtask(caller, taskID: taskID, id: id, title: title, on: connection))
         case .updateSubtask(let id, let title, let done):
-            return task(try await tasks.updateSubtask(caller, actor: actor, id: id, title: title, done: done, on: connection))
+            return task(try await tasks.updateSubtask(caller, id: id, title: title, done: done, on: connection))
         case .removeSubtask(let id):
-            return task(try await tasks.removeSubtask(caller, actor: actor, id: id, on: connection))
+            return task(try await tasks.removeSubtask(caller, id: id, on: connection))
         case .reorderSubtasks(let taskID, let ids):
-            return task(try await tasks.reorderSubtasks(caller, actor: actor, taskID: taskID, ids: ids, on: connection))
+            return task(try await tasks.reorderSubtasks(caller, taskID: taskID, ids: ids, on: connection))
         case .snoozeReminder(let taskID, let minutes):
             return task(try await tasks.snoozeReminder(caller, taskID: taskID, minutes: minutes, on: connection))
         case .createLabel(let household, let id, let name, let color):
@@ -128,15 +126,15 @@ extension SyncService {
             let (household, version) = try await tasks.deleteLabel(caller, id: id, expectedVersion: expected, on: connection)
             return (version, .labels(household))
         case .markEventRead(let id):
-            return (try await stores.markEventRead(caller, actor: actor, id: id, on: connection), nil)
+            return (try await stores.markEventRead(caller, id: id, on: connection), nil)
         case .markNotificationRead(let id):
-            return (try await notifications.markRead(actor: actor, id: id, on: connection).version, nil)
+            return (try await notifications.markRead(caller, id: id, on: connection).version, nil)
         }
     }
 
     /// After a mutation committed: subscribers hear of it, cached labels go. It is applied
     /// already, so a failure to tell is logged, not thrown.
-    private func announce(_ applied: Applied, _ caller: CallerAbility) async {
+    private func announce(_ applied: Applied, _ caller: Caller) async {
         switch applied {
         case .task(let write):
             do {

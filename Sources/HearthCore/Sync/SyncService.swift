@@ -53,14 +53,13 @@ public final class SyncService: Sendable {
     // MARK: Pull
 
     /// Refuses (`NOT_FOUND`) a household the caller cannot pull: not theirs, or gone.
-    public func mayPull(actor: UUID, householdID: UUID) async throws {
-        _ = try await households.readableHousehold(try await households.ability(for: actor), householdID)
+    public func mayPull(_ caller: Caller, householdID: UUID) async throws {
+        _ = try await households.readableHousehold(caller, householdID)
     }
 
     /// What changed in the household after `after` (nil: a snapshot of everything there is),
     /// oldest first, at most `first` records, each once with its newest version.
-    public func pull(actor: UUID, householdID: UUID, after: String?, first: Int, clientID: UUID?) async throws -> SyncPage {
-        let caller = try await households.ability(for: actor)
+    public func pull(_ caller: Caller, householdID: UUID, after: String?, first: Int, clientID: UUID?) async throws -> SyncPage {
         _ = try await households.readableHousehold(caller, householdID)
         guard Self.pageSizes.contains(first) else {
             throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 1000; \(first) is not.")
@@ -94,7 +93,7 @@ public final class SyncService: Sendable {
             hasMore = continued
         }
         return SyncPage(changes: try await withRecords(page, householdID: householdID, caller: caller), cursor: cursor.encoded, hasMore: hasMore,
-                        lastMutationID: try await lastMutationID(clientID, actor: actor))
+                        lastMutationID: try await lastMutationID(clientID, caller))
     }
 
     private func currentSnapshot() async throws -> String {
@@ -115,7 +114,7 @@ public final class SyncService: Sendable {
 
     /// The log rows of the page: visible in the target snapshot, not in the base one (a snapshot
     /// pull: every live record), of types the caller reads, shared or the caller's own.
-    private func changes(_ caller: CallerAbility, householdID: UUID, cursor: SyncCursor, limit: Int) async throws -> [LoggedChange] {
+    private func changes(_ caller: Caller, householdID: UUID, cursor: SyncCursor, limit: Int) async throws -> [LoggedChange] {
         let types = SyncType.allCases.filter { type in
             type == .notification || caller.ability.can("read", .ofHousehold(type.subjectType, householdID))
         }.map(\.rawValue)
@@ -150,7 +149,7 @@ public final class SyncService: Sendable {
     /// gone since it was logged is left out: its deletion committed after the target, so the next
     /// pull brings its tombstone. A record shared and per person (an event and its read state)
     /// comes once.
-    private func withRecords(_ logged: [LoggedChange], householdID: UUID, caller: CallerAbility) async throws -> [SyncChange] {
+    private func withRecords(_ logged: [LoggedChange], householdID: UUID, caller: Caller) async throws -> [SyncChange] {
         var wanted: [SyncType: [String]] = [:]
         for change in logged where !change.deleted { wanted[change.type, default: []].append(change.id) }
         let records = try await records(wanted, householdID: householdID, caller: caller)
@@ -169,7 +168,7 @@ public final class SyncService: Sendable {
     }
 
     /// Records by "TYPE/id", with their versions, that the caller may read.
-    private func records(_ wanted: [SyncType: [String]], householdID: UUID, caller: CallerAbility) async throws -> [String: (SyncRecord, Int)] {
+    private func records(_ wanted: [SyncType: [String]], householdID: UUID, caller: Caller) async throws -> [String: (SyncRecord, Int)] {
         var found: [String: (SyncRecord, Int)] = [:]
         func uuids(_ type: SyncType) -> [UUID] { (wanted[type] ?? []).compactMap { UUID(uuidString: $0) } }
         func add(_ type: SyncType, _ id: String, _ record: SyncRecord, _ version: Int, _ subject: AbilitySubject) {
@@ -234,10 +233,10 @@ public final class SyncService: Sendable {
     }
 
     /// The last mutation `push` processed for the client, when it is the caller's.
-    private func lastMutationID(_ clientID: UUID?, actor: UUID) async throws -> Int {
+    private func lastMutationID(_ clientID: UUID?, _ caller: Caller) async throws -> Int {
         guard let clientID else { return 0 }
         let rows = try await database.client.query(
-            "SELECT last_mutation_id FROM sync_clients WHERE id = \(clientID) AND user_id = \(actor)", logger: logger)
+            "SELECT last_mutation_id FROM sync_clients WHERE id = \(clientID) AND user_id = \(caller.userID)", logger: logger)
         for try await id in rows.decode(Int.self) { return id }
         return 0
     }

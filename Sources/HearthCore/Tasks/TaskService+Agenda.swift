@@ -7,19 +7,14 @@ extension TaskService {
 
     /// Every item that occurs in `from..<to`: events overlapping it, tasks whose deadline falls
     /// in it; ordered by when they occur (an event by its start, a task by its deadline).
-    public func agenda(actor: UUID, householdID: UUID, from: Date, to: Date, details: TaskDetails = .all) async throws -> [TaskItem] {
-        let caller = try await households.ability(for: actor)
+    public func agenda(_ caller: Caller, householdID: UUID, from: Date, to: Date, details: TaskDetails = .all) async throws -> [TaskItem] {
         _ = try await households.readableHousehold(caller, householdID)
-        return try await agenda(caller: caller, households: [householdID], from: from, to: to, details: details)[householdID] ?? []
+        return try await agenda(caller, households: [householdID], from: from, to: to, details: details)[householdID] ?? []
     }
 
     /// The agendas of several households the caller was shown (not read again; households whose
     /// items they may not read get none), in one statement and one for each list in `details`.
-    public func agenda(actor: UUID, households ids: [UUID], from: Date, to: Date, details: TaskDetails = .all) async throws -> [UUID: [TaskItem]] {
-        try await agenda(caller: try await households.ability(for: actor), households: ids, from: from, to: to, details: details)
-    }
-
-    private func agenda(caller: CallerAbility, households ids: [UUID], from: Date, to: Date, details: TaskDetails) async throws -> [UUID: [TaskItem]] {
+    public func agenda(_ caller: Caller, households ids: [UUID], from: Date, to: Date, details: TaskDetails = .all) async throws -> [UUID: [TaskItem]] {
         guard to > from else { throw ServiceError.invalidInput(field: "to", message: "to must be after from.") }
         guard to.timeIntervalSince(from) <= 366 * 86_400 else {
             throw ServiceError.invalidInput(field: "to", message: "An agenda spans at most 366 days.")
@@ -65,8 +60,7 @@ extension TaskService {
     /// What occurs on a calendar day (`YYYY-MM-DD`) in the household's time zone: events that
     /// start that day and tasks due that day, from local midnight to the next (23 or 25 hours on
     /// a daylight-saving change), by time.
-    public func occursOn(actor: UUID, householdID: UUID, date: String) async throws -> [TaskItem] {
-        let caller = try await households.ability(for: actor)
+    public func occursOn(_ caller: Caller, householdID: UUID, date: String) async throws -> [TaskItem] {
         let household = try await households.readableHousehold(caller, householdID)
         let zone = TimeZone(identifier: household.timeZone) ?? .gmt
         let (start, end) = try Self.localDay(date, in: zone)

@@ -28,16 +28,15 @@ extension TaskService {
     /// Changes the fields `patch` names (explicit nulls clear); moves a pending reminder with
     /// the item's time. With `expectedVersion`, refused (`CONFLICT`) when a field it names was
     /// changed by a later version.
-    public func updateItem(actor: UUID, id: UUID, patch: TaskPatch, expectedVersion: Int? = nil) async throws -> TaskItem {
-        let caller = try await households.ability(for: actor)
+    public func updateItem(_ caller: Caller, id: UUID, patch: TaskPatch, expectedVersion: Int? = nil) async throws -> TaskItem {
         return try await committed(try await database.transaction(logger: logger) { connection in
-            try await self.updateItem(caller, actor: actor, id: id, patch: patch, expectedVersion: expectedVersion, on: connection)
+            try await self.updateItem(caller, id: id, patch: patch, expectedVersion: expectedVersion, on: connection)
         }, caller)
     }
 
     /// Writes only the columns `patch` names, in SQL, under the item's row lock: edits of other
     /// fields by others, committed meanwhile or after, stay.
-    func updateItem(_ caller: CallerAbility, actor: UUID, id: UUID, patch: TaskPatch, expectedVersion: Int?,
+    func updateItem(_ caller: Caller, id: UUID, patch: TaskPatch, expectedVersion: Int?,
                     on connection: PostgresConnection) async throws -> TaskWrite {
         let locked = try await lockedItem(caller, id, on: connection)
         let item = locked.item
@@ -50,7 +49,7 @@ extension TaskService {
         let now = clock.now
         if case .some(.some(let assignee)) = patch.assigneeID, assignee != item.assigneeID {
             try await Self.requireMember(assignee, of: item.householdID, on: connection, logger: logger)
-            try await Self.notifyAssignee(assignee, of: changed, by: actor, at: now, on: connection, logger: logger)
+            try await Self.notifyAssignee(assignee, of: changed, by: caller.userID, at: now, on: connection, logger: logger)
         }
         // The reminder follows the item's time when that moved (a snoozed or sent one stays otherwise).
         let timeMoved = (changed.remindAt ?? changed.occursAt) != (item.remindAt ?? item.occursAt)
@@ -70,7 +69,7 @@ extension TaskService {
                 reminder_due_at = CASE WHEN \(timeMoved) THEN \(due) ELSE reminder_due_at END,
                 reminder_lease_owner = CASE WHEN \(timeMoved) THEN NULL ELSE reminder_lease_owner END,
                 reminder_lease_expires_at = CASE WHEN \(timeMoved) THEN NULL ELSE reminder_lease_expires_at END,
-                updated_by = \(actor), updated_at = \(now)
+                updated_by = \(caller.userID), updated_at = \(now)
             WHERE id = \(id) RETURNING version
             """, logger: logger)
         var version = item.version
@@ -89,7 +88,7 @@ extension TaskService {
     }
 
     /// After a write committed: cached labels go, subscribers hear of it; the item as it is now.
-    func committed(_ write: TaskWrite, _ caller: CallerAbility) async throws -> TaskItem {
+    func committed(_ write: TaskWrite, _ caller: Caller) async throws -> TaskItem {
         if let item = try await announce(write, caller) { return item }
         return try await readableItem(caller, write.taskID)
     }
@@ -98,7 +97,7 @@ extension TaskService {
     /// unchanged. Without `needsItem` it is read only for this process's subscribers, if any (the
     /// other instances read it themselves).
     @discardableResult
-    func announce(_ write: TaskWrite, _ caller: CallerAbility, needsItem: Bool = true) async throws -> TaskItem? {
+    func announce(_ write: TaskWrite, _ caller: Caller, needsItem: Bool = true) async throws -> TaskItem? {
         if write.madeLabels { await forgetLabels(of: write.householdID) }
         if let deleted = write.deleted {
             if write.change != nil { await announce(.deleted, deleted) }
@@ -118,7 +117,7 @@ extension TaskService {
     /// when asked for); `notFound` when there is none the caller may read. Locked for an update in
     /// the mode that lets others add subtasks or labels to it meanwhile (`FOR NO KEY UPDATE`), for
     /// a deletion in the mode the `DELETE` needs (`FOR UPDATE`), so no lock is upgraded later.
-    func lockedItem(_ caller: CallerAbility, _ id: UUID, withSubtasks: Bool = false, forDeletion: Bool = false,
+    func lockedItem(_ caller: Caller, _ id: UUID, withSubtasks: Bool = false, forDeletion: Bool = false,
                     on connection: PostgresConnection) async throws -> LockedItem {
         let rows = try await connection.query("""
             SELECT \(unescaped: Self.itemSelect), t.field_versions FROM task_items t WHERE t.id = \(id)
@@ -156,23 +155,21 @@ extension TaskService {
 
     /// Marks an item done (by the caller, now); its pending reminder is cancelled. Completing a
     /// completed item changes nothing.
-    public func completeItem(actor: UUID, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
-        let caller = try await households.ability(for: actor)
+    public func completeItem(_ caller: Caller, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
         return try await committed(try await database.transaction(logger: logger) { connection in
-            try await self.setCompleted(true, caller, actor: actor, id: id, expectedVersion: expectedVersion, on: connection)
+            try await self.setCompleted(true, caller, id: id, expectedVersion: expectedVersion, on: connection)
         }, caller)
     }
 
     /// Marks a done item open again; its reminder is re-armed when its time is still ahead.
     /// Reopening an open item changes nothing.
-    public func reopenItem(actor: UUID, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
-        let caller = try await households.ability(for: actor)
+    public func reopenItem(_ caller: Caller, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
         return try await committed(try await database.transaction(logger: logger) { connection in
-            try await self.setCompleted(false, caller, actor: actor, id: id, expectedVersion: expectedVersion, on: connection)
+            try await self.setCompleted(false, caller, id: id, expectedVersion: expectedVersion, on: connection)
         }, caller)
     }
 
-    func setCompleted(_ done: Bool, _ caller: CallerAbility, actor: UUID, id: UUID, expectedVersion: Int?,
+    func setCompleted(_ done: Bool, _ caller: Caller, id: UUID, expectedVersion: Int?,
                       on connection: PostgresConnection) async throws -> TaskWrite {
         let locked = try await lockedItem(caller, id, on: connection)
         let item = locked.item
@@ -182,14 +179,14 @@ extension TaskService {
         let now = clock.now
         if done {
             try await connection.query("""
-                UPDATE task_items SET completed_at = \(now), completed_by = \(actor), reminder_due_at = NULL, updated_by = \(actor), updated_at = \(now)
+                UPDATE task_items SET completed_at = \(now), completed_by = \(caller.userID), reminder_due_at = NULL, updated_by = \(caller.userID), updated_at = \(now)
                 WHERE id = \(id)
                 """, logger: logger)
             try await Self.retireReminders(of: id, on: connection, logger: logger)
         } else {
             let due = Self.armedReminder(at: item.remindAt ?? item.occursAt, now: now)
             try await connection.query("""
-                UPDATE task_items SET completed_at = NULL, completed_by = NULL, reminder_due_at = \(due), updated_by = \(actor), updated_at = \(now)
+                UPDATE task_items SET completed_at = NULL, completed_by = NULL, reminder_due_at = \(due), updated_by = \(caller.userID), updated_at = \(now)
                 WHERE id = \(id)
                 """, logger: logger)
         }
@@ -209,9 +206,9 @@ extension TaskService {
 
     /// Tells the person an item was assigned to (unless they assigned it themselves or switched
     /// notifications off): a TASK_ASSIGNED notification, delivered to their channels.
-    static func notifyAssignee(_ assignee: UUID, of item: TaskItem, by actor: UUID, at now: Date, on connection: PostgresConnection,
+    static func notifyAssignee(_ assignee: UUID, of item: TaskItem, by person: UUID, at now: Date, on connection: PostgresConnection,
                                logger: Logger) async throws {
-        guard assignee != actor else { return }
+        guard assignee != person else { return }
         let rows = try await connection.query("""
             SELECT count(*) FROM users WHERE id = \(assignee) AND \(unescaped: Preferences.NotificationSwitch.taskAssigned.isOn(in: "users"))
             """, logger: logger)
@@ -229,8 +226,7 @@ extension TaskService {
 
     /// Deletes an item with its subtasks and reminder (admins and owners). With `expectedVersion`,
     /// refused (`CONFLICT`) when the item changed since.
-    public func deleteItem(actor: UUID, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
-        let caller = try await households.ability(for: actor)
+    public func deleteItem(_ caller: Caller, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
         let item = try await readableItem(caller, id)
         let write = try await database.transaction(logger: logger) { connection in
             try await self.deleteItem(caller, id: id, expectedVersion: expectedVersion, on: connection)
@@ -243,7 +239,7 @@ extension TaskService {
 
     /// Deletes the item; deleting one deleted already (its tombstone in a household the caller
     /// reads) changes nothing.
-    func deleteItem(_ caller: CallerAbility, id: UUID, expectedVersion: Int?, on connection: PostgresConnection) async throws -> TaskWrite {
+    func deleteItem(_ caller: Caller, id: UUID, expectedVersion: Int?, on connection: PostgresConnection) async throws -> TaskWrite {
         let locked: LockedItem
         do {
             locked = try await lockedItem(caller, id, forDeletion: true, on: connection)
@@ -264,7 +260,7 @@ extension TaskService {
     }
 
     /// A deleted record's tombstone, when it is in a household where the caller may read `subject`s.
-    static func tombstone(_ type: String, _ id: String, caller: CallerAbility, subject: String, on connection: PostgresConnection,
+    static func tombstone(_ type: String, _ id: String, caller: Caller, subject: String, on connection: PostgresConnection,
                           logger: Logger) async throws -> (household: UUID, version: Int)? {
         let rows = try await connection.query("""
             SELECT household_id, version FROM sync_changes WHERE type = \(type) AND record_id = \(id) AND person IS NULL AND deleted
@@ -278,15 +274,15 @@ extension TaskService {
     // MARK: Subtasks
 
     /// Appends a subtask.
-    public func addSubtask(actor: UUID, taskID: UUID, title: String) async throws -> TaskItem {
-        try await taskWrite(actor) { caller, connection in
-            try await self.addSubtask(caller, actor: actor, taskID: taskID, id: UUID(), title: title, on: connection)
+    public func addSubtask(_ caller: Caller, taskID: UUID, title: String) async throws -> TaskItem {
+        try await taskWrite(caller) { caller, connection in
+            try await self.addSubtask(caller, taskID: taskID, id: UUID(), title: title, on: connection)
         }
     }
 
     /// Appends subtask `id`; the same id again with the same task and title changes nothing (a
     /// retried create), with other content it is a `conflict`.
-    func addSubtask(_ caller: CallerAbility, actor: UUID, taskID: UUID, id: UUID, title rawTitle: String,
+    func addSubtask(_ caller: Caller, taskID: UUID, id: UUID, title rawTitle: String,
                     on connection: PostgresConnection) async throws -> TaskWrite {
         let item = try await updatable(caller, taskID, on: connection)
         let title = try TaskDraft.title(rawTitle, field: "title")
@@ -309,33 +305,33 @@ extension TaskService {
         guard added else {
             throw ServiceError.conflict("A subtask with id \(id.lowercasedString) exists on another task; use a new id for a new subtask.")
         }
-        return try await touched(item, actor: actor, on: connection)
+        return try await touched(item, caller, on: connection)
     }
 
     /// Renames a subtask or ticks it off (each only when given).
-    public func updateSubtask(actor: UUID, id: UUID, title: String?, done: Bool?) async throws -> TaskItem {
-        try await taskWrite(actor) { caller, connection in
-            try await self.updateSubtask(caller, actor: actor, id: id, title: title, done: done, on: connection)
+    public func updateSubtask(_ caller: Caller, id: UUID, title: String?, done: Bool?) async throws -> TaskItem {
+        try await taskWrite(caller) { caller, connection in
+            try await self.updateSubtask(caller, id: id, title: title, done: done, on: connection)
         }
     }
 
-    func updateSubtask(_ caller: CallerAbility, actor: UUID, id: UUID, title rawTitle: String?, done: Bool?,
+    func updateSubtask(_ caller: Caller, id: UUID, title rawTitle: String?, done: Bool?,
                        on connection: PostgresConnection) async throws -> TaskWrite {
         let item = try await updatable(caller, try await subtaskOwner(id, on: connection), on: connection)
         let title = try rawTitle.map { text throws(ServiceError) in try TaskDraft.title(text, field: "title") }
         try await connection.query(
             "UPDATE subtasks SET title = COALESCE(\(title), title), done = COALESCE(\(done), done) WHERE id = \(id)", logger: logger)
-        return try await touched(item, actor: actor, on: connection)
+        return try await touched(item, caller, on: connection)
     }
 
     /// Puts a task's subtasks in the order given, which must name each of them once.
-    public func reorderSubtasks(actor: UUID, taskID: UUID, ids: [UUID]) async throws -> TaskItem {
-        try await taskWrite(actor) { caller, connection in
-            try await self.reorderSubtasks(caller, actor: actor, taskID: taskID, ids: ids, on: connection)
+    public func reorderSubtasks(_ caller: Caller, taskID: UUID, ids: [UUID]) async throws -> TaskItem {
+        try await taskWrite(caller) { caller, connection in
+            try await self.reorderSubtasks(caller, taskID: taskID, ids: ids, on: connection)
         }
     }
 
-    func reorderSubtasks(_ caller: CallerAbility, actor: UUID, taskID: UUID, ids: [UUID], on connection: PostgresConnection) async throws -> TaskWrite {
+    func reorderSubtasks(_ caller: Caller, taskID: UUID, ids: [UUID], on connection: PostgresConnection) async throws -> TaskWrite {
         let item = try await updatable(caller, taskID, on: connection)
         guard ids.count == item.subtasks.count, Set(ids) == Set(item.subtasks.map(\.id)) else {
             throw ServiceError.invalidInput(field: "subtaskIds", message: "subtaskIds must name each of the task's \(item.subtasks.count) subtasks once.")
@@ -344,30 +340,29 @@ extension TaskService {
             UPDATE subtasks s SET position = o.position FROM unnest(\(ids), \(Array(0..<ids.count))) AS o(id, position)
             WHERE s.id = o.id AND s.task_id = \(taskID) AND s.position <> o.position
             """, logger: logger)
-        return try await touched(item, actor: actor, on: connection)
+        return try await touched(item, caller, on: connection)
     }
 
     /// Removes a subtask; the others keep their order.
-    public func removeSubtask(actor: UUID, id: UUID) async throws -> TaskItem {
-        try await taskWrite(actor) { caller, connection in
-            try await self.removeSubtask(caller, actor: actor, id: id, on: connection)
+    public func removeSubtask(_ caller: Caller, id: UUID) async throws -> TaskItem {
+        try await taskWrite(caller) { caller, connection in
+            try await self.removeSubtask(caller, id: id, on: connection)
         }
     }
 
-    func removeSubtask(_ caller: CallerAbility, actor: UUID, id: UUID, on connection: PostgresConnection) async throws -> TaskWrite {
+    func removeSubtask(_ caller: Caller, id: UUID, on connection: PostgresConnection) async throws -> TaskWrite {
         let item = try await updatable(caller, try await subtaskOwner(id, on: connection), on: connection)
         try await connection.query("DELETE FROM subtasks WHERE id = \(id)", logger: logger)
-        return try await touched(item, actor: actor, on: connection)
+        return try await touched(item, caller, on: connection)
     }
 
     /// Runs one write in its own transaction, then announces it; the item as it is now.
-    private func taskWrite(_ actor: UUID, _ body: (CallerAbility, PostgresConnection) async throws -> TaskWrite) async throws -> TaskItem {
-        let caller = try await households.ability(for: actor)
+    private func taskWrite(_ caller: Caller, _ body: (Caller, PostgresConnection) async throws -> TaskWrite) async throws -> TaskItem {
         return try await committed(try await database.transaction(logger: logger) { connection in try await body(caller, connection) }, caller)
     }
 
     /// The task, locked, when the caller may update it.
-    private func updatable(_ caller: CallerAbility, _ taskID: UUID, on connection: PostgresConnection) async throws -> TaskItem {
+    private func updatable(_ caller: Caller, _ taskID: UUID, on connection: PostgresConnection) async throws -> TaskItem {
         let item = try await lockedItem(caller, taskID, withSubtasks: true, on: connection).item
         try HouseholdService.authorize(caller, "update", item.subject)
         return item
@@ -380,9 +375,9 @@ extension TaskService {
     }
 
     /// Stamps who changed the item's subtasks and when.
-    private func touched(_ item: TaskItem, actor: UUID, on connection: PostgresConnection) async throws -> TaskWrite {
+    private func touched(_ item: TaskItem, _ caller: Caller, on connection: PostgresConnection) async throws -> TaskWrite {
         try await connection.query(
-            "UPDATE task_items SET updated_by = \(actor), updated_at = \(clock.now) WHERE id = \(item.id)", logger: logger)
+            "UPDATE task_items SET updated_by = \(caller.userID), updated_at = \(clock.now) WHERE id = \(item.id)", logger: logger)
         return TaskWrite(taskID: item.id, householdID: item.householdID, change: .updated,
                          version: try await Self.version(of: item.id, on: connection, logger: logger))
     }

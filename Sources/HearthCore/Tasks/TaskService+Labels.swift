@@ -4,8 +4,7 @@ import PostgresNIO
 
 extension TaskService {
     /// Creates a label; a name the household uses already (case aside) is a `conflict`.
-    public func createLabel(actor: UUID, householdID: UUID, name: String, color: String) async throws -> TaskLabel {
-        let caller = try await households.ability(for: actor)
+    public func createLabel(_ caller: Caller, householdID: UUID, name: String, color: String) async throws -> TaskLabel {
         let write = try await database.transaction(logger: logger) { connection in
             try await self.createLabel(caller, householdID: householdID, id: UUID(), name: name, color: color, on: connection)
         }
@@ -15,7 +14,7 @@ extension TaskService {
 
     /// Inserts label `id`. The same id again with the same content changes nothing (a retried
     /// create); with other content, or once deleted, it is a `conflict`.
-    func createLabel(_ caller: CallerAbility, householdID: UUID, id: UUID, name rawName: String, color rawColor: String,
+    func createLabel(_ caller: Caller, householdID: UUID, id: UUID, name rawName: String, color rawColor: String,
                      on connection: PostgresConnection) async throws -> (id: UUID, version: Int) {
         _ = try await households.readableHousehold(caller, householdID, on: connection)
         try HouseholdService.authorize(caller, "create", .ofHousehold("Label", householdID))
@@ -60,19 +59,14 @@ extension TaskService {
     }
 
     /// The household's labels by name.
-    public func labels(actor: UUID, householdID: UUID) async throws -> [TaskLabel] {
-        let caller = try await households.ability(for: actor)
+    public func labels(_ caller: Caller, householdID: UUID) async throws -> [TaskLabel] {
         _ = try await households.readableHousehold(caller, householdID)
-        return try await labels(caller: caller, households: [householdID])[householdID] ?? []
+        return try await labels(caller, households: [householdID])[householdID] ?? []
     }
 
     /// The labels of several households the caller was shown (not read again; households whose
     /// labels they may not read have none), from the cache or, for the rest, one statement.
-    public func labels(actor: UUID, households ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
-        try await labels(caller: try await households.ability(for: actor), households: ids)
-    }
-
-    private func labels(caller: CallerAbility, households ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
+    public func labels(_ caller: Caller, households ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
         var result: [UUID: [TaskLabel]] = [:]
         var missing: [UUID] = []
         for id in ids where caller.ability.can("read", .ofHousehold("Label", id)) {
@@ -101,7 +95,7 @@ extension TaskService {
 
     /// The labels an item names: by id (of this household), and by name — found case aside or
     /// created gray, which takes the right to create labels.
-    static func resolveLabels(names: [String], ids: [UUID], householdID: UUID, caller: CallerAbility, now: Date,
+    static func resolveLabels(names: [String], ids: [UUID], householdID: UUID, caller: Caller, now: Date,
                               on connection: PostgresConnection, logger: Logger) async throws -> [TaskLabel] {
         var found: [TaskLabel] = []
         if !ids.isEmpty {
@@ -178,8 +172,7 @@ extension TaskService {
 extension TaskService {
     /// Renames or recolours a label (each only when given); names stay unique case aside. With
     /// `expectedVersion`, refused (`CONFLICT`) when a field it names changed since.
-    public func updateLabel(actor: UUID, id: UUID, name: String?, color: String?, expectedVersion: Int? = nil) async throws -> TaskLabel {
-        let caller = try await households.ability(for: actor)
+    public func updateLabel(_ caller: Caller, id: UUID, name: String?, color: String?, expectedVersion: Int? = nil) async throws -> TaskLabel {
         let label = try await database.transaction(logger: logger) { connection in
             try await self.updateLabel(caller, id: id, name: name, color: color, expectedVersion: expectedVersion, on: connection)
         }
@@ -187,7 +180,7 @@ extension TaskService {
         return label
     }
 
-    func updateLabel(_ caller: CallerAbility, id: UUID, name rawName: String?, color rawColor: String?, expectedVersion: Int?,
+    func updateLabel(_ caller: Caller, id: UUID, name rawName: String?, color rawColor: String?, expectedVersion: Int?,
                      on connection: PostgresConnection) async throws -> TaskLabel {
         let (label, versions) = try await lockedLabel(caller, id, forDeletion: false, on: connection)
         try HouseholdService.authorize(caller, "update", label.subject)
@@ -210,8 +203,7 @@ extension TaskService {
 
     /// Deletes a label; items lose it (admins and owners). With `expectedVersion`, refused
     /// (`CONFLICT`) when the label changed since.
-    public func deleteLabel(actor: UUID, id: UUID, expectedVersion: Int? = nil) async throws -> TaskLabel {
-        let caller = try await households.ability(for: actor)
+    public func deleteLabel(_ caller: Caller, id: UUID, expectedVersion: Int? = nil) async throws -> TaskLabel {
         let label = try await readableLabel(caller, id)
         _ = try await database.transaction(logger: logger) { connection in
             try await self.deleteLabel(caller, id: id, expectedVersion: expectedVersion, on: connection)
@@ -222,7 +214,7 @@ extension TaskService {
 
     /// Deletes the label (its tasks lose it); deleting one deleted already changes nothing.
     /// Returns the household and the tombstone's version.
-    func deleteLabel(_ caller: CallerAbility, id: UUID, expectedVersion: Int?, on connection: PostgresConnection) async throws -> (UUID, Int) {
+    func deleteLabel(_ caller: Caller, id: UUID, expectedVersion: Int?, on connection: PostgresConnection) async throws -> (UUID, Int) {
         let locked: (TaskLabel, FieldVersions)
         do {
             locked = try await lockedLabel(caller, id, forDeletion: true, on: connection)
@@ -242,7 +234,7 @@ extension TaskService {
     /// The label locked for the rest of the transaction, with its field versions: for an update
     /// in the mode that lets others link items to it meanwhile (`FOR NO KEY UPDATE`), for a
     /// deletion in the mode the `DELETE` needs (`FOR UPDATE`), so no lock is upgraded later.
-    private func lockedLabel(_ caller: CallerAbility, _ id: UUID, forDeletion: Bool, on connection: PostgresConnection) async throws -> (TaskLabel, FieldVersions) {
+    private func lockedLabel(_ caller: Caller, _ id: UUID, forDeletion: Bool, on connection: PostgresConnection) async throws -> (TaskLabel, FieldVersions) {
         let rows = try await connection.query("""
             SELECT \(unescaped: Self.labelColumns), field_versions FROM labels WHERE id = \(id)
             \(unescaped: forDeletion ? "FOR UPDATE" : "FOR NO KEY UPDATE")
@@ -256,7 +248,7 @@ extension TaskService {
         throw ServiceError.notFound("Label")
     }
 
-    func readableLabel(_ caller: CallerAbility, _ id: UUID) async throws -> TaskLabel {
+    func readableLabel(_ caller: Caller, _ id: UUID) async throws -> TaskLabel {
         let rows = try await database.client.query("SELECT \(unescaped: Self.labelColumns) FROM labels WHERE id = \(id)", logger: logger)
         guard let label = try await Self.decodeLabels(rows).first, caller.ability.can("read", label.subject) else {
             throw ServiceError.notFound("Label")

@@ -3,23 +3,17 @@ import PostgresNIO
 
 extension TaskService {
     /// A household's items, filtered and sorted, a page at a time.
-    public func items(actor: UUID, householdID: UUID, query: TaskQuery, page: PageRequest, details: TaskDetails = .all) async throws -> Page<TaskItem> {
-        let caller = try await households.ability(for: actor)
+    public func items(_ caller: Caller, householdID: UUID, query: TaskQuery, page: PageRequest, details: TaskDetails = .all) async throws -> Page<TaskItem> {
         _ = try await households.readableHousehold(caller, householdID)
-        return try await items(caller: caller, households: [householdID], query: query, page: page, details: details)[householdID] ?? .empty
+        return try await items(caller, households: [householdID], query: query, page: page, details: details)[householdID] ?? .empty
     }
 
     /// The same page of items for each of several households the caller was shown (not read again;
     /// households whose items they may not read are left out): one statement (`LATERAL … LIMIT`
     /// per household, in the sort's index order), plus one grouped count when the page wants totals.
     /// `details`: the lists each item comes with.
-    public func items(actor: UUID, households ids: [UUID], query: TaskQuery, page: PageRequest,
+    public func items(_ caller: Caller, households ids: [UUID], query: TaskQuery, page: PageRequest,
                       details: TaskDetails = .all) async throws -> [UUID: Page<TaskItem>] {
-        try await items(caller: try await households.ability(for: actor), households: ids, query: query, page: page, details: details)
-    }
-
-    private func items(caller: CallerAbility, households ids: [UUID], query: TaskQuery, page: PageRequest,
-                       details: TaskDetails) async throws -> [UUID: Page<TaskItem>] {
         let readable = ids.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
         guard !readable.isEmpty else { return [:] }
         var filter: [SQLCondition] = []

@@ -80,14 +80,13 @@ extension TaskService {
     }
 
     /// Fires an item's reminder again `minutes` from now (1 minute to 7 days; 15 by default).
-    public func snoozeReminder(actor: UUID, taskID: UUID, minutes: Int = 15) async throws -> TaskItem {
-        let caller = try await households.ability(for: actor)
+    public func snoozeReminder(_ caller: Caller, taskID: UUID, minutes: Int = 15) async throws -> TaskItem {
         return try await committed(try await database.transaction(logger: logger) { connection in
             try await self.snoozeReminder(caller, taskID: taskID, minutes: minutes, on: connection)
         }, caller)
     }
 
-    func snoozeReminder(_ caller: CallerAbility, taskID: UUID, minutes: Int, on connection: PostgresConnection) async throws -> TaskWrite {
+    func snoozeReminder(_ caller: Caller, taskID: UUID, minutes: Int, on connection: PostgresConnection) async throws -> TaskWrite {
         guard (1...10_080).contains(minutes) else {
             throw ServiceError.invalidInput(field: "minutes", message: "minutes must be from 1 to 10080 (a week); \(minutes) is not.")
         }

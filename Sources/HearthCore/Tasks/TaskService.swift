@@ -39,16 +39,15 @@ public final class TaskService: ServiceHealth {
 
     /// Creates a task or event. With a client id, repeating the same create returns the item
     /// made the first time; the same id with other content is a `conflict`.
-    public func createItem(actor: UUID, householdID: UUID, draft: TaskDraft) async throws -> TaskItem {
-        let caller = try await households.ability(for: actor)
+    public func createItem(_ caller: Caller, householdID: UUID, draft: TaskDraft) async throws -> TaskItem {
         return try await committed(try await database.transaction(logger: logger) { connection in
-            try await self.createItem(caller, actor: actor, householdID: householdID, draft: draft, on: connection)
+            try await self.createItem(caller, householdID: householdID, draft: draft, on: connection)
         }, caller)
     }
 
     /// Inserts the item, its label links and subtasks. A client id met before is the same item
     /// (same content: nothing changes) or a `conflict`; one deleted since is a `conflict` too.
-    func createItem(_ caller: CallerAbility, actor: UUID, householdID: UUID, draft raw: TaskDraft,
+    func createItem(_ caller: Caller, householdID: UUID, draft raw: TaskDraft,
                     on connection: PostgresConnection) async throws -> TaskWrite {
         let household = try await households.readableHousehold(caller, householdID, on: connection)
         try HouseholdService.authorize(caller, "create", .ofHousehold("Task", householdID))
@@ -76,7 +75,7 @@ public final class TaskService: ServiceHealth {
                                     reminder_id, remind_at, reminder_due_at)
             VALUES (\(id), \(householdID), \(draft.kind.rawValue), \(draft.title), \(draft.notes), \(draft.priority.rawValue),
                     \(draft.deadline), \(draft.estimateMinutes), \(draft.assigneeID), \(startsAt), \(endsAt), \(draft.location),
-                    \(actor), \(now), \(actor), \(now), \(digest), \(UUID()), \(draft.remindAt), \(reminderDue))
+                    \(caller.userID), \(now), \(caller.userID), \(now), \(digest), \(UUID()), \(draft.remindAt), \(reminderDue))
             ON CONFLICT (id) DO NOTHING RETURNING id
             """, logger: logger)
         var isNew = false
@@ -97,14 +96,14 @@ public final class TaskService: ServiceHealth {
         if let assignee = draft.assigneeID {
             let item = TaskItem(id: id, householdID: householdID, kind: draft.kind, title: draft.title, priority: draft.priority, createdAt: now,
                                 updatedAt: now, labels: [], subtasks: [], reminderID: id)
-            try await Self.notifyAssignee(assignee, of: item, by: actor, at: now, on: connection, logger: logger)
+            try await Self.notifyAssignee(assignee, of: item, by: caller.userID, at: now, on: connection, logger: logger)
         }
         return TaskWrite(taskID: id, householdID: householdID, change: .created, version: try await Self.version(of: id, on: connection, logger: logger),
                          madeLabels: !draft.labelNames.isEmpty)
     }
 
     /// The item a create with `id` made before: unchanged when `digest` matches, else a conflict.
-    private func existingCreate(_ id: UUID, householdID: UUID, digest: String, caller: CallerAbility,
+    private func existingCreate(_ id: UUID, householdID: UUID, digest: String, caller: Caller,
                                 on connection: PostgresConnection) async throws -> TaskWrite {
         let rows = try await connection.query(
             "SELECT household_id, create_digest, version FROM task_items WHERE id = \(id)", logger: logger)
@@ -115,20 +114,19 @@ public final class TaskService: ServiceHealth {
         throw ServiceError.conflict("An item with id \(id.lowercasedString) exists with other content; use a new id for a new item.")
     }
 
-    /// Whether `actor` may read the household's items (for subscriptions, checked per event);
+    /// Whether the caller may read the household's items (for subscriptions, checked per event);
     /// a household they cannot see is `notFound`.
-    public func mayReadItems(actor: UUID, householdID: UUID) async throws -> Bool {
-        let caller = try await households.ability(for: actor)
+    public func mayReadItems(_ caller: Caller, householdID: UUID) async throws -> Bool {
         _ = try await households.readableHousehold(caller, householdID)
         return caller.ability.can("read", .ofHousehold("Task", householdID))
     }
 
     /// An item the caller may read, with its labels and subtasks.
-    public func item(actor: UUID, id: UUID) async throws -> TaskItem {
-        try await readableItem(try await households.ability(for: actor), id)
+    public func item(_ caller: Caller, id: UUID) async throws -> TaskItem {
+        try await readableItem(caller, id)
     }
 
-    func readableItem(_ caller: CallerAbility, _ id: UUID) async throws -> TaskItem {
+    func readableItem(_ caller: Caller, _ id: UUID) async throws -> TaskItem {
         let rows = try await database.client.query("SELECT \(unescaped: Self.itemSelect) FROM task_items t WHERE t.id = \(id)", logger: logger)
         guard let item = try await Self.decodeItems(rows).first, caller.ability.can("read", item.subject) else {
             throw ServiceError.notFound("Task")

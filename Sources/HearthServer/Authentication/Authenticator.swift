@@ -1,13 +1,22 @@
+import HearthCore
+
 /// Turns a request's bearer token into its ``Identity``, once per HTTP request or WebSocket
 /// connection, before any resolver runs.
 public struct Authenticator: Sendable {
     /// The caller a token belongs to, or nil when it belongs to no live session.
     public typealias Verify = @Sendable (BearerToken) async throws -> Identity?
 
-    private let verify: Verify
+    /// A signed-in person as the services' ``Caller``: who they are and what they may do.
+    public typealias Resolve = @Sendable (SignedIn) async throws -> Caller
 
-    public init(verify: @escaping Verify) {
+    private let verify: Verify
+    /// Builds the caller of a signed-in identity (the one place a request's ability is looked up).
+    public let caller: Resolve
+
+    /// `caller` defaults to refusing (for authenticators of identities that are never signed-in people).
+    public init(verify: @escaping Verify, caller: @escaping Resolve = { _ in throw ServiceError(.unauthenticated, "Sign in first.") }) {
         self.verify = verify
+        self.caller = caller
     }
 
     /// No accounts exist yet, so no token is valid: every request with one is refused.

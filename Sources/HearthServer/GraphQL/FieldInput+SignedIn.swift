@@ -14,6 +14,12 @@ extension FieldInput {
         return signedIn
     }
 
+    /// The signed-in person as the services' caller (their ability looked up in the households'
+    /// cache), or `UNAUTHENTICATED` / `FORBIDDEN` as ``signedIn()`` says.
+    func caller() async throws -> Caller {
+        try await context(GraphQLRequestContext.self).callers(try signedIn())
+    }
+
     private func checkScope(of token: AccessToken) throws {
         let schema = info.schema
         func isRoot(_ id: TypeID?) -> Bool { id.map { schema[$0].name == info.parentType.name } ?? false }

@@ -1,3 +1,4 @@
+import HearthCore
 import Logging
 import NIOCore
 
@@ -12,12 +13,16 @@ public struct GraphQLRequestContext: Sendable {
     public var identity: Identity
     /// The client's User-Agent, the default device name of a new session.
     public var userAgent: String?
+    /// Builds the signed-in person's ``Caller`` for the services (``FieldInput/caller()``).
+    public var callers: Authenticator.Resolve
 
-    public init(logger: Logger, peer: SocketAddress? = nil, identity: Identity = .anonymous, userAgent: String? = nil) {
+    public init(logger: Logger, peer: SocketAddress? = nil, identity: Identity = .anonymous, userAgent: String? = nil,
+                callers: @escaping Authenticator.Resolve = Authenticator.noAccounts.caller) {
         self.logger = logger
         self.peer = peer
         self.identity = identity
         self.userAgent = userAgent
+        self.callers = callers
     }
 
     /// The id returned in `X-Request-Id` (for a WebSocket, the upgrade request's), from the logger.

@@ -6,7 +6,7 @@ extension HearthTools {
     /// The household a call is about: `household` by id or name (ignoring case), or the only
     /// one the caller belongs to; a missing one among several is refused listing their names.
     func household(_ arguments: ToolArguments, _ caller: Caller) async throws -> Household {
-        let households = try await services.households.households(actor: caller.user, page: PageRequest(first: PageRequest.maximumSize, after: nil))
+        let households = try await services.households.households(caller, page: PageRequest(first: PageRequest.maximumSize, after: nil))
             .items.map(\.item)
         let names = households.map { "“\($0.name)”" }.joined(separator: ", ")
         guard let wanted = arguments.string("household") else {
@@ -28,7 +28,7 @@ extension HearthTools {
     }
 
     func members(of household: Household, _ caller: Caller) async throws -> [HouseholdMember] {
-        let pages = try await services.households.members(actor: caller.user, households: [household.id], page: PageRequest(first: PageRequest.maximumSize, after: nil))
+        let pages = try await services.households.members(caller, households: [household.id], page: PageRequest(first: PageRequest.maximumSize, after: nil))
         return pages[household.id]?.items.map(\.item) ?? []
     }
 

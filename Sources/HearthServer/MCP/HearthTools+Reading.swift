@@ -14,7 +14,7 @@ extension HearthTools {
                        "id": string("The household's id."), "name": string("Its name."), "time_zone": string("Its time zone (IANA)."),
                    ], required: ["id", "name", "time_zone"]))], required: ["households"])),
         scope: .read) { tools, _, caller in
-        let households = try await tools.services.households.households(actor: caller.user, page: PageRequest(first: PageRequest.maximumSize, after: nil))
+        let households = try await tools.services.households.households(caller, page: PageRequest(first: PageRequest.maximumSize, after: nil))
             .items.map(\.item)
         let text = households.isEmpty ? "You belong to no household yet."
             : "Your households: " + households.map { "\($0.name) (\($0.timeZone))" }.joined(separator: "; ") + "."
@@ -59,7 +59,7 @@ extension HearthTools {
         calendar.timeZone = zone
         let from = try arguments.date("from", in: zone, hourForDates: 0) ?? calendar.startOfDay(for: tools.services.clock.now)
         let to = try arguments.date("to", in: zone, hourForDates: 0) ?? from.addingTimeInterval(7 * 86_400)
-        let items = try await tools.services.tasks.agenda(actor: caller.user, householdID: household.id, from: from, to: to)
+        let items = try await tools.services.tasks.agenda(caller, householdID: household.id, from: from, to: to)
         let members = try await tools.members(of: household, caller)
         let lines = items.map { item in "• \(item.occursAt.map { words($0, in: zone) } ?? "") \(item.title)\(item.isCompleted ? " (done)" : "")" }
         let text = items.isEmpty ? "Nothing in \(household.name)'s agenda from \(words(from, in: zone)) to \(words(to, in: zone))."
@@ -92,7 +92,7 @@ extension HearthTools {
         }
         var labelIDs: [UUID] = []
         if let name = arguments.string("label") {
-            let labels = try await tools.services.tasks.labels(actor: caller.user, householdID: household.id)
+            let labels = try await tools.services.tasks.labels(caller, householdID: household.id)
             guard let label = labels.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
                 throw ServiceError.invalidInput(field: "label", message: "\(household.name) has no label “\(name)”; its labels: \(labels.map(\.name).joined(separator: ", ")).")
             }
@@ -100,7 +100,7 @@ extension HearthTools {
         }
         let query = try TaskQuery(completed: completed, labelIDs: labelIDs, dueBefore: try arguments.date("due_before", in: zone),
                                   dueAfter: try arguments.date("due_after", in: zone), search: arguments.string("text"))
-        let page = try await tools.services.tasks.items(actor: caller.user, householdID: household.id, query: query, page: PageRequest(first: 50, after: nil))
+        let page = try await tools.services.tasks.items(caller, householdID: household.id, query: query, page: PageRequest(first: 50, after: nil))
         let items = page.items.map(\.item)
         let members = try await tools.members(of: household, caller)
         let text = items.isEmpty ? "No matching tasks in \(household.name)."

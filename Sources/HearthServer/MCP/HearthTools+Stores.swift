@@ -39,7 +39,7 @@ extension HearthTools {
         let stores = try await tools.stores(arguments, household, caller)
         let since = try arguments.date("since", in: zone, hourForDates: 0) ?? tools.services.clock.now.addingTimeInterval(-7 * 86_400)
         let query = try StoreEventQuery(storeIDs: stores?.map(\.id), types: types.isEmpty ? nil : types, since: since)
-        let events = try await tools.services.stores.events(actor: caller.user, householdID: household.id, query: query, page: PageRequest(first: 50, after: nil))
+        let events = try await tools.services.stores.events(caller, householdID: household.id, query: query, page: PageRequest(first: 50, after: nil))
             .items.map(\.item)
         func price(_ minor: Int64?) -> Value { minor.map { .double(Double($0) / 100) } ?? .null }
         let lines = events.isEmpty ? "No store changes in \(household.name) since \(words(since, in: zone))."
@@ -80,11 +80,11 @@ extension HearthTools {
         let maxPrice = try arguments.double("max_price")
         var stores = try await tools.stores(arguments, household, caller) ?? []
         if stores.isEmpty {
-            stores = try await tools.services.stores.stores(actor: caller.user, householdID: household.id,
+            stores = try await tools.services.stores.stores(caller, householdID: household.id,
                                                             page: PageRequest(first: PageRequest.maximumSize, after: nil)).items.map(\.item)
         }
         let query = try ProductQuery(search: arguments.string("text"), stock: inStock ? .inStock : .all, sort: .priceAscending)
-        let pages = try await tools.services.stores.products(actor: caller.user, stores: stores.map { ($0.id, $0.householdID, $0.domain) }, query: query,
+        let pages = try await tools.services.stores.products(caller, stores: stores.map { ($0.id, $0.householdID, $0.domain) }, query: query,
                                                              page: PageRequest(first: PageRequest.maximumSize, after: nil))
         let names = Dictionary(stores.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let products = pages.values.flatMap { $0.items.map(\.item) }
@@ -104,7 +104,7 @@ extension HearthTools {
     /// The store named by `store` (id or name, ignoring case) as a one-element list; nil when none is named.
     func stores(_ arguments: ToolArguments, _ household: Household, _ caller: Caller) async throws -> [Store]? {
         guard let wanted = arguments.string("store") else { return nil }
-        let stores = try await services.stores.stores(actor: caller.user, householdID: household.id, page: PageRequest(first: PageRequest.maximumSize, after: nil))
+        let stores = try await services.stores.stores(caller, householdID: household.id, page: PageRequest(first: PageRequest.maximumSize, after: nil))
             .items.map(\.item)
         if let id = UUID(uuidString: wanted), let found = stores.first(where: { $0.id == id }) { return [found] }
         if let found = stores.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame || $0.domain == wanted.lowercased() }) { return [found] }

@@ -35,7 +35,7 @@ extension HearthTools {
                               remindAt: try arguments.date("remind_at", in: zone), subtasks: arguments.list("subtasks"))
         let members = try await tools.members(of: household, caller)
         if let assignee = arguments.string("assignee") { draft.assigneeID = try member(assignee, among: members, of: household, field: "assignee").user.id }
-        let item = try await tools.services.tasks.createItem(actor: caller.user, householdID: household.id, draft: draft)
+        let item = try await tools.services.tasks.createItem(caller, householdID: household.id, draft: draft)
         var text = "Created task “\(item.title)” in \(household.name)"
         if let deadline = item.deadline { text += ", due \(words(deadline, in: zone))" }
         if !item.labels.isEmpty { text += ", labelled \(item.labels.map(\.name).joined(separator: ", "))" }
@@ -64,7 +64,7 @@ extension HearthTools {
         } else {
             draft.startsAt = try arguments.date("start", in: zone)
         }
-        let item = try await tools.services.tasks.createItem(actor: caller.user, householdID: household.id, draft: draft)
+        let item = try await tools.services.tasks.createItem(caller, householdID: household.id, draft: draft)
         var text = "Created event “\(item.title)” in \(household.name)"
         if let start = item.startsAt, let end = item.endsAt { text += ", \(words(start, in: zone))–\(words(end, in: zone).suffix(5))" }
         return Answer(text: text + ". Its id is \(item.id.lowercasedString).", structured: .object(["task": summary(item, household: household)]))
@@ -82,7 +82,7 @@ extension HearthTools {
                                                          required: ["id", "name", "color"])], required: ["label"])),
         scope: .write) { tools, arguments, caller in
         let household = try await tools.household(arguments, caller)
-        let label = try await tools.services.tasks.createLabel(actor: caller.user, householdID: household.id, name: try arguments.required("name"),
+        let label = try await tools.services.tasks.createLabel(caller, householdID: household.id, name: try arguments.required("name"),
                                                                color: arguments.string("color") ?? "gray")
         return Answer(text: "Created label “\(label.name)” (\(label.color)) in \(household.name).",
                       structured: .object(["label": .object(["id": .string(label.id.lowercasedString), "name": .string(label.name), "color": .string(label.color)])]))
@@ -95,8 +95,8 @@ extension HearthTools {
                    annotations: .init(readOnlyHint: false, destructiveHint: false, idempotentHint: true), outputSchema: taskAnswer),
         scope: .write) { tools, arguments, caller in
         let id = try taskID(arguments)
-        let item = try await tools.services.tasks.completeItem(actor: caller.user, id: id)
-        let household = try await tools.services.households.household(actor: caller.user, id: item.householdID)
+        let item = try await tools.services.tasks.completeItem(caller, id: id)
+        let household = try await tools.services.households.household(caller, id: item.householdID)
         return Answer(text: "Done: “\(item.title)”.", structured: .object(["task": summary(item, household: household)]))
     }
 
@@ -108,8 +108,8 @@ extension HearthTools {
                    annotations: .init(readOnlyHint: false, destructiveHint: false), outputSchema: taskAnswer),
         scope: .write) { tools, arguments, caller in
         let id = try taskID(arguments)
-        let item = try await tools.services.tasks.snoozeReminder(actor: caller.user, taskID: id, minutes: try arguments.int("minutes") ?? 15)
-        let household = try await tools.services.households.household(actor: caller.user, id: item.householdID)
+        let item = try await tools.services.tasks.snoozeReminder(caller, taskID: id, minutes: try arguments.int("minutes") ?? 15)
+        let household = try await tools.services.households.household(caller, id: item.householdID)
         let zone = timeZone(of: household)
         let when = item.reminderDueAt.map { " until \(words($0, in: zone))" } ?? ""
         return Answer(text: "Snoozed the reminder of “\(item.title)”\(when).", structured: .object(["task": summary(item, household: household)]))
@@ -125,8 +125,8 @@ extension HearthTools {
                    annotations: .init(readOnlyHint: false, destructiveHint: false, idempotentHint: true), outputSchema: taskAnswer),
         scope: .write) { tools, arguments, caller in
         let id = try taskID(arguments)
-        let current = try await tools.services.tasks.item(actor: caller.user, id: id)
-        let household = try await tools.services.households.household(actor: caller.user, id: current.householdID)
+        let current = try await tools.services.tasks.item(caller, id: id)
+        let household = try await tools.services.households.household(caller, id: current.householdID)
         let zone = timeZone(of: household)
         var patch = TaskPatch()
         patch.title = arguments.string("title")
@@ -142,7 +142,7 @@ extension HearthTools {
         if let assignee = arguments.string("assignee") {
             patch.assigneeID = .some(try member(assignee, among: try await tools.members(of: household, caller), of: household, field: "assignee").user.id)
         }
-        let item = try await tools.services.tasks.updateItem(actor: caller.user, id: id, patch: patch)
+        let item = try await tools.services.tasks.updateItem(caller, id: id, patch: patch)
         return Answer(text: "Updated “\(item.title)”.", structured: .object(["task": summary(item, household: household)]))
     }
 

@@ -14,12 +14,6 @@ struct HearthTools: Sendable {
     /// How long one call may run before it answers with a tool error.
     var callTimeout: Duration = .seconds(30)
 
-    /// Who calls: the person, and the access token when one is used (its scopes bound the tools).
-    struct Caller: Sendable {
-        var user: UUID
-        var token: AccessToken?
-    }
-
     /// One tool: its definition, the scope it needs, and its work.
     struct Definition: Sendable {
         var tool: Tool
@@ -36,17 +30,20 @@ struct HearthTools: Sendable {
     static let definitions: [Definition] = taskTools + readingTools + storeTools
     static let byName: [String: Definition] = Dictionary(uniqueKeysWithValues: definitions.map { ($0.tool.name, $0) })
 
-    /// Runs the tool `name` for `caller`; an unknown name is the only protocol error.
-    func call(_ name: String, _ arguments: [String: Value]?, as caller: Caller) async throws -> CallTool.Result {
+    /// Runs the tool `name` for the signed-in person (an access token's scopes bound the tools),
+    /// as the services' caller made once for the call; an unknown name is the only protocol error.
+    func call(_ name: String, _ arguments: [String: Value]?, as signedIn: SignedIn) async throws -> CallTool.Result {
         guard let definition = Self.byName[name] else { throw MCPError.invalidParams("Unknown tool: \(name).") }
         let started = ContinuousClock.now
         let result: CallTool.Result
         var outcome = "ok"
         do {
-            if let token = caller.token, !token.allows(definition.scope) {
+            if let token = signedIn.accessToken, !token.allows(definition.scope) {
                 throw ServiceError.forbidden("This access token may not \(definition.scope == .write ? "change anything" : "read"): \(name) needs the \(definition.scope.rawValue) scope.")
             }
-            let answer = try await withTimeout(callTimeout) { try await definition.run(self, ToolArguments(arguments), caller) }
+            let answer = try await withTimeout(callTimeout) {
+                try await definition.run(self, ToolArguments(arguments), try await services.households.caller(for: signedIn.user.id))
+            }
             result = CallTool.Result(content: [.text(text: answer.text, annotations: nil, _meta: nil)], structuredContent: Optional.some(answer.structured), isError: false)
         } catch let error as ServiceError {
             outcome = "refused"
@@ -64,7 +61,7 @@ struct HearthTools: Sendable {
         }
         let elapsed = ContinuousClock.now - started
         logger.info("tool call", metadata: [
-            "tool": "\(name)", "user": "\(caller.user)", "token": "\(caller.token.map { $0.id.uuidString } ?? "none")", "outcome": "\(outcome)",
+            "tool": "\(name)", "user": "\(signedIn.user.id)", "token": "\(signedIn.accessToken.map { $0.id.uuidString } ?? "none")", "outcome": "\(outcome)",
             "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
         ])
         Counter(label: "hearth_mcp_tool_calls_total", dimensions: [("tool", name), ("outcome", outcome)]).increment()

@@ -71,7 +71,7 @@ struct MCPController<Context: Hummingbird.RequestContext>: Sendable {
             if request.method == .delete, response.statusCode == 200 { await sessions.close(id) }
         } else if request.method == .post, let data = mcpRequest.body, Self.isInitialize(data) {
             do {
-                let session = try await sessions.open(for: HearthTools.Caller(user: signedIn.user.id, token: signedIn.accessToken))
+                let session = try await sessions.open(for: signedIn)
                 response = await session.transport.handleRequest(mcpRequest)
             } catch {
                 context.logger.error("cannot open an MCP session", metadata: ["error": "\(String(reflecting: error))"])

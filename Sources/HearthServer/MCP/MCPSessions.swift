@@ -58,12 +58,12 @@ actor MCPSessions {
         return session
     }
 
-    /// Opens a session for `caller`: its server started on a new transport. Closes idle
+    /// Opens a session for `signedIn`: its server started on a new transport. Closes idle
     /// sessions, and the least recently used when a limit is reached.
-    func open(for caller: HearthTools.Caller) async throws -> Session {
+    func open(for signedIn: SignedIn) async throws -> Session {
         await closeIdle()
-        let owner = Owner(user: caller.user, token: caller.token?.id)
-        let mine = sessions.filter { $0.value.owner.user == caller.user }
+        let owner = Owner(user: signedIn.user.id, token: signedIn.accessToken?.id)
+        let mine = sessions.filter { $0.value.owner.user == signedIn.user.id }
         if mine.count >= configuration.sessionsPerPerson, let oldest = mine.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
             await close(oldest.key)
         }
@@ -88,12 +88,12 @@ actor MCPSessions {
         let tools = self.tools
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: HearthTools.definitions.map(\.tool)) }
         await server.withMethodHandler(CallTool.self) { parameters in
-            try await tools.call(parameters.name, parameters.arguments, as: caller)
+            try await tools.call(parameters.name, parameters.arguments, as: signedIn)
         }
         try await server.start(transport: transport)
         let session = Session(server: server, transport: transport, owner: owner, lastUsed: .now)
         sessions[id] = session
-        logger.info("MCP session opened", metadata: ["session": "\(id)", "user": "\(caller.user)", "token": "\(caller.token.map { $0.id.uuidString } ?? "none")"])
+        logger.info("MCP session opened", metadata: ["session": "\(id)", "user": "\(signedIn.user.id)", "token": "\(signedIn.accessToken.map { $0.id.uuidString } ?? "none")"])
         return session
     }
 

@@ -21,7 +21,7 @@ import Testing
 
         func user(_ name: String, role: HouseholdRole) async throws -> UUID {
             let id = try await users.signUp(email: "\(name)@example.org", password: "correct horse", displayName: name, deviceName: nil).user.id
-            _ = try await households.addMember(actor: owner, householdID: household, userID: id, role: role)
+            _ = try await households.addMember(try await households.caller(for: owner), householdID: household, userID: id, role: role)
             return id
         }
 
@@ -34,7 +34,7 @@ import Testing
         /// Advances the clock past the minimum spacing and syncs as the owner.
         func sync(_ store: UUID) async throws -> (store: Store, report: StoreSyncReport) {
             clock.advance(by: 61)
-            return try await stores.syncStore(actor: owner, id: store)
+            return try await stores.syncStore(try await households.caller(for: owner), id: store)
         }
     }
 
@@ -54,7 +54,7 @@ import Testing
                 let (users, households, stores) = (services.users, services.households, services.stores)
                 try await withCleanup {
                     let owner = try await users.signUp(email: "olive@example.org", password: "correct horse", displayName: "Olive", deviceName: nil).user.id
-                    let household = try await households.createHousehold(actor: owner, name: "Home", description: nil, timeZone: "UTC").id
+                    let household = try await households.createHousehold(try await households.caller(for: owner), name: "Home", description: nil, timeZone: "UTC").id
                     try await body(Fixture(shop: shop, port: port, database: database, clock: clock, users: users, households: households,
                                            stores: stores, owner: owner, household: household))
                 } cleanup: {
@@ -67,7 +67,7 @@ import Testing
     @Test func importThenDetectEveryChangeType() async throws {
         try await Self.withFixture { f in
             f.shop.addShop("alpha", products: 600)
-            let added = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "HTTPS://Alpha.test:443/collections/all", name: "")
+            let added = try await f.stores.addStore(try await f.households.caller(for: f.owner), householdID: f.household, domain: "HTTPS://Alpha.test:443/collections/all", name: "")
             #expect(added.domain == "alpha.test")
             #expect(added.name == "alpha")
             #expect(added.productCount == 600)
@@ -119,7 +119,7 @@ import Testing
         try await Self.withFixture(configuration: configuration) { f in
             for index in 1...20 {
                 f.shop.addShop("shop\(index)", products: 30, seed: UInt64(index))
-                _ = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "shop\(index).test", name: nil)
+                _ = try await f.stores.addStore(try await f.households.caller(for: f.owner), householdID: f.household, domain: "shop\(index).test", name: nil)
             }
             // A second instance: its own services and feed client, the same database and clock.
             var second = configuration
@@ -151,7 +151,7 @@ import Testing
     @Test func anExpiredLeaseIsTakenOver() async throws {
         try await Self.withFixture(configuration: StoresConfiguration(leaseDuration: .seconds(600))) { f in
             f.shop.addShop("alpha", products: 5)
-            let store = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "alpha.test", name: nil)
+            let store = try await f.stores.addStore(try await f.households.caller(for: f.owner), householdID: f.household, domain: "alpha.test", name: nil)
             f.clock.advance(by: 3601)
             try await f.database.client.query("""
                 UPDATE stores SET lease_owner = 'crashed', lease_expires_at = \(f.clock.now.addingTimeInterval(600)) WHERE id = \(store.id)
@@ -165,7 +165,7 @@ import Testing
     @Test func oldSnapshotsArePruned() async throws {
         try await Self.withFixture(configuration: StoresConfiguration(snapshotRetention: .seconds(90 * 86_400))) { f in
             f.shop.addShop("alpha", products: 5)
-            let store = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "alpha.test", name: nil)
+            let store = try await f.stores.addStore(try await f.households.caller(for: f.owner), householdID: f.household, domain: "alpha.test", name: nil)
             _ = f.shop.update("alpha") { $0.setPrice(product: 0, to: 1) }
             _ = try await f.sync(store.id)
             #expect(try await f.count("SELECT count(*) FROM variant_snapshots") == 1)
@@ -183,7 +183,7 @@ import Testing
         try await Self.withFixture(pageSize: 50, maximumProducts: 120) { f in
             f.shop.addShop("alpha", products: 130, variantsPerProduct: 1)
             f.shop.fail("alpha", .pageLimit(products: 100, status: 400))
-            let store = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "alpha.test", name: "Alpha")
+            let store = try await f.stores.addStore(try await f.households.caller(for: f.owner), householdID: f.household, domain: "alpha.test", name: "Alpha")
             #expect(store.productCount == 100, "pages 1 and 2 of 50; page 3 answers errors")
             #expect(store.syncStatus.lastError == nil)
 
@@ -211,7 +211,7 @@ import Testing
     @Test func anOversizedPageIsRefused() async throws {
         try await Self.withFixture(requestTimeout: .seconds(30)) { f in
             f.shop.addShop("alpha", products: 10)
-            let store = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "alpha.test", name: "Alpha")
+            let store = try await f.stores.addStore(try await f.households.caller(for: f.owner), householdID: f.household, domain: "alpha.test", name: "Alpha")
             f.shop.fail("alpha", .oversized(bytes: 21 << 20))
             let (synced, report) = try await f.sync(store.id)
             #expect(report.error?.code == .invalidResponse, "\(String(describing: report.error))")
@@ -227,7 +227,7 @@ import Testing
     @Test func onlyASameHostUpgradeRedirectIsFollowed() async throws {
         try await Self.withFixture(requestTimeout: .seconds(3)) { f in
             f.shop.addShop("alpha", products: 10)
-            let store = try await f.stores.addStore(actor: f.owner, householdID: f.household, domain: "alpha.test", name: "Alpha")
+            let store = try await f.stores.addStore(try await f.households.caller(for: f.owner), householdID: f.household, domain: "alpha.test", name: "Alpha")
             let base = "127.0.0.1:\(f.port)/shops/alpha/products.json?limit=250&page=1"
             // Following the upgrade reaches a server that speaks no TLS: the handshake stalls or fails.
             let cases: [(FixtureFailure, Set<StoreSyncError.Code>, Int?, String)] = [

@@ -100,7 +100,7 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         }
         return GraphQLRequestContext(
             logger: context.logger, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress, identity: identity,
-            userAgent: request.headers[.userAgent])
+            userAgent: request.headers[.userAgent], callers: authenticator.caller)
     }
 
     func post(_ request: Request, _ requestContext: Context) async -> Response {

@@ -11,38 +11,38 @@ enum DeliveryResolvers {
         }
         resolvers.field("Channel.log") { input in
             let channel = try input.parent(DeliveryChannel.self)
-            return .objects(try await delivery.log(actor: try input.signedIn().user.id, channelID: channel.id))
+            return .objects(try await delivery.log(try await input.caller(), channelID: channel.id))
         }
         resolvers.field("Query.channels") { input in
-            .objects(try await delivery.channels(actor: try input.signedIn().user.id))
+            .objects(try await delivery.channels(try await input.caller()))
         }
         resolvers.field("Mutation.registerPushSubscription") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let fields = input[argument: "input"].objectValue
             let keys = fields["keys"].objectValue
             return .object(try await delivery.registerPushSubscription(
-                actor: actor, endpoint: fields["endpoint"].stringValue ?? "", p256dh: keys["p256dh"].stringValue ?? "",
+                caller, endpoint: fields["endpoint"].stringValue ?? "", p256dh: keys["p256dh"].stringValue ?? "",
                 auth: keys["auth"].stringValue ?? "", deviceName: fields["deviceName"].stringValue))
         }
         resolvers.field("Mutation.addNtfyChannel") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let fields = input[argument: "input"].objectValue
             return .object(try await delivery.addNtfyChannel(
-                actor: actor, serverURL: fields["serverUrl"].stringValue ?? "", topic: fields["topic"].stringValue ?? "",
+                caller, serverURL: fields["serverUrl"].stringValue ?? "", topic: fields["topic"].stringValue ?? "",
                 accessToken: fields["accessToken"].stringValue))
         }
         resolvers.field("Mutation.addWebhook") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let fields = input[argument: "input"].objectValue
             let kinds = fields["kinds"].strings?.compactMap(NotificationKind.init(rawValue:))
-            let (channel, secret) = try await delivery.addWebhook(actor: actor, url: fields["url"].stringValue ?? "", kinds: kinds)
+            let (channel, secret) = try await delivery.addWebhook(caller, url: fields["url"].stringValue ?? "", kinds: kinds)
             return .object(CreatedWebhook(channel: channel, secret: secret))
         }
         resolvers.field("Mutation.testChannel") { input in
-            .bool(try await delivery.testChannel(actor: try input.signedIn().user.id, id: try input.id("id")))
+            .bool(try await delivery.testChannel(try await input.caller(), id: try input.id("id")))
         }
         resolvers.field("Mutation.removeChannel") { input in
-            try await delivery.removeChannel(actor: try input.signedIn().user.id, id: try input.id("id"))
+            try await delivery.removeChannel(try await input.caller(), id: try input.id("id"))
             return .bool(true)
         }
     }

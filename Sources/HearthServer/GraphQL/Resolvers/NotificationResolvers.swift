@@ -7,14 +7,14 @@ import HearthCore
 enum NotificationResolvers {
     static func register(_ resolvers: inout Resolvers, notifications: NotificationService) {
         resolvers.field("Query.notifications") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let kinds = input[argument: "kinds"].strings?.compactMap(NotificationKind.init(rawValue:))
-            return .object(try await notifications.list(actor: actor, unreadOnly: input.flag("unreadOnly"), kinds: kinds, page: try input.page()))
+            return .object(try await notifications.list(caller, unreadOnly: input.flag("unreadOnly"), kinds: kinds, page: try input.page()))
         }
         resolvers.field("Mutation.markNotificationRead") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let id = try input.id("id")
-            return .object(try await notifications.markRead(actor: actor, id: id))
+            return .object(try await notifications.markRead(caller, id: id))
         }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import GraphQLEngine
+import HearthCore
 
 extension Resolvers {
     /// A mutation that deletes what its `id` argument names, as the signed-in caller, and answers that id.
-    mutating func deletion(_ coordinate: String, _ delete: @escaping @Sendable (_ actor: UUID, _ id: UUID) async throws -> Void) {
+    mutating func deletion(_ coordinate: String, _ delete: @escaping @Sendable (_ caller: Caller, _ id: UUID) async throws -> Void) {
         field(coordinate) { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let id = try input.id("id")
-            try await delete(actor, id)
+            try await delete(caller, id)
             return .id(id)
         }
     }

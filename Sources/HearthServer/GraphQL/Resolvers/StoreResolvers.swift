@@ -21,84 +21,85 @@ enum StoreResolvers {
 
     private static func registerQueries(_ resolvers: inout Resolvers, stores: StoreService) {
         resolvers.field("Query.stores") { input in
-            let actor = try input.signedIn().user.id
-            return .object(try await stores.stores(actor: actor, householdID: try input.id("householdId"), page: try input.page()))
+            let caller = try await input.caller()
+            return .object(try await stores.stores(caller, householdID: try input.id("householdId"), page: try input.page()))
         }
         // `events` is the deprecated name of `storeChanges`: one list, one resolver.
         for field in ["Query.storeChanges", "Query.events"] {
             resolvers.field(field) { input in
-                let actor = try input.signedIn().user.id
+                let caller = try await input.caller()
                 return .object(try await stores.events(
-                    actor: actor, householdID: try input.id("householdId"), query: try changesQuery(input), page: try input.page()))
+                    caller, householdID: try input.id("householdId"), query: try changesQuery(input), page: try input.page()))
             }
         }
         resolvers.field("Query.store") { input in
-            let actor = try input.signedIn().user.id
-            return .object(try await stores.store(actor: actor, id: try input.id("id")))
+            let caller = try await input.caller()
+            return .object(try await stores.store(caller, id: try input.id("id")))
         }
         resolvers.field("Query.product") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let id = try input.id("id")
-            let (product, variants) = try await stores.product(actor: actor, id: id)
+            let (product, variants) = try await stores.product(caller, id: id)
             Product.variantLoader(input, stores).prime(id, variants)
             return .object(product)
         }
         resolvers.field("Query.unreadEventCount") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let household = try input.id("householdId")
-            return .int(try await stores.unreadEventCount(actor: actor, householdID: household, storeID: input[argument: "storeId"].uuidValue))
+            return .int(try await stores.unreadEventCount(caller, householdID: household, storeID: input[argument: "storeId"].uuidValue))
         }
     }
 
     private static func registerMutations(_ resolvers: inout Resolvers, stores: StoreService) {
         resolvers.field("Mutation.addStore") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let household = try input.id("householdId")
             let domain = input[argument: "domain"].stringValue ?? ""
             let name = input[argument: "name"].stringValue
-            return .object(try await stores.addStore(actor: actor, householdID: household, domain: domain, name: name))
+            return .object(try await stores.addStore(caller, householdID: household, domain: domain, name: name))
         }
         resolvers.field("Mutation.renameStore") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let id = try input.id("id")
             let name = input[argument: "name"].stringValue ?? ""
-            return .object(try await stores.renameStore(actor: actor, id: id, name: name))
+            return .object(try await stores.renameStore(caller, id: id, name: name))
         }
-        resolvers.deletion("Mutation.removeStore") { actor, id in try await stores.removeStore(actor: actor, id: id) }
+        resolvers.deletion("Mutation.removeStore") { caller, id in try await stores.removeStore(caller, id: id) }
         resolvers.field("Mutation.syncStore") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let id = try input.id("id")
-            return .object(try await stores.syncStore(actor: actor, id: id).store)
+            return .object(try await stores.syncStore(caller, id: id).store)
         }
         resolvers.field("Mutation.markEventRead") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             guard let text = input[argument: "id"].stringValue, let id = Int64(text) else {
                 throw ServiceError.notFound("Event")
             }
-            return .object(try await stores.markEventRead(actor: actor, id: id))
+            return .object(try await stores.markEventRead(caller, id: id))
         }
         resolvers.field("Mutation.markAllEventsRead") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let household = try input.id("householdId")
             let store = input[argument: "storeId"].uuidValue
-            return .int(try await stores.markAllEventsRead(actor: actor, householdID: household, storeID: store))
+            return .int(try await stores.markAllEventsRead(caller, householdID: household, storeID: store))
         }
     }
 
     private static func registerSubscriptions(_ resolvers: inout Resolvers, stores: StoreService, tasks: TaskService) {
         resolvers.subscription("Subscription.storeEvents") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let household = try input.id("householdId")
             let storeIDs = try input.ids("storeIds").map(Set.init)
             // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
-            _ = try await stores.mayReadEvents(actor: actor, householdID: household)
+            _ = try await stores.mayReadEvents(caller, householdID: household)
             let batches = stores.changes.subscribe()
             return AsyncThrowingStream { continuation in
                 let task = Task {
                     for await batch in batches where batch.householdID == household && (storeIDs?.contains(batch.storeID) ?? true) {
-                        // Membership is checked again per batch: someone removed stops receiving.
-                        guard (try? await stores.mayReadEvents(actor: actor, householdID: household)) == true else { break }
-                        guard let events = try? await stores.events(ids: batch.eventIDs, reader: actor) else { continue }
+                        // Membership is checked again per batch (the caller made anew): someone removed stops receiving.
+                        guard let caller = try? await input.caller(), (try? await stores.mayReadEvents(caller, householdID: household)) == true
+                        else { break }
+                        guard let events = try? await stores.events(ids: batch.eventIDs, reader: caller.userID) else { continue }
                         for event in events { continuation.yield(.object(event)) }
                     }
                     continuation.finish()
@@ -107,14 +108,14 @@ enum StoreResolvers {
             }
         }
         resolvers.subscription("Subscription.notificationReceived") { input in
-            let actor = try input.signedIn().user.id
+            let person = try input.signedIn().user.id
             let batches = stores.changes.subscribe()
             let reminders = tasks.changes.subscribe()
             return AsyncThrowingStream { continuation in
                 // Store syncs and fired reminders both leave notifications: one stream of both.
                 let fromStores = Task {
                     for await batch in batches {
-                        for notification in batch.notifications where notification.userID == actor {
+                        for notification in batch.notifications where notification.userID == person {
                             continuation.yield(.object(notification))
                         }
                     }
@@ -123,7 +124,7 @@ enum StoreResolvers {
                 let fromReminders = Task {
                     for await event in reminders {
                         guard case .reminder(let reminder) = event else { continue }
-                        for notification in reminder.notifications where notification.userID == actor {
+                        for notification in reminder.notifications where notification.userID == person {
                             continuation.yield(.object(notification))
                         }
                     }

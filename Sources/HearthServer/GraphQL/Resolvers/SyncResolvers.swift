@@ -10,24 +10,24 @@ enum SyncResolvers {
 
     static func register(_ resolvers: inout Resolvers, sync: SyncService) {
         resolvers.field("Query.sync") { input in
-            let actor = try input.signedIn().user.id
-            let page = try await sync.pull(actor: actor, householdID: try input.id("householdId"), after: input[argument: "after"].stringValue,
+            let caller = try await input.caller()
+            let page = try await sync.pull(caller, householdID: try input.id("householdId"), after: input[argument: "after"].stringValue,
                                            first: input[argument: "first"].intValue ?? 500, clientID: input[argument: "clientId"].uuidValue)
             return .object(page)
         }
         resolvers.field("Mutation.push") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let client = try input.id("clientId")
             let mutations = try (input[argument: "mutations"].listValue ?? []).enumerated().map { index, value throws(ServiceError) in
                 try ClientMutationArguments.mutation(value, at: index)
             }
-            return .object(try await sync.push(actor: actor, clientID: client, mutations: mutations))
+            return .object(try await sync.push(caller, clientID: client, mutations: mutations))
         }
         resolvers.subscription("Subscription.syncAvailable") { input in
-            let actor = try input.signedIn().user.id
+            let caller = try await input.caller()
             let household = try input.id("householdId")
             // Refused at once when the household cannot be read (NOT_FOUND), as a pull would be.
-            try await sync.mayPull(actor: actor, householdID: household)
+            try await sync.mayPull(caller, householdID: household)
             let pokes = sync.pokes.subscribe()
             // Pokes arriving while one is spaced out fold into a single trailing one.
             let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -39,8 +39,8 @@ enum SyncResolvers {
                 let sender = Task {
                     var sequence = 0
                     for await _ in wake {
-                        // Membership is checked again per poke: someone removed stops receiving.
-                        guard (try? await sync.mayPull(actor: actor, householdID: household)) != nil else { break }
+                        // Membership is checked again per poke (the caller made anew): someone removed stops receiving.
+                        guard let caller = try? await input.caller(), (try? await sync.mayPull(caller, householdID: household)) != nil else { break }
                         sequence += 1
                         continuation.yield(.object(SyncPoke(householdID: household, sequence: sequence)))
                         try? await Task.sleep(for: pokeSpacing)  // the rate limit, not a wait for an event

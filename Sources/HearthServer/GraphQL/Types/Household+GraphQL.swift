@@ -16,62 +16,61 @@ extension Household {
             household.field("createdAt") { .date($0.createdAt) }
             household.field("updatedAt") { .date($0.updatedAt) }
             household.resolve("myRole") { parent, input in
-                let caller = try await households.ability(for: try input.signedIn().user.id)
-                return .enumeration(caller.roles[parent.id])
+                .enumeration(try await input.caller().roles[parent.id])
             }
             // Lists below a household are loaded for all the households of the level at once: one
             // statement each, whatever the number of households (they were authorised when read).
             household.resolve("members") { parent, input in
-                let (actor, page) = (try input.signedIn().user.id, try input.page())
+                let (caller, page) = (try await input.caller(), try input.page())
                 return .object(try await batched(input, "members", page, parent.id, empty: .empty) {
-                    try await households.members(actor: actor, households: $0, page: page)
+                    try await households.members(caller, households: $0, page: page)
                 })
             }
             household.resolve("activity") { parent, input in
-                let (actor, page) = (try input.signedIn().user.id, try input.page())
+                let (caller, page) = (try await input.caller(), try input.page())
                 return .object(try await batched(input, "activity", page, parent.id, empty: .empty) {
-                    try await households.activity(actor: actor, households: $0, page: page)
+                    try await households.activity(caller, households: $0, page: page)
                 })
             }
             household.resolve("stores") { parent, input in
-                let (actor, page) = (try input.signedIn().user.id, try input.page())
+                let (caller, page) = (try await input.caller(), try input.page())
                 return .object(try await batched(input, "stores", page, parent.id, empty: .empty) {
-                    try await stores.stores(actor: actor, households: $0, page: page)
+                    try await stores.stores(caller, households: $0, page: page)
                 })
             }
             household.resolve("storeChanges") { parent, input in
-                let (actor, page, query) = (try input.signedIn().user.id, try input.page(), try StoreResolvers.changesQuery(input))
+                let (caller, page, query) = (try await input.caller(), try input.page(), try StoreResolvers.changesQuery(input))
                 return .object(try await batched(input, "storeChanges", "\(query)\u{1F}\(page)", parent.id, empty: .empty) {
-                    try await stores.events(actor: actor, households: $0, query: query, page: page)
+                    try await stores.events(caller, households: $0, query: query, page: page)
                 })
             }
             household.resolve("unreadEventCount") { parent, input in
-                let actor = try input.signedIn().user.id
+                let caller = try await input.caller()
                 return .int(try await batched(input, "unreadEventCount", "", parent.id, empty: 0) {
-                    try await stores.unreadEventCounts(actor: actor, households: $0)
+                    try await stores.unreadEventCounts(caller, households: $0)
                 })
             }
             household.resolve("tasks") { parent, input in
-                let (actor, page) = (try input.signedIn().user.id, try input.page())
+                let (caller, page) = (try await input.caller(), try input.page())
                 let query = try TaskArguments.query(input[argument: "filter"], sort: input[argument: "sort"])
                 let details = TaskArguments.details(input, at: ["edges", "node"])
                 return .object(try await batched(input, "tasks", "\(query)\u{1F}\(page)\u{1F}\(details.rawValue)", parent.id, empty: .empty) {
-                    try await tasks.items(actor: actor, households: $0, query: query, page: page, details: details)
+                    try await tasks.items(caller, households: $0, query: query, page: page, details: details)
                 })
             }
             household.resolve("agenda") { parent, input in
-                let actor = try input.signedIn().user.id
+                let caller = try await input.caller()
                 let (from, to) = try TaskResolvers.agendaRange(input)
                 let details = TaskArguments.details(input)
                 return .objects(try await batched(input, "agenda", "\(from.timeIntervalSince1970)\u{1F}\(to.timeIntervalSince1970)\u{1F}\(details.rawValue)",
                                                   parent.id, empty: []) {
-                    try await tasks.agenda(actor: actor, households: $0, from: from, to: to, details: details)
+                    try await tasks.agenda(caller, households: $0, from: from, to: to, details: details)
                 })
             }
             household.resolve("labels") { parent, input in
-                let actor = try input.signedIn().user.id
+                let caller = try await input.caller()
                 return .objects(try await batched(input, "labels", "", parent.id, empty: []) {
-                    try await tasks.labels(actor: actor, households: $0)
+                    try await tasks.labels(caller, households: $0)
                 })
             }
         }

@@ -19,15 +19,15 @@ extension Store {
             store.field("previewImages") { .strings($0.previewImages) }
             store.field("syncStatus") { .object($0.syncStatus) }
             store.resolve("unreadEventCount") { parent, input in
-                let actor = try input.signedIn().user.id
+                let caller = try await input.caller()
                 let loader = input.request.loader("store-unread") { (keys: [Key]) in
-                    let counts = try await stores.unreadEventCounts(actor: actor, stores: keys.map { ($0.id, $0.household) })
+                    let counts = try await stores.unreadEventCounts(caller, stores: keys.map { ($0.id, $0.household) })
                     return keys.map { .success(counts[$0.id] ?? 0) }
                 }
                 return .int(try await loader.load(Key(parent)))
             }
             store.resolve("products") { parent, input in
-                let actor = try input.signedIn().user.id
+                let caller = try await input.caller()
                 let stock = input[argument: "stock"].stringValue.flatMap(ProductQuery.Stock.init(rawValue:)) ?? .all
                 let sort = input[argument: "sort"].stringValue.flatMap(ProductQuery.Sort.init(rawValue:)) ?? .title
                 let search = input[argument: "search"].stringValue
@@ -37,7 +37,7 @@ extension Store {
                 // One loader per distinct set of arguments: stores asked the same way share a batch.
                 let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)\u{1F}\(images)"
                 let loader = input.request.loader(name) { (keys: [Key]) in
-                    let pages = try await stores.products(actor: actor, stores: keys.map { ($0.id, $0.household, $0.domain) }, query: query, page: page,
+                    let pages = try await stores.products(caller, stores: keys.map { ($0.id, $0.household, $0.domain) }, query: query, page: page,
                                                           images: images)
                     return keys.map { .success(pages[$0.id] ?? .empty) }
                 }

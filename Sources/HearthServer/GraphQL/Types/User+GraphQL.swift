@@ -15,13 +15,14 @@ extension User {
             me.field("isAdmin") { .bool($0.isAdmin) }
             me.field("createdAt") { .date($0.createdAt) }
             me.resolve("preferences") { user, _ in .object(try await users.preferences(userID: user.id)) }
+            // The user's own rules and households (also right after signUp, before any token is sent).
             me.resolve("permissions") { user, _ in
-                .value(GraphQLValue(try await households.ability(for: user.id).ability.packedRules))
+                .value(GraphQLValue(try await households.caller(for: user.id).ability.packedRules))
             }
             me.resolve("currentHousehold") { user, _ in
                 guard let id = try await users.preferences(userID: user.id).lastHouseholdID else { return .null }
                 // A household the person has left (or that is gone) is simply no current household.
-                return .optional(try? await households.household(actor: user.id, id: id))
+                return .optional(try? await households.household(try await households.caller(for: user.id), id: id))
             }
         }
         resolvers.object("PublicUser", PublicUser.self) { user in

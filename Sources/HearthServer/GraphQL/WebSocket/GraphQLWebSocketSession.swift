@@ -204,7 +204,7 @@ final class GraphQLWebSocketSession: Sendable {
     private func run(id: String, _ request: GraphQLRequest) async {
         let context = GraphQLRequestContext(
             logger: logger, peer: authentication.peer, identity: state.withLock { $0.identity },
-            userAgent: authentication.userAgent)
+            userAgent: authentication.userAgent, callers: authentication.authenticator.caller)
         do {
             switch await executor.subscribe(request, context: context) {
             case .response(let response):
