@@ -15,26 +15,13 @@ public struct HearthRuntime: Sendable {
     public struct Configuration: Sendable {
         public var server: HearthServerConfiguration
         public var database: DatabaseConfiguration
-        public var users: UsersConfiguration
-        public var households: HouseholdsConfiguration
-        public var stores: StoresConfiguration
-        public var shopify: ShopifyClientConfiguration
+        /// The services' own (users, households, stores and their feeds, sync, delivery, the clock).
+        public var services: HearthServices.Configuration
         public var executor: ExecutorConfiguration
         /// Whether stores are synced on their schedule (the sync loop runs).
         public var syncsStores: Bool
         /// How often the reminder loop looks for due reminders.
         public var reminderPollInterval: Duration
-        /// How long sync cursors and tombstones last.
-        public var sync: SyncConfiguration
-        /// How notifications leave for people's channels (Web Push, ntfy, webhooks).
-        public var delivery: DeliveryConfiguration
-        public var clock: any HearthClock
-
-        /// The services' part of it.
-        var services: HearthServices.Configuration {
-            HearthServices.Configuration(users: users, households: households, stores: stores, shopify: shopify, sync: sync,
-                                         delivery: delivery, clock: clock)
-        }
 
         public init(
             server: HearthServerConfiguration, database: DatabaseConfiguration, users: UsersConfiguration = UsersConfiguration(),
@@ -45,16 +32,11 @@ public struct HearthRuntime: Sendable {
         ) {
             self.server = server
             self.database = database
-            self.users = users
-            self.households = households
-            self.stores = stores
-            self.shopify = shopify
+            self.services = HearthServices.Configuration(users: users, households: households, stores: stores, shopify: shopify, sync: sync,
+                                                         delivery: delivery, clock: clock)
             self.executor = executor
             self.syncsStores = syncsStores
             self.reminderPollInterval = reminderPollInterval
-            self.sync = sync
-            self.delivery = delivery
-            self.clock = clock
         }
     }
 
@@ -125,7 +107,7 @@ public struct HearthRuntime: Sendable {
     /// Run them after the pool and before the HTTP server stops, so no loop is cut off by the pool closing under it.
     public func loops(startWhen ready: @escaping @Sendable () async -> Void) -> [any Service] {
         let sync = services.sync
-        let instance = configuration.stores.instanceID
+        let instance = configuration.services.stores.instanceID
         let logger = self.logger
         let housekeeping: @Sendable () async throws -> Void = {
             if let pruned = try await sync.pruneTombstonesIfLeased(instance: instance), pruned > 0 {
