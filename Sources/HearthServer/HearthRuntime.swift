@@ -24,16 +24,12 @@ public struct HearthRuntime: Sendable {
         public var reminderPollInterval: Duration
 
         public init(
-            server: HearthServerConfiguration, database: DatabaseConfiguration, users: UsersConfiguration = UsersConfiguration(),
-            households: HouseholdsConfiguration = HouseholdsConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
-            shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(), executor: ExecutorConfiguration = ExecutorConfiguration(),
-            syncsStores: Bool = true, reminderPollInterval: Duration = .seconds(15), sync: SyncConfiguration = SyncConfiguration(),
-            delivery: DeliveryConfiguration = DeliveryConfiguration(), clock: any HearthClock = SystemClock()
+            server: HearthServerConfiguration, database: DatabaseConfiguration, services: HearthServices.Configuration = .init(),
+            executor: ExecutorConfiguration = ExecutorConfiguration(), syncsStores: Bool = true, reminderPollInterval: Duration = .seconds(15)
         ) {
             self.server = server
             self.database = database
-            self.services = HearthServices.Configuration(users: users, households: households, stores: stores, shopify: shopify, sync: sync,
-                                                         delivery: delivery, clock: clock)
+            self.services = services
             self.executor = executor
             self.syncsStores = syncsStores
             self.reminderPollInterval = reminderPollInterval

@@ -115,9 +115,10 @@ struct Serve: AsyncParsableCommand {
         delivery deliveryConfiguration: DeliveryConfiguration, registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         let runtime = try HearthRuntime(
-            .init(server: server, database: configuration, users: usersConfiguration, households: householdsConfiguration,
-                  stores: storesConfiguration.stores, shopify: storesConfiguration.client, executor: graphQL.executor,
-                  syncsStores: storesConfiguration.loop, sync: storesConfiguration.sync, delivery: deliveryConfiguration),
+            .init(server: server, database: configuration,
+                  services: .init(users: usersConfiguration, households: householdsConfiguration, stores: storesConfiguration.stores,
+                                  shopify: storesConfiguration.client, sync: storesConfiguration.sync, delivery: deliveryConfiguration),
+                  executor: graphQL.executor, syncsStores: storesConfiguration.loop),
             schema: graphQL.source, facts: graphQL.facts, migrations: migrations, metrics: registry, logger: logger)
         var app = runtime.application { port in
             let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"

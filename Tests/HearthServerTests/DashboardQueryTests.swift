@@ -63,6 +63,14 @@ import Testing
         }
     }
 
+    /// Olive and her household, seeded with `stores` stores and `tasks` tasks: the owner and the household's id.
+    static func seededHome(_ server: UsersOverHTTPTests.Server, stores: Int, tasks: Int) async throws -> (owner: HouseholdsOverHTTPTests.Person, home: UUID) {
+        let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
+        let home = try #require(UUID(uuidString: try await HouseholdsOverHTTPTests.createHousehold(server, owner)))
+        try await seed(server, owner: try #require(UUID(uuidString: owner.id)), household: home, stores: stores, tasks: tasks)
+        return (owner, home)
+    }
+
     /// Runs the dashboard as `token`; returns the statements it cost and the households it saw.
     static func measure(
         _ server: UsersOverHTTPTests.Server, token: String, query: String = dashboard
@@ -94,10 +102,8 @@ import Testing
     /// totals included when asked for.
     @Test func householdFieldsAnswerAsTheRootFieldsDo() async throws {
         try await UsersOverHTTPTests.withServer { server in
-            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
-            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
-            let ownerID = try #require(UUID(uuidString: owner.id)), homeID = try #require(UUID(uuidString: home))
-            try await Self.seed(server, owner: ownerID, household: homeID, stores: 3, tasks: 7)
+            let (owner, homeID) = try await Self.seededHome(server, stores: 3, tasks: 7)
+            let home = homeID.lowercasedString
             let data = try await server.data("""
                 query($h: UUID!) {
                   household(id: $h) {
@@ -129,10 +135,7 @@ import Testing
         let measured = Mutex<[Int]>([])
         for (stores, tasks) in [(2, 5), (20, 50)] {
             try await UsersOverHTTPTests.withServer { server in
-                let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
-                let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
-                let ownerID = try #require(UUID(uuidString: owner.id)), homeID = try #require(UUID(uuidString: home))
-                try await Self.seed(server, owner: ownerID, household: homeID, stores: stores, tasks: tasks)
+                let owner = try await Self.seededHome(server, stores: stores, tasks: tasks).owner
                 let (statements, data) = try await Self.measure(server, token: owner.token)
                 let household = try #require(
                     ((data["households"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any])
@@ -213,10 +216,7 @@ import Testing
     /// its images come when asked for.
     @Test func listsNobodySelectedAreNotRead() async throws {
         try await UsersOverHTTPTests.withServer { server in
-            let owner = try await HouseholdsOverHTTPTests.person(server, "Olive")
-            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
-            let ownerID = try #require(UUID(uuidString: owner.id)), homeID = try #require(UUID(uuidString: home))
-            try await Self.seed(server, owner: ownerID, household: homeID, stores: 2, tasks: 3)
+            let (owner, homeID) = try await Self.seededHome(server, stores: 2, tasks: 3)
             func cost(_ tasks: String, _ agenda: String) async throws -> (statements: Int, household: [String: Any]) {
                 let (statements, data) = try await Self.measure(server, token: owner.token, query: """
                     query($from: DateTime!, $to: DateTime!) { households { edges { node {

@@ -38,8 +38,9 @@ extension HearthRuntime {
         shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
         executor: ExecutorConfiguration, delivery: DeliveryConfiguration = testDelivery, clock: any HearthClock, database: DatabaseConfiguration
     ) -> Configuration {
-        Configuration(server: server, database: database, users: users, stores: stores, shopify: shopify, executor: executor,
-                      syncsStores: false, delivery: delivery, clock: clock)
+        Configuration(server: server, database: database,
+                      services: .init(users: users, stores: stores, shopify: shopify, delivery: delivery, clock: clock),
+                      executor: executor, syncsStores: false)
     }
 
     /// Delivery as the tests run it: Web Push on (a test subject), a fresh secret key, and

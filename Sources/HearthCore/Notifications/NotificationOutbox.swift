@@ -41,15 +41,8 @@ enum NotificationOutbox {
             """, logger: logger)
         var held: [(user: UUID, until: Date)] = []
         for try await (user, json) in rows.decode((UUID, JSONColumn).self) {
-            let preferences: Preferences
-            do {
-                preferences = try Preferences.stored(json.data)
-            } catch {
-                // As StoreNotifier does: a person whose stored preferences cannot be read is not held back.
-                logger.warning("stored preferences unreadable; no quiet hours applied", metadata: ["user": "\(user)"])
-                continue
-            }
-            guard let hours = preferences.quietHours else { continue }
+            guard let preferences = Preferences.stored(json, of: user, otherwise: "no quiet hours applied", logger: logger),
+                  let hours = preferences.quietHours else { continue }
             let until = hours.release(date, in: preferences.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt)
             if until > date { held.append((user, until)) }
         }

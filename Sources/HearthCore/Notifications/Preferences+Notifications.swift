@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension Preferences {
     /// Whether a change gets through this person's switches and price thresholds.
@@ -23,6 +24,19 @@ extension Preferences {
         case .atLeast25: return delta >= 2500
         case .atLeast10Percent: return percent >= 10
         case .atLeast25Percent: return percent >= 25
+        }
+    }
+}
+
+extension Preferences {
+    /// A recipient's stored preferences while notifying, or nil (logged, saying what is done
+    /// instead) when the row cannot be read: one bad row must not stop everyone's notifications.
+    static func stored(_ json: JSONColumn, of user: UUID, otherwise: String, logger: Logger) -> Preferences? {
+        do {
+            return try stored(json.data)
+        } catch {
+            logger.warning("stored preferences unreadable; \(otherwise)", metadata: ["user": "\(user)", "problem": "\(error)"])
+            return nil
         }
     }
 }

@@ -18,13 +18,7 @@ struct StoreNotifier {
             """, logger: logger)
         var notifications: [HouseholdNotification] = []
         for try await (userID, json) in rows.decode((UUID, JSONColumn).self) {
-            let preferences: Preferences
-            do {
-                preferences = try Preferences.stored(json.data)
-            } catch {
-                logger.warning("stored preferences unreadable; notifying with defaults", metadata: ["user": "\(userID)"])
-                preferences = Preferences()
-            }
+            let preferences = Preferences.stored(json, of: userID, otherwise: "notifying with defaults", logger: logger) ?? Preferences()
             var counts: [StoreEventType: Int] = [:]
             var priority = HouseholdNotification.Priority.low
             for change in changes where preferences.wants(change) {
