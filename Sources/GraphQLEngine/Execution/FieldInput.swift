@@ -84,3 +84,12 @@ public final class ResolveInfo: Sendable {
         self.fieldNodes = fieldNodes
     }
 }
+
+extension FieldInput {
+    /// The field's arguments as the host type `T` (its properties named as the schema's
+    /// arguments; the schema's defaults applied), decoded by ``GraphQLValueDecoder``.
+    public func arguments<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        let definitions = info.parentType.field(named: info.fieldName)?.arguments ?? []
+        return try GraphQLValueDecoder.decode(type, from: .object(arguments), fields: definitions, schema: info.schema)
+    }
+}

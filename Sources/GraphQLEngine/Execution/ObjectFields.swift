@@ -30,6 +30,16 @@ public struct ObjectFields<Parent: Sendable> {
     public mutating func resolve(_ name: String, _ resolve: @escaping @Sendable (Parent, FieldInput) async throws -> Resolved) {
         registered.append((name, .async { input in try await resolve(try input.parent(Parent.self), input) }))
     }
+
+    /// A field that reads its arguments as the host type `Arguments` (``FieldInput/arguments(_:)``).
+    public mutating func resolve<Arguments: Decodable & Sendable>(
+        _ name: String, arguments: Arguments.Type,
+        _ resolve: @escaping @Sendable (Parent, Arguments, FieldInput) async throws -> Resolved
+    ) {
+        registered.append((name, .async { input in
+            try await resolve(try input.parent(Parent.self), try input.arguments(Arguments.self), input)
+        }))
+    }
 }
 
 extension Resolvers {

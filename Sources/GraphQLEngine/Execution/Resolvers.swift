@@ -48,6 +48,15 @@ public struct Resolvers: Sendable {
         register(coordinate, .async(resolve))
     }
 
+    /// A resolver for `coordinate` that reads its arguments as the host type `Arguments`, decoded
+    /// once per call by ``FieldInput/arguments(_:)`` (the schema's defaults already applied).
+    public mutating func field<Arguments: Decodable & Sendable>(
+        _ coordinate: String, arguments: Arguments.Type,
+        _ resolve: @escaping @Sendable (FieldInput, Arguments) async throws -> Resolved
+    ) {
+        register(coordinate, .async { input in try await resolve(input, try input.arguments(Arguments.self)) })
+    }
+
     mutating func register(_ coordinate: String, _ resolver: FieldResolver) {
         if fields.updateValue(resolver, forKey: coordinate) != nil { duplicates.append(coordinate) }
     }

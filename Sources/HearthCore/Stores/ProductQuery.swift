@@ -3,9 +3,9 @@ import Foundation
 /// How `store.products` filters and orders: from the listing columns, each order served by an
 /// index on (store, key, id).
 public struct ProductQuery: Sendable, Equatable {
-    public enum Stock: String, Sendable { case all = "ALL", inStock = "IN_STOCK", outOfStock = "OUT_OF_STOCK" }
+    public enum Stock: String, Sendable, Decodable { case all = "ALL", inStock = "IN_STOCK", outOfStock = "OUT_OF_STOCK" }
 
-    public enum Sort: String, Sendable {
+    public enum Sort: String, Sendable, Decodable {
         /// By title, A to Z (ignoring case).
         case title = "TITLE"
         /// Cheapest variant price, low to high.

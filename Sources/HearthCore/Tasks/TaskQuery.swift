@@ -2,7 +2,7 @@ import Foundation
 
 /// What `tasks(filter:, sort:)` selects and how it orders; every filter optional.
 public struct TaskQuery: Sendable, Equatable {
-    public enum Sort: String, Sendable, CaseIterable {
+    public enum Sort: String, Sendable, CaseIterable, Decodable {
         /// Soonest deadline first, items without one last.
         case deadline = "DEADLINE"
         /// HIGH first, then by deadline.

@@ -110,7 +110,7 @@ public struct HearthGraphQLSchema: Sendable {
         AccessTokenResolvers.register(&resolvers, users: services.users)
         resolvers.field("Query.serverInfo") { _ in .object(facts) }
         resolvers.subscription("Subscription.heartbeat") { input in
-            try heartbeat(every: input[argument: "intervalSeconds"])
+            try heartbeat(every: try input.arguments(HeartbeatArguments.self).intervalSeconds)
         }
 
         ConnectionFields.registerPageInfo(&resolvers)
@@ -139,10 +139,11 @@ public struct HearthGraphQLSchema: Sendable {
     /// The longest and shortest `heartbeat` intervals, in seconds.
     static let heartbeatIntervals = 1...3600
 
-    /// Beats at once, then every `interval` seconds, until the subscriber leaves.
-    static func heartbeat(every interval: GraphQLValue?) throws -> AsyncThrowingStream<Resolved, any Error> {
-        // The argument is a non-null Int with a default: only its range needs checking.
-        let seconds = if case .int(let seconds)? = interval { seconds } else { 0 }
+    /// `heartbeat(intervalSeconds: Int! = 30)`.
+    struct HeartbeatArguments: Decodable { var intervalSeconds: Int }
+
+    /// Beats at once, then every `seconds`, until the subscriber leaves.
+    static func heartbeat(every seconds: Int) throws -> AsyncThrowingStream<Resolved, any Error> {
         guard heartbeatIntervals.contains(seconds) else {
             throw FieldError("intervalSeconds must be from \(heartbeatIntervals.lowerBound) to \(heartbeatIntervals.upperBound); got \(seconds).")
         }

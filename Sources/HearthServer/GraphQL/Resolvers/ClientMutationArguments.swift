@@ -2,52 +2,73 @@ import Foundation
 import GraphQLEngine
 import HearthCore
 
-/// `ClientMutation` inputs as the sync service's mutations; an op that names nothing or more
-/// than one change is bad input naming the mutation.
-enum ClientMutationArguments {
-    static func mutation(_ value: GraphQLValue, at index: Int) throws(ServiceError) -> ClientMutation {
-        let fields = value.objectValue
-        let path = "mutations[\(index)]"
-        guard let id = fields["id"].intValue else { throw .invalidInput(field: "\(path).id", message: "\(path).id must be an integer.") }
-        let named = fields["op"].objectValue.filter { if case .null = $0.value { false } else { true } }
-        guard named.count == 1, let (name, raw) = named.first else {
-            throw .invalidInput(field: "\(path).op", message: "\(path).op must name exactly one change; it names \(named.count).")
+/// A `ClientMutation` input (its `ClientOp` is `@oneOf`: the engine has checked that exactly one
+/// change is named) as the sync service's mutation.
+struct ClientMutationArguments: Decodable {
+    var id: Int
+    var op: Op
+
+    /// `ClientOp`: one of these is set.
+    struct Op: Decodable {
+        var createTask: CreateItem?
+        var createEvent: CreateItem?
+        var updateTask: UpdateItem?
+        var completeTask: VersionedID?
+        var reopenTask: VersionedID?
+        var deleteTask: VersionedID?
+        var addSubtask: AddSubtask?
+        var updateSubtask: UpdateSubtask?
+        var removeSubtask: IDArgument?
+        var reorderSubtasks: ReorderSubtasks?
+        var createLabel: CreateLabel?
+        var updateLabel: UpdateLabel?
+        var deleteLabel: VersionedID?
+        var snoozeReminder: Snooze?
+        var markEventRead: EventID?
+        var markNotificationRead: IDArgument?
+    }
+
+    struct CreateItem: Decodable { var householdId: UUID, input: TaskArguments.ItemInput }
+    struct UpdateItem: Decodable { var id: UUID, expectedVersion: Int?, input: TaskArguments.UpdateInput }
+    struct AddSubtask: Decodable { var taskId: UUID, id: UUID, title: String }
+    struct UpdateSubtask: Decodable { var id: UUID, title: String?, done: Bool? }
+    struct ReorderSubtasks: Decodable { var taskId: UUID, subtaskIds: [UUID] }
+    struct CreateLabel: Decodable { var householdId: UUID, id: UUID, name: String, color: String }
+    struct UpdateLabel: Decodable { var id: UUID, expectedVersion: Int?, name: String?, color: String? }
+    struct Snooze: Decodable { var taskId: UUID, minutes: Int }
+    struct EventID: Decodable { var id: String }
+
+    /// The mutation at `index` of `push`'s list; an event id that is not a number is bad input naming it.
+    func mutation(at index: Int) throws(ServiceError) -> ClientMutation {
+        var ops: [ClientOp] = []
+        if let op = op.createTask { ops.append(.createTask(householdID: op.householdId, draft: op.input.draft(kind: .task))) }
+        if let op = op.createEvent { ops.append(.createEvent(householdID: op.householdId, draft: op.input.draft(kind: .event))) }
+        if let op = op.updateTask { ops.append(.updateTask(id: op.id, expectedVersion: op.expectedVersion, patch: op.input.patch)) }
+        if let op = op.completeTask { ops.append(.completeTask(id: op.id, expectedVersion: op.expectedVersion)) }
+        if let op = op.reopenTask { ops.append(.reopenTask(id: op.id, expectedVersion: op.expectedVersion)) }
+        if let op = op.deleteTask { ops.append(.deleteTask(id: op.id, expectedVersion: op.expectedVersion)) }
+        if let op = op.addSubtask { ops.append(.addSubtask(taskID: op.taskId, id: op.id, title: op.title)) }
+        if let op = op.updateSubtask { ops.append(.updateSubtask(id: op.id, title: op.title, done: op.done)) }
+        if let op = op.removeSubtask { ops.append(.removeSubtask(id: op.id)) }
+        if let op = op.reorderSubtasks { ops.append(.reorderSubtasks(taskID: op.taskId, ids: op.subtaskIds)) }
+        if let op = op.createLabel { ops.append(.createLabel(householdID: op.householdId, id: op.id, name: op.name, color: op.color)) }
+        if let op = op.updateLabel {
+            ops.append(.updateLabel(id: op.id, expectedVersion: op.expectedVersion, name: op.name, color: op.color))
         }
-        let op = raw.objectValue
-        func uuid(_ key: String) throws(ServiceError) -> UUID {
-            guard let value = op[key].uuidValue else {
-                throw .invalidInput(field: "\(path).op.\(name).\(key)", message: "\(path).op.\(name).\(key) must be a UUID.")
+        if let op = op.deleteLabel { ops.append(.deleteLabel(id: op.id, expectedVersion: op.expectedVersion)) }
+        if let op = op.snoozeReminder { ops.append(.snoozeReminder(taskID: op.taskId, minutes: op.minutes)) }
+        if let op = op.markEventRead {
+            guard let event = Int64(op.id) else {
+                let path = "mutations[\(index)].op.markEventRead.id"
+                throw .invalidInput(field: path, message: "\(path) must be an event id.")
             }
-            return value
+            ops.append(.markEventRead(id: event))
         }
-        let expected = op["expectedVersion"].intValue
-        let clientOp: ClientOp
-        switch name {
-        case "createTask": clientOp = .createTask(householdID: try uuid("householdId"), draft: TaskArguments.draft(op["input"], kind: .task))
-        case "createEvent": clientOp = .createEvent(householdID: try uuid("householdId"), draft: TaskArguments.draft(op["input"], kind: .event))
-        case "updateTask": clientOp = .updateTask(id: try uuid("id"), expectedVersion: expected, patch: TaskArguments.patch(op["input"]))
-        case "completeTask": clientOp = .completeTask(id: try uuid("id"), expectedVersion: expected)
-        case "reopenTask": clientOp = .reopenTask(id: try uuid("id"), expectedVersion: expected)
-        case "deleteTask": clientOp = .deleteTask(id: try uuid("id"), expectedVersion: expected)
-        case "addSubtask": clientOp = .addSubtask(taskID: try uuid("taskId"), id: try uuid("id"), title: op["title"].stringValue ?? "")
-        case "updateSubtask": clientOp = .updateSubtask(id: try uuid("id"), title: op["title"].stringValue, done: op["done"].boolValue)
-        case "removeSubtask": clientOp = .removeSubtask(id: try uuid("id"))
-        case "reorderSubtasks": clientOp = .reorderSubtasks(taskID: try uuid("taskId"), ids: op["subtaskIds"].uuids ?? [])
-        case "createLabel":
-            clientOp = .createLabel(householdID: try uuid("householdId"), id: try uuid("id"), name: op["name"].stringValue ?? "",
-                                    color: op["color"].stringValue ?? "gray")
-        case "updateLabel":
-            clientOp = .updateLabel(id: try uuid("id"), expectedVersion: expected, name: op["name"].stringValue, color: op["color"].stringValue)
-        case "deleteLabel": clientOp = .deleteLabel(id: try uuid("id"), expectedVersion: expected)
-        case "snoozeReminder": clientOp = .snoozeReminder(taskID: try uuid("taskId"), minutes: op["minutes"].intValue ?? 15)
-        case "markEventRead":
-            guard let text = op["id"].stringValue, let event = Int64(text) else {
-                throw .invalidInput(field: "\(path).op.markEventRead.id", message: "\(path).op.markEventRead.id must be an event id.")
-            }
-            clientOp = .markEventRead(id: event)
-        case "markNotificationRead": clientOp = .markNotificationRead(id: try uuid("id"))
-        default: throw .invalidInput(field: "\(path).op", message: "\(path).op names \(name), which is not a change push knows.")
+        if let op = op.markNotificationRead { ops.append(.markNotificationRead(id: op.id)) }
+        guard ops.count == 1, let op = ops.first else {
+            let path = "mutations[\(index)].op"
+            throw .invalidInput(field: path, message: "\(path) must name exactly one change; it names \(ops.count).")
         }
-        return ClientMutation(id: id, op: clientOp)
+        return ClientMutation(id: id, op: op)
     }
 }

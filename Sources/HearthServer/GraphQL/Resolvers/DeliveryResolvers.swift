@@ -16,35 +16,47 @@ enum DeliveryResolvers {
         resolvers.field("Query.channels") { input in
             .objects(try await delivery.channels(try await input.caller()))
         }
-        resolvers.field("Mutation.registerPushSubscription") { input in
-            let caller = try await input.caller()
-            let fields = input[argument: "input"].objectValue
-            let keys = fields["keys"].objectValue
+        resolvers.field("Mutation.registerPushSubscription", arguments: PushSubscription.self) { input, arguments in
+            let subscription = arguments.input
             return .object(try await delivery.registerPushSubscription(
-                caller, endpoint: fields["endpoint"].stringValue ?? "", p256dh: keys["p256dh"].stringValue ?? "",
-                auth: keys["auth"].stringValue ?? "", deviceName: fields["deviceName"].stringValue))
+                try await input.caller(), endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth,
+                deviceName: subscription.deviceName))
         }
-        resolvers.field("Mutation.addNtfyChannel") { input in
-            let caller = try await input.caller()
-            let fields = input[argument: "input"].objectValue
+        resolvers.field("Mutation.addNtfyChannel", arguments: NtfyChannel.self) { input, arguments in
+            let channel = arguments.input
             return .object(try await delivery.addNtfyChannel(
-                caller, serverURL: fields["serverUrl"].stringValue ?? "", topic: fields["topic"].stringValue ?? "",
-                accessToken: fields["accessToken"].stringValue))
+                try await input.caller(), serverURL: channel.serverUrl, topic: channel.topic, accessToken: channel.accessToken))
         }
-        resolvers.field("Mutation.addWebhook") { input in
-            let caller = try await input.caller()
-            let fields = input[argument: "input"].objectValue
-            let kinds = fields["kinds"].strings?.compactMap(NotificationKind.init(rawValue:))
-            let (channel, secret) = try await delivery.addWebhook(caller, url: fields["url"].stringValue ?? "", kinds: kinds)
+        resolvers.field("Mutation.addWebhook", arguments: Webhook.self) { input, arguments in
+            let (channel, secret) = try await delivery.addWebhook(try await input.caller(), url: arguments.input.url, kinds: arguments.input.kinds)
             return .object(CreatedWebhook(channel: channel, secret: secret))
         }
-        resolvers.field("Mutation.testChannel") { input in
-            .bool(try await delivery.testChannel(try await input.caller(), id: try input.id("id")))
+        resolvers.field("Mutation.testChannel", arguments: IDArgument.self) { input, arguments in
+            .bool(try await delivery.testChannel(try await input.caller(), id: arguments.id))
         }
-        resolvers.field("Mutation.removeChannel") { input in
-            try await delivery.removeChannel(try await input.caller(), id: try input.id("id"))
+        resolvers.field("Mutation.removeChannel", arguments: IDArgument.self) { input, arguments in
+            try await delivery.removeChannel(try await input.caller(), id: arguments.id)
             return .bool(true)
         }
+    }
+
+    /// `registerPushSubscription(input: PushSubscriptionInput!)`.
+    private struct PushSubscription: Decodable {
+        struct Keys: Decodable { var p256dh: String, auth: String }
+        struct Subscription: Decodable { var endpoint: String, keys: Keys, deviceName: String? }
+        var input: Subscription
+    }
+
+    /// `addNtfyChannel(input: NtfyChannelInput!)`.
+    private struct NtfyChannel: Decodable {
+        struct Channel: Decodable { var serverUrl: String, topic: String, accessToken: String? }
+        var input: Channel
+    }
+
+    /// `addWebhook(input: WebhookInput!)`.
+    private struct Webhook: Decodable {
+        struct Hook: Decodable { var url: String, kinds: [NotificationKind]? }
+        var input: Hook
     }
 }
 

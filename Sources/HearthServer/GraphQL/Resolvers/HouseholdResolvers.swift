@@ -6,98 +6,84 @@ import HearthCore
 /// ``HouseholdService`` (which checks every request against the caller's ability); the types they
 /// answer with are in `Types/Household+GraphQL.swift`.
 enum HouseholdResolvers {
+    private struct CreateHousehold: Decodable {
+        struct Fields: Decodable { var name: String, description: String?, timeZone: String? }
+        var input: Fields
+    }
+    private struct UpdateHousehold: Decodable {
+        struct Fields: Decodable { var name: InputPatch<String>, description: InputPatch<String>, timeZone: InputPatch<String> }
+        var id: UUID, input: Fields, expectedVersion: Int?
+    }
+    private struct Membership: Decodable { var householdId: UUID, userId: UUID }
+    private struct MemberRole: Decodable { var householdId: UUID, userId: UUID, role: HouseholdRole }
+    private struct CreateInvitation: Decodable { var householdId: UUID, role: HouseholdRole, expiresIn: Int?, maxUses: Int? }
+    private struct Code: Decodable { var code: String }
+
+    /// A field of an update that may be left out but not cleared: its value, nil when absent.
+    private static func notNull(_ patch: InputPatch<String>, _ name: String) throws(ServiceError) -> String? {
+        switch patch {
+        case .set(let value): value
+        case .unchanged: nil
+        case .cleared: throw ServiceError.invalidInput(field: name, message: "\(name) cannot be null.")
+        }
+    }
+
     static func register(_ resolvers: inout Resolvers, households: HouseholdService, users: UserService) {
         resolvers.field("Query.households") { input in
-            let caller = try await input.caller()
-            return .object(try await households.households(caller, page: try input.page()))
+            .object(try await households.households(try await input.caller(), page: try input.page()))
         }
-        resolvers.field("Query.household") { input in
-            let caller = try await input.caller()
-            return .object(try await households.household(caller, id: try input.id("id")))
+        resolvers.field("Query.household", arguments: IDArgument.self) { input, arguments in
+            .object(try await households.household(try await input.caller(), id: arguments.id))
         }
-        resolvers.field("Query.invitations") { input in
-            let caller = try await input.caller()
-            return .object(try await households.invitations(caller, householdID: try input.id("householdId"), page: try input.page()))
+        resolvers.field("Query.invitations", arguments: HouseholdArgument.self) { input, arguments in
+            .object(try await households.invitations(try await input.caller(), householdID: arguments.householdId, page: try input.page()))
         }
 
-        resolvers.field("Mutation.createHousehold") { input in
-            let caller = try await input.caller()
-            guard case .object(let fields)? = input[argument: "input"], case .string(let name)? = fields["name"] else { return .null }
+        resolvers.field("Mutation.createHousehold", arguments: CreateHousehold.self) { input, arguments in
+            let (caller, fields) = (try await input.caller(), arguments.input)
             // No zone given: the creator's preferred one; UTC only when they have none either.
-            var zone = fields["timeZone"].stringValue
+            var zone = fields.timeZone
             if zone == nil { zone = try await users.preferences(userID: caller.userID).timeZone }
-            let household = try await households.createHousehold(
-                caller, name: name, description: fields["description"].stringValue, timeZone: zone ?? "UTC")
-            return .object(household)
+            return .object(try await households.createHousehold(caller, name: fields.name, description: fields.description,
+                                                                timeZone: zone ?? "UTC"))
         }
-        resolvers.field("Mutation.updateHousehold") { input in
-            let caller = try await input.caller()
-            let id = try input.id("id")
-            guard case .object(let fields)? = input[argument: "input"] else { return .null }
-            if case .null? = fields["name"] { throw ServiceError.invalidInput(field: "name", message: "name cannot be null.") }
-            if case .null? = fields["timeZone"] {
-                throw ServiceError.invalidInput(field: "timeZone", message: "timeZone cannot be null.")
-            }
-            let description: String?? = switch fields["description"] {
-            case .string(let text)?: .some(text)
-            case .null?: .some(nil)
-            default: nil
-            }
+        resolvers.field("Mutation.updateHousehold", arguments: UpdateHousehold.self) { input, arguments in
+            let fields = arguments.input
             let household = try await households.updateHousehold(
-                caller, id: id, name: fields["name"].stringValue, description: description,
-                timeZone: fields["timeZone"].stringValue, expectedVersion: input[argument: "expectedVersion"].intValue)
+                try await input.caller(), id: arguments.id, name: try notNull(fields.name, "name"), description: fields.description.change,
+                timeZone: try notNull(fields.timeZone, "timeZone"), expectedVersion: arguments.expectedVersion)
             return .object(household)
         }
         resolvers.deletion("Mutation.deleteHousehold") { caller, id in try await households.deleteHousehold(caller, id: id) }
-        resolvers.field("Mutation.addMember") { input in
-            let caller = try await input.caller()
-            let (household, user, role) = (try input.id("householdId"), try input.id("userId"),
-                                           try input.role())
-            let member = try await households.addMember(caller, householdID: household, userID: user, role: role)
-            return .object(member)
+        resolvers.field("Mutation.addMember", arguments: MemberRole.self) { input, arguments in
+            .object(try await households.addMember(try await input.caller(), householdID: arguments.householdId, userID: arguments.userId,
+                                                   role: arguments.role))
         }
-        resolvers.field("Mutation.changeMemberRole") { input in
-            let caller = try await input.caller()
-            let (household, user, role) = (try input.id("householdId"), try input.id("userId"),
-                                           try input.role())
-            let member = try await households.changeMemberRole(caller, householdID: household, userID: user, role: role)
-            return .object(member)
+        resolvers.field("Mutation.changeMemberRole", arguments: MemberRole.self) { input, arguments in
+            .object(try await households.changeMemberRole(try await input.caller(), householdID: arguments.householdId,
+                                                          userID: arguments.userId, role: arguments.role))
         }
-        resolvers.field("Mutation.removeMember") { input in
-            let caller = try await input.caller()
-            let (household, user) = (try input.id("householdId"), try input.id("userId"))
-            try await households.removeMember(caller, householdID: household, userID: user)
+        resolvers.field("Mutation.removeMember", arguments: Membership.self) { input, arguments in
+            try await households.removeMember(try await input.caller(), householdID: arguments.householdId, userID: arguments.userId)
             return .bool(true)
         }
-        resolvers.field("Mutation.leaveHousehold") { input in
-            let caller = try await input.caller()
-            let household = try input.id("householdId")
-            try await households.leaveHousehold(caller, householdID: household)
+        resolvers.field("Mutation.leaveHousehold", arguments: HouseholdArgument.self) { input, arguments in
+            try await households.leaveHousehold(try await input.caller(), householdID: arguments.householdId)
             return .bool(true)
         }
-        resolvers.field("Mutation.transferOwnership") { input in
-            let caller = try await input.caller()
-            let (household, user) = (try input.id("householdId"), try input.id("userId"))
-            let updated = try await households.transferOwnership(caller, householdID: household, userID: user)
-            return .object(updated)
+        resolvers.field("Mutation.transferOwnership", arguments: Membership.self) { input, arguments in
+            .object(try await households.transferOwnership(try await input.caller(), householdID: arguments.householdId,
+                                                           userID: arguments.userId))
         }
-        resolvers.field("Mutation.createInvitation") { input in
-            let caller = try await input.caller()
-            let household = try input.id("householdId")
-            let role = try input.role()
-            let (expiresIn, maxUses) = (input[argument: "expiresIn"].intValue, input[argument: "maxUses"].intValue)
-            return .object(try await households.createInvitation(
-                caller, householdID: household, role: role, expiresIn: expiresIn, maxUses: maxUses))
+        resolvers.field("Mutation.createInvitation", arguments: CreateInvitation.self) { input, arguments in
+            .object(try await households.createInvitation(try await input.caller(), householdID: arguments.householdId, role: arguments.role,
+                                                          expiresIn: arguments.expiresIn, maxUses: arguments.maxUses))
         }
-        resolvers.field("Mutation.acceptInvitation") { input in
-            let caller = try await input.caller()
-            guard case .string(let code)? = input[argument: "code"] else { return .null }
-            return .object(try await households.acceptInvitation(caller, code: code))
+        resolvers.field("Mutation.acceptInvitation", arguments: Code.self) { input, arguments in
+            .object(try await households.acceptInvitation(try await input.caller(), code: arguments.code))
         }
-        resolvers.field("Mutation.revokeInvitation") { input in
-            let caller = try await input.caller()
-            let id = try input.id("id")
-            return .object(try await households.revokeInvitation(caller, id: id))
+        resolvers.field("Mutation.revokeInvitation", arguments: IDArgument.self) { input, arguments in
+            .object(try await households.revokeInvitation(try await input.caller(), id: arguments.id))
         }
     }
 }

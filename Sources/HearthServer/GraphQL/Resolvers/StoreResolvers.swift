@@ -12,84 +12,76 @@ enum StoreResolvers {
         registerSubscriptions(&resolvers, stores: stores, tasks: tasks)
     }
 
-    /// The activity feed's filters (shared with `Household.storeChanges`) (`storeIds`, `types`, `since`, `unreadOnly`).
-    static func changesQuery(_ input: FieldInput) throws -> StoreEventQuery {
-        let types = input[argument: "types"].strings?.compactMap(StoreEventType.init(rawValue:))
-        return try StoreEventQuery(
-            storeIDs: try input.ids("storeIds"), types: types, since: input[argument: "since"].dateValue, unreadOnly: input.flag("unreadOnly"))
+    /// The activity feed's filters (shared with `Household.storeChanges`).
+    struct ChangesArguments: Decodable {
+        var storeIds: [UUID]?
+        var types: [StoreEventType]?
+        var since: Date?
+        var unreadOnly: Bool
+
+        func query() throws -> StoreEventQuery {
+            try StoreEventQuery(storeIDs: storeIds, types: types, since: since, unreadOnly: unreadOnly)
+        }
     }
 
+    private struct StoreInHousehold: Decodable { var householdId: UUID, storeId: UUID? }
+    private struct AddStore: Decodable { var householdId: UUID, domain: String, name: String? }
+    private struct RenameStore: Decodable { var id: UUID, name: String }
+    private struct EventID: Decodable { var id: String }
+    private struct StoreEvents: Decodable { var householdId: UUID, storeIds: [UUID]? }
+
     private static func registerQueries(_ resolvers: inout Resolvers, stores: StoreService) {
-        resolvers.field("Query.stores") { input in
-            let caller = try await input.caller()
-            return .object(try await stores.stores(caller, householdID: try input.id("householdId"), page: try input.page()))
+        resolvers.field("Query.stores", arguments: HouseholdArgument.self) { input, arguments in
+            .object(try await stores.stores(try await input.caller(), householdID: arguments.householdId, page: try input.page()))
         }
         // `events` is the deprecated name of `storeChanges`: one list, one resolver.
         for field in ["Query.storeChanges", "Query.events"] {
-            resolvers.field(field) { input in
-                let caller = try await input.caller()
-                return .object(try await stores.events(
-                    caller, householdID: try input.id("householdId"), query: try changesQuery(input), page: try input.page()))
+            resolvers.field(field, arguments: ChangesArguments.self) { input, arguments in
+                .object(try await stores.events(try await input.caller(), householdID: try input.arguments(HouseholdArgument.self).householdId,
+                                                query: try arguments.query(), page: try input.page()))
             }
         }
-        resolvers.field("Query.store") { input in
-            let caller = try await input.caller()
-            return .object(try await stores.store(caller, id: try input.id("id")))
+        resolvers.field("Query.store", arguments: IDArgument.self) { input, arguments in
+            .object(try await stores.store(try await input.caller(), id: arguments.id))
         }
-        resolvers.field("Query.product") { input in
-            let caller = try await input.caller()
-            let id = try input.id("id")
-            let (product, variants) = try await stores.product(caller, id: id)
-            Product.variantLoader(input, stores).prime(id, variants)
+        resolvers.field("Query.product", arguments: IDArgument.self) { input, arguments in
+            let (product, variants) = try await stores.product(try await input.caller(), id: arguments.id)
+            Product.variantLoader(input, stores).prime(arguments.id, variants)
             return .object(product)
         }
-        resolvers.field("Query.unreadEventCount") { input in
-            let caller = try await input.caller()
-            let household = try input.id("householdId")
-            return .int(try await stores.unreadEventCount(caller, householdID: household, storeID: input[argument: "storeId"].uuidValue))
+        resolvers.field("Query.unreadEventCount", arguments: StoreInHousehold.self) { input, arguments in
+            .int(try await stores.unreadEventCount(try await input.caller(), householdID: arguments.householdId, storeID: arguments.storeId))
         }
     }
 
     private static func registerMutations(_ resolvers: inout Resolvers, stores: StoreService) {
-        resolvers.field("Mutation.addStore") { input in
-            let caller = try await input.caller()
-            let household = try input.id("householdId")
-            let domain = input[argument: "domain"].stringValue ?? ""
-            let name = input[argument: "name"].stringValue
-            return .object(try await stores.addStore(caller, householdID: household, domain: domain, name: name))
+        resolvers.field("Mutation.addStore", arguments: AddStore.self) { input, arguments in
+            .object(try await stores.addStore(try await input.caller(), householdID: arguments.householdId, domain: arguments.domain,
+                                              name: arguments.name))
         }
-        resolvers.field("Mutation.renameStore") { input in
-            let caller = try await input.caller()
-            let id = try input.id("id")
-            let name = input[argument: "name"].stringValue ?? ""
-            return .object(try await stores.renameStore(caller, id: id, name: name))
+        resolvers.field("Mutation.renameStore", arguments: RenameStore.self) { input, arguments in
+            .object(try await stores.renameStore(try await input.caller(), id: arguments.id, name: arguments.name))
         }
         resolvers.deletion("Mutation.removeStore") { caller, id in try await stores.removeStore(caller, id: id) }
-        resolvers.field("Mutation.syncStore") { input in
-            let caller = try await input.caller()
-            let id = try input.id("id")
-            return .object(try await stores.syncStore(caller, id: id).store)
+        resolvers.field("Mutation.syncStore", arguments: IDArgument.self) { input, arguments in
+            .object(try await stores.syncStore(try await input.caller(), id: arguments.id).store)
         }
-        resolvers.field("Mutation.markEventRead") { input in
+        resolvers.field("Mutation.markEventRead", arguments: EventID.self) { input, arguments in
             let caller = try await input.caller()
-            guard let text = input[argument: "id"].stringValue, let id = Int64(text) else {
-                throw ServiceError.notFound("Event")
-            }
+            // Event ids are numbers written as an `ID`: any other text names no event.
+            guard let id = Int64(arguments.id) else { throw ServiceError.notFound("Event") }
             return .object(try await stores.markEventRead(caller, id: id))
         }
-        resolvers.field("Mutation.markAllEventsRead") { input in
-            let caller = try await input.caller()
-            let household = try input.id("householdId")
-            let store = input[argument: "storeId"].uuidValue
-            return .int(try await stores.markAllEventsRead(caller, householdID: household, storeID: store))
+        resolvers.field("Mutation.markAllEventsRead", arguments: StoreInHousehold.self) { input, arguments in
+            .int(try await stores.markAllEventsRead(try await input.caller(), householdID: arguments.householdId, storeID: arguments.storeId))
         }
     }
 
     private static func registerSubscriptions(_ resolvers: inout Resolvers, stores: StoreService, tasks: TaskService) {
         resolvers.subscription("Subscription.storeEvents") { input in
             let caller = try await input.caller()
-            let household = try input.id("householdId")
-            let storeIDs = try input.ids("storeIds").map(Set.init)
+            let arguments = try input.arguments(StoreEvents.self)
+            let (household, storeIDs) = (arguments.householdId, arguments.storeIds.map(Set.init))
             // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
             _ = try await stores.mayReadEvents(caller, householdID: household)
             let batches = stores.changes.subscribe()

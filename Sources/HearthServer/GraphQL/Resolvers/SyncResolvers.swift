@@ -8,24 +8,25 @@ enum SyncResolvers {
     /// At most one poke per subscriber this often.
     static let pokeSpacing: Duration = .milliseconds(250)
 
+    /// `sync(householdId:after:first:clientId:)`.
+    private struct Pull: Decodable { var householdId: UUID, after: String?, first: Int, clientId: UUID? }
+    /// `push(clientId:mutations:)`.
+    private struct Push: Decodable { var clientId: UUID, mutations: [ClientMutationArguments] }
+
     static func register(_ resolvers: inout Resolvers, sync: SyncService) {
-        resolvers.field("Query.sync") { input in
-            let caller = try await input.caller()
-            let page = try await sync.pull(caller, householdID: try input.id("householdId"), after: input[argument: "after"].stringValue,
-                                           first: input[argument: "first"].intValue ?? 500, clientID: input[argument: "clientId"].uuidValue)
-            return .object(page)
+        resolvers.field("Query.sync", arguments: Pull.self) { input, arguments in
+            .object(try await sync.pull(try await input.caller(), householdID: arguments.householdId, after: arguments.after,
+                                        first: arguments.first, clientID: arguments.clientId))
         }
-        resolvers.field("Mutation.push") { input in
-            let caller = try await input.caller()
-            let client = try input.id("clientId")
-            let mutations = try (input[argument: "mutations"].listValue ?? []).enumerated().map { index, value throws(ServiceError) in
-                try ClientMutationArguments.mutation(value, at: index)
+        resolvers.field("Mutation.push", arguments: Push.self) { input, arguments in
+            let mutations = try arguments.mutations.enumerated().map { index, mutation throws(ServiceError) in
+                try mutation.mutation(at: index)
             }
-            return .object(try await sync.push(caller, clientID: client, mutations: mutations))
+            return .object(try await sync.push(try await input.caller(), clientID: arguments.clientId, mutations: mutations))
         }
         resolvers.subscription("Subscription.syncAvailable") { input in
             let caller = try await input.caller()
-            let household = try input.id("householdId")
+            let household = try input.arguments(HouseholdArgument.self).householdId
             // Refused at once when the household cannot be read (NOT_FOUND), as a pull would be.
             try await sync.mayPull(caller, householdID: household)
             let pokes = sync.pokes.subscribe()

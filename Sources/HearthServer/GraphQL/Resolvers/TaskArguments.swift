@@ -2,8 +2,9 @@ import Foundation
 import GraphQLEngine
 import HearthCore
 
-/// The tasks fields' input objects (`TaskInput`, `EventInput`, `TaskUpdateInput`, `TaskFilter`) as
-/// the service's drafts, patches and queries.
+/// The tasks fields' arguments and input objects (`TaskInput`, `EventInput`, `TaskUpdateInput`,
+/// `TaskFilter`) as typed values, decoded by the engine, and their mapping onto the service's
+/// drafts, patches and queries. Defaults live in the schema only.
 enum TaskArguments {
     /// The lists of each task the selection may show, at `path` below the field (`["edges", "node"]`
     /// through a connection): a list nobody selected is not read.
@@ -14,50 +15,81 @@ enum TaskArguments {
         return details
     }
 
-    /// A `TaskInput` or `EventInput` as a draft.
-    static func draft(_ value: GraphQLValue?, kind: TaskKind) -> TaskDraft {
-        let input = value.objectValue
-        let priority = input["priority"].stringValue.flatMap(TaskPriority.init(rawValue:)) ?? .none
-        return TaskDraft(
-            id: input["id"].uuidValue, kind: kind, title: input["title"].stringValue ?? "", notes: input["notes"].stringValue,
-            priority: priority, deadline: input["deadline"].dateValue, estimateMinutes: input["estimateMinutes"].intValue,
-            assigneeID: input["assigneeId"].uuidValue, labelNames: input["labels"].strings ?? [], labelIDs: input["labelIds"].uuids ?? [],
-            startsAt: input["startsAt"].dateValue, endsAt: input["endsAt"].dateValue, location: input["location"].stringValue,
-            remindAt: input["remindAt"].dateValue, subtasks: input["subtasks"].strings ?? [], date: input["date"].stringValue)
-    }
+    /// `TaskInput` and `EventInput` (an event's fields are absent from a task's input and the other way round).
+    struct ItemInput: Decodable {
+        var id: UUID?
+        var title: String
+        var notes: String?
+        var priority: TaskPriority
+        var deadline: Date?
+        var estimateMinutes: Int?
+        var assigneeId: UUID?
+        var labels: [String]?
+        var labelIds: [UUID]?
+        var startsAt: Date?
+        var endsAt: Date?
+        var date: String?
+        var location: String?
+        var remindAt: Date?
+        var subtasks: [String]?
 
-    /// A `TaskUpdateInput`: absent fields stay, explicit nulls clear.
-    static func patch(_ value: GraphQLValue?) -> TaskPatch {
-        let input = value.objectValue
-        /// nil when absent, `.some(nil)` for an explicit null, else the parsed value.
-        func field<T>(_ name: String, _ parse: (GraphQLValue) -> T?) -> T?? {
-            guard let raw = input[name] else { return nil }
-            if case .null = raw { return .some(nil) }
-            return .some(parse(raw))
+        func draft(kind: TaskKind) -> TaskDraft {
+            TaskDraft(id: id, kind: kind, title: title, notes: notes, priority: priority, deadline: deadline,
+                      estimateMinutes: estimateMinutes, assigneeID: assigneeId, labelNames: labels ?? [], labelIDs: labelIds ?? [],
+                      startsAt: startsAt, endsAt: endsAt, location: location, remindAt: remindAt, subtasks: subtasks ?? [], date: date)
         }
-        var patch = TaskPatch()
-        patch.title = input["title"].stringValue
-        patch.notes = field("notes", \.stringValue)
-        patch.priority = input["priority"].stringValue.flatMap(TaskPriority.init(rawValue:))
-        patch.deadline = field("deadline", \.dateValue)
-        patch.estimateMinutes = field("estimateMinutes", \.intValue)
-        patch.assigneeID = field("assigneeId", \.uuidValue)
-        patch.labelNames = input["labels"].strings ?? (input["labels"] == .null ? [] : nil)
-        patch.labelIDs = input["labelIds"].uuids ?? (input["labelIds"] == .null ? [] : nil)
-        patch.startsAt = field("startsAt", \.dateValue)
-        patch.endsAt = field("endsAt", \.dateValue)
-        patch.location = field("location", \.stringValue)
-        patch.remindAt = field("remindAt", \.dateValue)
-        return patch
     }
 
-    /// A `TaskFilter` and sort as a query.
-    static func query(_ filter: GraphQLValue?, sort: GraphQLValue?) throws(ServiceError) -> TaskQuery {
-        let input = filter.objectValue
-        return try TaskQuery(
-            kind: input["kind"].stringValue.flatMap(TaskKind.init(rawValue:)), completed: input["completed"].boolValue,
-            assigneeID: input["assigneeId"].uuidValue, labelIDs: input["labelIds"].uuids ?? [], dueBefore: input["dueBefore"].dateValue,
-            dueAfter: input["dueAfter"].dateValue, search: input["search"].stringValue,
-            sort: sort.stringValue.flatMap(TaskQuery.Sort.init(rawValue:)) ?? .deadline)
+    /// `TaskUpdateInput`: absent fields stay, explicit nulls clear.
+    struct UpdateInput: Decodable {
+        var title: String?
+        var notes: InputPatch<String>
+        var priority: TaskPriority?
+        var deadline: InputPatch<Date>
+        var estimateMinutes: InputPatch<Int>
+        var assigneeId: InputPatch<UUID>
+        var labels: InputPatch<[String]>
+        var labelIds: InputPatch<[UUID]>
+        var startsAt: InputPatch<Date>
+        var endsAt: InputPatch<Date>
+        var location: InputPatch<String>
+        var remindAt: InputPatch<Date>
+
+        var patch: TaskPatch {
+            // A null label list clears the labels.
+            TaskPatch(title: title, notes: notes.change, priority: priority, deadline: deadline.change,
+                      estimateMinutes: estimateMinutes.change, assigneeID: assigneeId.change,
+                      labelNames: labels.change.map { $0 ?? [] }, labelIDs: labelIds.change.map { $0 ?? [] },
+                      startsAt: startsAt.change, endsAt: endsAt.change, location: location.change, remindAt: remindAt.change)
+        }
+    }
+
+    /// `TaskFilter`.
+    struct Filter: Decodable {
+        var kind: TaskKind?
+        var completed: Bool?
+        var assigneeId: UUID?
+        var labelIds: [UUID]?
+        var dueBefore: Date?
+        var dueAfter: Date?
+        var search: String?
+    }
+
+    /// A task list's arguments (`Query.tasks` also names the household).
+    struct List: Decodable {
+        var filter: Filter?
+        var sort: TaskQuery.Sort
+
+        func query() throws(ServiceError) -> TaskQuery {
+            try TaskQuery(kind: filter?.kind, completed: filter?.completed, assigneeID: filter?.assigneeId,
+                          labelIDs: filter?.labelIds ?? [], dueBefore: filter?.dueBefore, dueAfter: filter?.dueAfter,
+                          search: filter?.search, sort: sort)
+        }
+    }
+
+    /// An agenda's range (`Query.agenda` also names the household).
+    struct Agenda: Decodable {
+        var from: Date
+        var to: Date
     }
 }

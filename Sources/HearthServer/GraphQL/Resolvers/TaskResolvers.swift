@@ -6,49 +6,38 @@ import HearthCore
 /// ``TaskService`` (which checks every request against the caller's ability); the types they
 /// answer with are in `Types/TaskItem+GraphQL.swift`.
 enum TaskResolvers {
-    /// The `from` and `to` arguments of an agenda (shared with `Household.agenda`).
-    static func agendaRange(_ input: FieldInput) throws(ServiceError) -> (from: Date, to: Date) {
-        guard let from = input[argument: "from"].dateValue, let to = input[argument: "to"].dateValue else {
-            throw ServiceError.invalidInput(field: "from", message: "from and to must be date-times.")
-        }
-        return (from, to)
-    }
-
     static func register(_ resolvers: inout Resolvers, tasks: TaskService) {
-        resolvers.field("Query.tasks") { input in
+        resolvers.field("Query.tasks", arguments: TaskArguments.List.self) { input, arguments in
             let caller = try await input.caller()
-            let query = try TaskArguments.query(input[argument: "filter"], sort: input[argument: "sort"])
-            return .object(try await tasks.items(caller, householdID: try input.id("householdId"), query: query, page: try input.page(),
+            return .object(try await tasks.items(caller, householdID: try input.arguments(HouseholdArgument.self).householdId,
+                                                 query: try arguments.query(), page: try input.page(),
                                                  details: TaskArguments.details(input, at: ["edges", "node"])))
         }
-        resolvers.field("Query.agenda") { input in
+        resolvers.field("Query.agenda", arguments: TaskArguments.Agenda.self) { input, arguments in
             let caller = try await input.caller()
-            let (from, to) = try agendaRange(input)
-            return .objects(try await tasks.agenda(caller, householdID: try input.id("householdId"), from: from, to: to,
-                                                   details: TaskArguments.details(input)))
+            return .objects(try await tasks.agenda(caller, householdID: try input.arguments(HouseholdArgument.self).householdId,
+                                                   from: arguments.from, to: arguments.to, details: TaskArguments.details(input)))
         }
-        resolvers.field("Query.labels") { input in
-            .objects(try await tasks.labels(try await input.caller(), householdID: try input.id("householdId")))
+        resolvers.field("Query.labels", arguments: HouseholdArgument.self) { input, arguments in
+            .objects(try await tasks.labels(try await input.caller(), householdID: arguments.householdId))
         }
-        resolvers.field("Query.task") { input in
-            let caller = try await input.caller()
-            let id = try input.id("id")
-            return .object(try await tasks.item(caller, id: id))
+        resolvers.field("Query.task", arguments: IDArgument.self) { input, arguments in
+            .object(try await tasks.item(try await input.caller(), id: arguments.id))
         }
-        resolvers.field("Query.occursOn") { input in
-            let caller = try await input.caller()
-            let household = try input.id("householdId")
-            let date = input[argument: "date"].stringValue ?? ""
-            return .objects(try await tasks.occursOn(caller, householdID: household, date: date))
+        resolvers.field("Query.occursOn", arguments: OccursOn.self) { input, arguments in
+            .objects(try await tasks.occursOn(try await input.caller(), householdID: arguments.householdId, date: arguments.date))
         }
         registerMutations(&resolvers, tasks: tasks)
         registerSubscriptions(&resolvers, tasks: tasks)
     }
 
+    private struct OccursOn: Decodable { var householdId: UUID, date: String }
+    private struct ReminderDue: Decodable { var householdId: UUID? }
+
     private static func registerSubscriptions(_ resolvers: inout Resolvers, tasks: TaskService) {
         resolvers.subscription("Subscription.taskChanged") { input in
             let caller = try await input.caller()
-            let household = try input.id("householdId")
+            let household = try input.arguments(HouseholdArgument.self).householdId
             // Refused at once when the household cannot be read (NOT_FOUND), as the query would be.
             guard try await tasks.mayReadItems(caller, householdID: household) else {
                 throw ServiceError.forbidden("You can't see the tasks of this household.")
@@ -70,7 +59,7 @@ enum TaskResolvers {
         }
         resolvers.subscription("Subscription.reminderDue") { input in
             let caller = try await input.caller()
-            let household = input[argument: "householdId"].uuidValue
+            let household = try input.arguments(ReminderDue.self).householdId
             if let household { _ = try await tasks.mayReadItems(caller, householdID: household) }
             let events = tasks.changes.subscribe()
             return AsyncThrowingStream { continuation in
@@ -87,66 +76,59 @@ enum TaskResolvers {
         }
     }
 
+    private struct CreateItem: Decodable { var householdId: UUID, input: TaskArguments.ItemInput }
+    private struct UpdateItem: Decodable { var id: UUID, input: TaskArguments.UpdateInput, expectedVersion: Int? }
+    private struct AddSubtask: Decodable { var taskId: UUID, title: String }
+    private struct UpdateSubtask: Decodable { var id: UUID, title: String?, done: Bool? }
+    private struct ReorderSubtasks: Decodable { var taskId: UUID, subtaskIds: [UUID] }
+    private struct Snooze: Decodable { var taskId: UUID, minutes: Int }
+    private struct CreateLabel: Decodable { var householdId: UUID, name: String, color: String }
+    private struct UpdateLabel: Decodable { var id: UUID, name: String?, color: String?, expectedVersion: Int? }
+
     private static func registerMutations(_ resolvers: inout Resolvers, tasks: TaskService) {
         for (field, kind) in [("Mutation.createTask", TaskKind.task), ("Mutation.createEvent", TaskKind.event)] {
-            resolvers.field(field) { input in
-                let caller = try await input.caller()
-                let household = try input.id("householdId")
-                let draft = TaskArguments.draft(input[argument: "input"], kind: kind)
-                return .object(try await tasks.createItem(caller, householdID: household, draft: draft))
+            resolvers.field(field, arguments: CreateItem.self) { input, arguments in
+                .object(try await tasks.createItem(try await input.caller(), householdID: arguments.householdId,
+                                                   draft: arguments.input.draft(kind: kind)))
             }
         }
-        item(&resolvers, "Mutation.updateTask", "id") { caller, id, input in
-            try await tasks.updateItem(caller, id: id, patch: TaskArguments.patch(input[argument: "input"]),
-                                       expectedVersion: input[argument: "expectedVersion"].intValue)
+        item(&resolvers, "Mutation.updateTask", UpdateItem.self) { caller, arguments in
+            try await tasks.updateItem(caller, id: arguments.id, patch: arguments.input.patch, expectedVersion: arguments.expectedVersion)
         }
-        item(&resolvers, "Mutation.completeTask", "id") { caller, id, _ in try await tasks.completeItem(caller, id: id) }
-        item(&resolvers, "Mutation.reopenTask", "id") { caller, id, _ in try await tasks.reopenItem(caller, id: id) }
-        item(&resolvers, "Mutation.deleteTask", "id") { caller, id, input in
-            try await tasks.deleteItem(caller, id: id, expectedVersion: input[argument: "expectedVersion"].intValue)
+        item(&resolvers, "Mutation.completeTask", IDArgument.self) { caller, arguments in try await tasks.completeItem(caller, id: arguments.id) }
+        item(&resolvers, "Mutation.reopenTask", IDArgument.self) { caller, arguments in try await tasks.reopenItem(caller, id: arguments.id) }
+        item(&resolvers, "Mutation.deleteTask", VersionedID.self) { caller, arguments in
+            try await tasks.deleteItem(caller, id: arguments.id, expectedVersion: arguments.expectedVersion)
         }
-        item(&resolvers, "Mutation.addSubtask", "taskId") { caller, id, input in
-            try await tasks.addSubtask(caller, taskID: id, title: input[argument: "title"].stringValue ?? "")
+        item(&resolvers, "Mutation.addSubtask", AddSubtask.self) { caller, arguments in
+            try await tasks.addSubtask(caller, taskID: arguments.taskId, title: arguments.title)
         }
-        item(&resolvers, "Mutation.updateSubtask", "id") { caller, id, input in
-            let done = input[argument: "done"].boolValue
-            return try await tasks.updateSubtask(caller, id: id, title: input[argument: "title"].stringValue, done: done)
+        item(&resolvers, "Mutation.updateSubtask", UpdateSubtask.self) { caller, arguments in
+            try await tasks.updateSubtask(caller, id: arguments.id, title: arguments.title, done: arguments.done)
         }
-        item(&resolvers, "Mutation.reorderSubtasks", "taskId") { caller, id, input in
-            try await tasks.reorderSubtasks(caller, taskID: id, ids: input[argument: "subtaskIds"].uuids ?? [])
+        item(&resolvers, "Mutation.reorderSubtasks", ReorderSubtasks.self) { caller, arguments in
+            try await tasks.reorderSubtasks(caller, taskID: arguments.taskId, ids: arguments.subtaskIds)
         }
-        item(&resolvers, "Mutation.removeSubtask", "id") { caller, id, _ in try await tasks.removeSubtask(caller, id: id) }
-        item(&resolvers, "Mutation.snoozeReminder", "taskId") { caller, id, input in
-            try await tasks.snoozeReminder(caller, taskID: id, minutes: input[argument: "minutes"].intValue ?? 15)
+        item(&resolvers, "Mutation.removeSubtask", IDArgument.self) { caller, arguments in try await tasks.removeSubtask(caller, id: arguments.id) }
+        item(&resolvers, "Mutation.snoozeReminder", Snooze.self) { caller, arguments in
+            try await tasks.snoozeReminder(caller, taskID: arguments.taskId, minutes: arguments.minutes)
         }
-        resolvers.field("Mutation.createLabel") { input in
-            let caller = try await input.caller()
-            let household = try input.id("householdId")
-            let name = input[argument: "name"].stringValue ?? ""
-            let color = input[argument: "color"].stringValue ?? "gray"
-            return .object(try await tasks.createLabel(caller, householdID: household, name: name, color: color))
+        resolvers.field("Mutation.createLabel", arguments: CreateLabel.self) { input, arguments in
+            .object(try await tasks.createLabel(try await input.caller(), householdID: arguments.householdId,
+                                                name: arguments.name, color: arguments.color))
         }
-        resolvers.field("Mutation.updateLabel") { input in
-            let caller = try await input.caller()
-            let id = try input.id("id")
-            let (name, color) = (input[argument: "name"].stringValue, input[argument: "color"].stringValue)
-            return .object(try await tasks.updateLabel(caller, id: id, name: name, color: color,
-                                                       expectedVersion: input[argument: "expectedVersion"].intValue))
+        resolvers.field("Mutation.updateLabel", arguments: UpdateLabel.self) { input, arguments in
+            .object(try await tasks.updateLabel(try await input.caller(), id: arguments.id, name: arguments.name, color: arguments.color,
+                                                expectedVersion: arguments.expectedVersion))
         }
-        resolvers.field("Mutation.deleteLabel") { input in
-            let caller = try await input.caller()
-            let id = try input.id("id")
-            return .object(try await tasks.deleteLabel(caller, id: id))
+        resolvers.field("Mutation.deleteLabel", arguments: IDArgument.self) { input, arguments in
+            .object(try await tasks.deleteLabel(try await input.caller(), id: arguments.id))
         }
     }
 
-    /// A mutation on one item named by the argument `idArgument`, answering the item.
-    private static func item(_ resolvers: inout Resolvers, _ field: String, _ idArgument: String,
-                             _ body: @escaping @Sendable (Caller, UUID, FieldInput) async throws -> TaskItem) {
-        resolvers.field(field) { input in
-            let caller = try await input.caller()
-            let id = try input.id(idArgument)
-            return .object(try await body(caller, id, input))
-        }
+    /// A mutation on one item, answering the item.
+    private static func item<Arguments: Decodable & Sendable>(_ resolvers: inout Resolvers, _ field: String, _ type: Arguments.Type,
+                                                   _ body: @escaping @Sendable (Caller, Arguments) async throws -> TaskItem) {
+        resolvers.field(field, arguments: type) { input, arguments in .object(try await body(try await input.caller(), arguments)) }
     }
 }

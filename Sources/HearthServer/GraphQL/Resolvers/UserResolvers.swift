@@ -5,6 +5,18 @@ import HearthCore
 /// `schema.graphql`'s root fields for accounts, sessions, profile and preferences, mapped onto
 /// ``UserService``; the types they answer with are in `Types/User+GraphQL.swift`.
 enum UserResolvers {
+    private struct SearchUsers: Decodable { var query: String, first: Int }
+    private struct SignUp: Decodable {
+        struct Account: Decodable { var email: String, password: String, displayName: String, deviceName: String?, invitationCode: String? }
+        var input: Account
+    }
+    private struct SignIn: Decodable { var email: String, password: String, deviceName: String? }
+    private struct UpdateProfile: Decodable { var displayName: InputPatch<String>, avatarURL: InputPatch<String> }
+    private struct ChangePassword: Decodable { var currentPassword: String, newPassword: String }
+    private struct DeleteAccount: Decodable { var password: String }
+    private struct UpdatePreferences: Decodable { var input: GraphQLValue }
+    private struct ImportPreferences: Decodable { var preferences: GraphQLValue }
+
     static func register(_ resolvers: inout Resolvers, users: UserService) {
         resolvers.field("Query.me") { input in
             // Null without a token; an access token's scopes are checked like any root field's.
@@ -16,11 +28,9 @@ enum UserResolvers {
             let sessions = try await users.sessions(userID: signedIn.user.id)
             return .objects(sessions)
         }
-        resolvers.field("Query.searchUsers") { input in
+        resolvers.field("Query.searchUsers", arguments: SearchUsers.self) { input, arguments in
             _ = try input.signedIn()
-            guard case .string(let query)? = input[argument: "query"], case .int(let first)? = input[argument: "first"] else { return .null }
-            let found = try await users.searchUsers(query: query, first: first)
-            return .objects(found)
+            return .objects(try await users.searchUsers(query: arguments.query, first: arguments.first))
         }
         resolvers.field("Query.exportPreferences") { input in
             let signedIn = try input.signedIn()
@@ -28,23 +38,17 @@ enum UserResolvers {
             return .value(try JSONParser.parse(Array(preferences.json)))
         }
 
-        resolvers.field("Mutation.signUp") { input in
-            let context = try input.context(GraphQLRequestContext.self)
-            guard case .object(let fields)? = input[argument: "input"], case .string(let email)? = fields["email"],
-                case .string(let password)? = fields["password"], case .string(let name)? = fields["displayName"]
-            else { return .null }
-            let device = fields["deviceName"].stringValue ?? context.userAgent
-            let payload = try await users.signUp(email: email, password: password, displayName: name, deviceName: device,
-                                                 invitationCode: fields["invitationCode"].stringValue, clientAddress: context.clientAddress)
+        resolvers.field("Mutation.signUp", arguments: SignUp.self) { input, arguments in
+            let (context, account) = (try input.context(GraphQLRequestContext.self), arguments.input)
+            let payload = try await users.signUp(email: account.email, password: account.password, displayName: account.displayName,
+                                                 deviceName: account.deviceName ?? context.userAgent, invitationCode: account.invitationCode,
+                                                 clientAddress: context.clientAddress)
             return .object(payload)
         }
-        resolvers.field("Mutation.signIn") { input in
+        resolvers.field("Mutation.signIn", arguments: SignIn.self) { input, arguments in
             let context = try input.context(GraphQLRequestContext.self)
-            guard case .string(let email)? = input[argument: "email"], case .string(let password)? = input[argument: "password"] else {
-                return .null
-            }
-            let device = input[argument: "deviceName"].stringValue ?? context.userAgent
-            let payload = try await users.signIn(email: email, password: password, deviceName: device, clientAddress: context.clientAddress)
+            let payload = try await users.signIn(email: arguments.email, password: arguments.password,
+                                                 deviceName: arguments.deviceName ?? context.userAgent, clientAddress: context.clientAddress)
             return .object(payload)
         }
         resolvers.field("Mutation.signOut") { input in
@@ -56,56 +60,41 @@ enum UserResolvers {
             let signedIn = try input.signedIn()
             return .int(try await users.signOutEverywhere(userID: signedIn.user.id))
         }
-        resolvers.field("Mutation.revokeSession") { input in
-            let signedIn = try input.signedIn()
-            let id = try input.id("id")
-            try await users.revokeSession(id: id, userID: signedIn.user.id)
+        resolvers.field("Mutation.revokeSession", arguments: IDArgument.self) { input, arguments in
+            try await users.revokeSession(id: arguments.id, userID: try input.signedIn().user.id)
             return .bool(true)
         }
-        resolvers.field("Mutation.updateProfile") { input in
+        resolvers.field("Mutation.updateProfile", arguments: UpdateProfile.self) { input, arguments in
             let signedIn = try input.signedIn()
             let name: String?
-            switch input[argument: "displayName"] {
-            case .string(let text)?: name = text
-            case .null?: throw ServiceError.invalidInput(field: "displayName", message: "displayName cannot be null.")
-            default: name = nil
+            switch arguments.displayName {
+            case .set(let text): name = text
+            case .cleared: throw ServiceError.invalidInput(field: "displayName", message: "displayName cannot be null.")
+            case .unchanged: name = nil
             }
-            let avatar: String??
-            switch input[argument: "avatarURL"] {
-            case .string(let text)?: avatar = .some(text)
-            case .null?: avatar = .some(nil)
-            default: avatar = nil
-            }
-            let user = try await users.updateProfile(userID: signedIn.user.id, displayName: name, avatarURL: avatar)
+            let user = try await users.updateProfile(userID: signedIn.user.id, displayName: name, avatarURL: arguments.avatarURL.change)
             return .object(user)
         }
-        resolvers.field("Mutation.changePassword") { input in
+        resolvers.field("Mutation.changePassword", arguments: ChangePassword.self) { input, arguments in
             let signedIn = try input.signedIn()
             let clientAddress = try input.context(GraphQLRequestContext.self).clientAddress
-            guard case .string(let current)? = input[argument: "currentPassword"], case .string(let new)? = input[argument: "newPassword"]
-            else { return .null }
-            try await users.changePassword(
-                userID: signedIn.user.id, keepingSession: signedIn.session.id, current: current, new: new, clientAddress: clientAddress)
+            try await users.changePassword(userID: signedIn.user.id, keepingSession: signedIn.session.id, current: arguments.currentPassword,
+                                           new: arguments.newPassword, clientAddress: clientAddress)
             return .bool(true)
         }
-        resolvers.field("Mutation.deleteAccount") { input in
+        resolvers.field("Mutation.deleteAccount", arguments: DeleteAccount.self) { input, arguments in
             let signedIn = try input.signedIn()
-            guard case .string(let password)? = input[argument: "password"] else { return .null }
             let clientAddress = try input.context(GraphQLRequestContext.self).clientAddress
-            try await users.deleteAccount(userID: signedIn.user.id, password: password, clientAddress: clientAddress)
+            try await users.deleteAccount(userID: signedIn.user.id, password: arguments.password, clientAddress: clientAddress)
             return .bool(true)
         }
-        resolvers.field("Mutation.updatePreferences") { input in
-            let signedIn = try input.signedIn()
-            let patch = try PreferencesPatch.parse(input[argument: "input"].json, field: "input")
-            let updated = try await users.updatePreferences(userID: signedIn.user.id, patch)
-            return .object(updated)
+        // Preferences arrive as documents the service validates key by key (naming what it refuses).
+        resolvers.field("Mutation.updatePreferences", arguments: UpdatePreferences.self) { input, arguments in
+            let patch = try PreferencesPatch.parse(arguments.input.json, field: "input")
+            return .object(try await users.updatePreferences(userID: try input.signedIn().user.id, patch))
         }
-        resolvers.field("Mutation.importPreferences") { input in
-            let signedIn = try input.signedIn()
-            let document = input[argument: "preferences"].json
-            let updated = try await users.importPreferences(userID: signedIn.user.id, json: document)
-            return .object(updated)
+        resolvers.field("Mutation.importPreferences", arguments: ImportPreferences.self) { input, arguments in
+            .object(try await users.importPreferences(userID: try input.signedIn().user.id, json: arguments.preferences.json))
         }
     }
 }

@@ -38,8 +38,8 @@ extension Household {
                     try await stores.stores(caller, households: $0, page: page)
                 })
             }
-            household.resolve("storeChanges") { parent, input in
-                let (caller, page, query) = (try await input.caller(), try input.page(), try StoreResolvers.changesQuery(input))
+            household.resolve("storeChanges", arguments: StoreResolvers.ChangesArguments.self) { parent, arguments, input in
+                let (caller, page, query) = (try await input.caller(), try input.page(), try arguments.query())
                 return .object(try await batched(input, "storeChanges", "\(query)\u{1F}\(page)", parent.id, empty: .empty) {
                     try await stores.events(caller, households: $0, query: query, page: page)
                 })
@@ -50,17 +50,15 @@ extension Household {
                     try await stores.unreadEventCounts(caller, households: $0)
                 })
             }
-            household.resolve("tasks") { parent, input in
-                let (caller, page) = (try await input.caller(), try input.page())
-                let query = try TaskArguments.query(input[argument: "filter"], sort: input[argument: "sort"])
+            household.resolve("tasks", arguments: TaskArguments.List.self) { parent, arguments, input in
+                let (caller, page, query) = (try await input.caller(), try input.page(), try arguments.query())
                 let details = TaskArguments.details(input, at: ["edges", "node"])
                 return .object(try await batched(input, "tasks", "\(query)\u{1F}\(page)\u{1F}\(details.rawValue)", parent.id, empty: .empty) {
                     try await tasks.items(caller, households: $0, query: query, page: page, details: details)
                 })
             }
-            household.resolve("agenda") { parent, input in
-                let caller = try await input.caller()
-                let (from, to) = try TaskResolvers.agendaRange(input)
+            household.resolve("agenda", arguments: TaskArguments.Agenda.self) { parent, arguments, input in
+                let (caller, from, to) = (try await input.caller(), arguments.from, arguments.to)
                 let details = TaskArguments.details(input)
                 return .objects(try await batched(input, "agenda", "\(from.timeIntervalSince1970)\u{1F}\(to.timeIntervalSince1970)\u{1F}\(details.rawValue)",
                                                   parent.id, empty: []) {

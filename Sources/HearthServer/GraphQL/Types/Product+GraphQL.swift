@@ -6,6 +6,9 @@ extension Product {
     /// `Product`, `ProductImage`, `Variant` and `PriceSnapshot`. A product's variants and price
     /// history are batched across every product of the request level: one statement each, however
     /// many pages of products.
+    /// `Product.priceHistory(first:)`.
+    private struct PriceHistoryArguments: Decodable { var first: Int }
+
     static func registerGraphQL(_ resolvers: inout Resolvers, stores: StoreService) {
         resolvers.object("Product", Product.self) { product in
             product.field("version") { .int($0.version) }
@@ -28,8 +31,8 @@ extension Product {
             product.field("lastChangedAt") { .date($0.lastChangedAt) }
             product.field("removedAt") { .date($0.removedAt) }
             product.resolve("variants") { parent, input in .objects(try await variantLoader(input, stores).load(parent.id)) }
-            product.resolve("priceHistory") { parent, input in
-                let limit = input[argument: "first"].intValue ?? 50
+            product.resolve("priceHistory", arguments: PriceHistoryArguments.self) { parent, arguments, input in
+                let limit = arguments.first
                 guard (1...500).contains(limit) else { throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 500.") }
                 // Batched across the products of the level, one loader per limit.
                 let loader = input.request.loader("price-history\u{1F}\(limit)", maxBatchSize: PageRequest.maximumSize * PageRequest.maximumSize) {

@@ -6,6 +6,13 @@ extension Store {
     /// `Store`, `SyncStatus` and `SyncError`. A store's unread count and products are batched
     /// across the stores of a page: one statement each per request level, whatever the number of
     /// stores (the stores were authorised when they were read).
+    /// `Store.products`' filters.
+    private struct ProductsArguments: Decodable {
+        var search: String?
+        var stock: ProductQuery.Stock
+        var sort: ProductQuery.Sort
+    }
+
     static func registerGraphQL(_ resolvers: inout Resolvers, stores: StoreService) {
         resolvers.object("Store", Store.self) { store in
             store.field("version") { .int($0.version) }
@@ -26,11 +33,9 @@ extension Store {
                 }
                 return .int(try await loader.load(Key(parent)))
             }
-            store.resolve("products") { parent, input in
+            store.resolve("products", arguments: ProductsArguments.self) { parent, arguments, input in
                 let caller = try await input.caller()
-                let stock = input[argument: "stock"].stringValue.flatMap(ProductQuery.Stock.init(rawValue:)) ?? .all
-                let sort = input[argument: "sort"].stringValue.flatMap(ProductQuery.Sort.init(rawValue:)) ?? .title
-                let search = input[argument: "search"].stringValue
+                let (stock, sort, search) = (arguments.stock, arguments.sort, arguments.search)
                 let query = try ProductQuery(search: search, stock: stock, sort: sort)
                 let page = try input.page()
                 let images = input.info.selects(path: ["edges", "node", "images"])
