@@ -37,12 +37,26 @@ final class Execution {
     }
 
     struct Pending {
-        var resolve: @Sendable (FieldInput) async throws -> Resolved
+        var resolve: Resolve
         var input: FieldInput
         var slot: Int
         var field: PlannedField
         var path: [GraphQLError.PathElement]
         var chain: [Link]
+    }
+
+    /// How a pending field is resolved: alone, or with the other positions of its planned field.
+    enum Resolve: Sendable {
+        case single(@Sendable (FieldInput) async throws -> Resolved)
+        case batch(@Sendable ([FieldInput]) async throws -> [Resolved])
+    }
+
+    /// A batch resolver answered a different number of values than it was given inputs.
+    struct BatchCountMismatch: Error, CustomStringConvertible {
+        let coordinate: String
+        let given: Int
+        let answered: Int
+        var description: String { "the batch resolver of \(coordinate) answered \(answered) values for \(given) parents" }
     }
 
     init(
@@ -192,7 +206,13 @@ final class Execution {
                 guard let arguments = arguments(field) else { return failField(field, slot) }
                 slots[slot] = .pending
                 pending.append(Pending(
-                    resolve: resolve, input: input(field, source, arguments), slot: slot, field: field, path: path, chain: chain))
+                    resolve: .single(resolve), input: input(field, source, arguments), slot: slot, field: field, path: path, chain: chain))
+                return true
+            case .resolver(.batch(let resolve)):
+                guard let arguments = arguments(field) else { return failField(field, slot) }
+                slots[slot] = .pending
+                pending.append(Pending(
+                    resolve: .batch(resolve), input: input(field, source, arguments), slot: slot, field: field, path: path, chain: chain))
                 return true
             }
         }
@@ -429,35 +449,80 @@ final class Execution {
 
     // MARK: - Suspending fields
 
-    /// Runs pending fields level by level until none is left.
+    /// Runs pending fields level by level until none is left. Each level's fields run concurrently,
+    /// one task per field, except that the positions of one batched field make a single call.
     private func drain() async {
         while !pending.isEmpty {
             let round = pending
             pending.removeAll()
+            let units = Self.units(of: round)
             let scheduler = scope.scheduler
-            scheduler.expect(round.count)
-            if round.count == 1 {
-                let item = round[0]
-                let result: Result<Resolved, any Error>
-                do { result = .success(try await item.resolve(item.input)) } catch { result = .failure(error) }
+            scheduler.expect(units.count)
+            if units.count == 1 {
+                let results = await Self.run(units[0], round.map(\.input))
                 await scheduler.finished()
-                finish(item, result)
+                for (index, result) in zip(units[0].members, results) { finish(round[index], result) }
                 continue
             }
-            await withTaskGroup(of: (Int, Result<Resolved, any Error>).self) { group in
-                for (index, item) in round.enumerated() {
-                    let resolve = item.resolve
-                    let input = item.input
+            let inputs = round.map(\.input)
+            await withTaskGroup(of: (Int, [Result<Resolved, any Error>]).self) { group in
+                for (number, unit) in units.enumerated() {
                     group.addTask {
-                        let result: Result<Resolved, any Error>
-                        do { result = .success(try await resolve(input)) } catch { result = .failure(error) }
+                        let results = await Self.run(unit, inputs)
                         await scheduler.finished()
-                        return (index, result)
+                        return (number, results)
                     }
                 }
-                while let (index, result) = await group.next() {
-                    finish(round[index], result)
+                while let (number, results) = await group.next() {
+                    for (index, result) in zip(units[number].members, results) { finish(round[index], result) }
                 }
+            }
+        }
+    }
+
+    /// One call of a level: a single field, or every position of one batched planned field.
+    struct Unit: Sendable {
+        let resolve: Resolve
+        let coordinate: String
+        /// Indexes into the level's pending fields, in the order they were reached.
+        var members: [Int]
+    }
+
+    /// The level's calls: batched positions grouped by their planned field (so by their arguments).
+    static func units(of round: [Pending]) -> [Unit] {
+        var units: [Unit] = []
+        var batches: [ObjectIdentifier: Int] = [:]
+        for (index, item) in round.enumerated() {
+            switch item.resolve {
+            case .single:
+                units.append(Unit(resolve: item.resolve, coordinate: item.field.info.coordinate, members: [index]))
+            case .batch:
+                let key = ObjectIdentifier(item.field)
+                if let unit = batches[key] {
+                    units[unit].members.append(index)
+                } else {
+                    batches[key] = units.count
+                    units.append(Unit(resolve: item.resolve, coordinate: item.field.info.coordinate, members: [index]))
+                }
+            }
+        }
+        return units
+    }
+
+    /// Runs one call, answering a result per member.
+    static func run(_ unit: Unit, _ inputs: [FieldInput]) async -> [Result<Resolved, any Error>] {
+        switch unit.resolve {
+        case .single(let resolve):
+            do { return [.success(try await resolve(inputs[unit.members[0]]))] } catch { return [.failure(error)] }
+        case .batch(let resolve):
+            do {
+                let values = try await resolve(unit.members.map { inputs[$0] })
+                guard values.count == unit.members.count else {
+                    throw BatchCountMismatch(coordinate: unit.coordinate, given: unit.members.count, answered: values.count)
+                }
+                return values.map { .success($0) }
+            } catch {
+                return Array(repeating: .failure(error), count: unit.members.count)
             }
         }
     }

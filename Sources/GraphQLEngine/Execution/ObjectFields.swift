@@ -42,6 +42,32 @@ public struct ObjectFields<Parent: Sendable> {
     }
 }
 
+extension ObjectFields {
+    /// A field resolved for all the parents of a level at once — the items of a list, the nodes of
+    /// a page — in one call instead of one task and one DataLoader wait per parent: `resolve` gets
+    /// the parents (typed, in order) and the first one's input (the arguments, the request; the
+    /// same for all of them) and answers one value per parent, in the same order.
+    public mutating func resolveBatch(
+        _ name: String, _ resolve: @escaping @Sendable ([Parent], FieldInput) async throws -> [Resolved]
+    ) {
+        registered.append((name, .batch { inputs in
+            guard let first = inputs.first else { return [] }
+            return try await resolve(try inputs.map { try $0.parent(Parent.self) }, first)
+        }))
+    }
+
+    /// A batched field (``resolveBatch(_:_:)``) that reads its arguments as the host type `Arguments`.
+    public mutating func resolveBatch<Arguments: Decodable & Sendable>(
+        _ name: String, arguments: Arguments.Type,
+        _ resolve: @escaping @Sendable ([Parent], Arguments, FieldInput) async throws -> [Resolved]
+    ) {
+        registered.append((name, .batch { inputs in
+            guard let first = inputs.first else { return [] }
+            return try await resolve(try inputs.map { try $0.parent(Parent.self) }, try first.arguments(Arguments.self), first)
+        }))
+    }
+}
+
 extension Resolvers {
     /// Registers the field table of the object type `typeName`, whose values are `Parent`s.
     public mutating func object<Parent: Sendable>(

@@ -7,6 +7,10 @@ public enum FieldResolver: Sendable {
     /// Reads the field from its parent alone (``ObjectFields/field(_:_:)``): inline, without
     /// building a ``FieldInput``.
     case read(@Sendable (Resolved) throws -> Resolved)
+    /// Resolves the field for every parent of one level at once (``ObjectFields/resolveBatch(_:_:)``):
+    /// one call with the inputs of all the positions the same planned field reached (same arguments),
+    /// answering one value per input in their order. A thrown error fails each of those positions.
+    case batch(@Sendable ([FieldInput]) async throws -> [Resolved])
 }
 
 /// The resolvers of a schema, registered by schema coordinate (`Type.field`) before binding.

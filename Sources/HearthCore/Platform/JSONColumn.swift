@@ -25,11 +25,24 @@ struct JSONColumn: PostgresDecodable, Sendable {
 
     /// The document as `T`; a shape `T` does not have is a ``Malformed`` error naming the column.
     func decode<T: Decodable>(_ type: T.Type, column: String) throws -> T {
+        // An empty list (most products' images when nobody selects them) needs no decoder.
+        if data.count == 2, data.first == UInt8(ascii: "["), data.last == UInt8(ascii: "]"),
+           let empty = (T.self as? any ExpressibleByArrayLiteral.Type).flatMap(Self.empty) as? T {
+            return empty
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
             throw Malformed(column: column, problem: "\(error)")
         }
+    }
+
+    private static func empty(_ type: any ExpressibleByArrayLiteral.Type) -> Any {
+        func make<Literal: ExpressibleByArrayLiteral>(_: Literal.Type) -> Any {
+            let empty: Literal = []
+            return empty
+        }
+        return make(type)
     }
 
     /// A stored document that is not what its column holds: data written outside Hearth, or a bug.

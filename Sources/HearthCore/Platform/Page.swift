@@ -10,9 +10,11 @@ public struct PageRequest: Sendable, Equatable {
     public let after: String?
     /// Whether the list's total is wanted; when not, services skip counting and report 0.
     public let countsTotal: Bool
+    /// Whether the items' cursors are wanted; when not, pages carry empty cursors (nobody reads them).
+    public let makesCursors: Bool
 
     /// Checks `first` (1 to 100) and that `after` looks like a cursor; `field`s name what was wrong.
-    public init(first: Int?, after: String?, countsTotal: Bool = true) throws(PageRequestError) {
+    public init(first: Int?, after: String?, countsTotal: Bool = true, makesCursors: Bool = true) throws(PageRequestError) {
         let first = first ?? Self.defaultSize
         guard (1...Self.maximumSize).contains(first) else {
             throw PageRequestError(field: "first", message: "first must be from 1 to \(Self.maximumSize); got \(first).")
@@ -21,6 +23,7 @@ public struct PageRequest: Sendable, Equatable {
         self.first = first
         self.after = after
         self.countsTotal = countsTotal
+        self.makesCursors = makesCursors
     }
 
     /// The time and id of an `after` made by ``Cursor/make(microseconds:id:)``; nil without one.
@@ -69,7 +72,7 @@ public struct Page<Item: Sendable>: Sendable {
     /// A page from rows fetched with `LIMIT first + 1` (the extra row only says another page
     /// follows): each row gives its cursor and its item.
     public init<Row>(rows: [Row], request: PageRequest, totalCount: Int, cursor: (Row) -> String, item: (Row) -> Item) {
-        self.items = rows.prefix(request.first).map { (cursor($0), item($0)) }
+        self.items = rows.prefix(request.first).map { (request.makesCursors ? cursor($0) : "", item($0)) }
         self.hasNextPage = rows.count > request.first
         self.totalCount = totalCount
     }

@@ -15,9 +15,11 @@ struct HouseholdArgument: Decodable { var householdId: UUID }
 struct PageArguments: Decodable { var first: Int?, after: String? }
 
 extension FieldInput {
-    /// `first` and `after` as a page request (counting the total only when the selection asks for `totalCount`).
+    /// `first` and `after` as a page request: the total counted only when the selection asks for
+    /// `totalCount`, cursors made only when it asks for an edge's `cursor` or the `pageInfo`.
     func page() throws -> PageRequest {
         let page = try arguments(PageArguments.self)
-        return try PageRequest(first: page.first, after: page.after, countsTotal: info.selects("totalCount"))
+        return try PageRequest(first: page.first, after: page.after, countsTotal: info.selects("totalCount"),
+                               makesCursors: info.selects(path: ["edges", "cursor"]) || info.selects("pageInfo"))
     }
 }

@@ -20,56 +20,56 @@ extension Household {
             }
             // Lists below a household are loaded for all the households of the level at once: one
             // statement each, whatever the number of households (they were authorised when read).
-            household.resolve("members") { parent, input in
+            household.resolveBatch("members") { parents, input in
                 let (caller, page) = (try await input.caller(), try input.page())
-                return .object(try await batched(input, "members", page, parent.id, empty: .empty) {
+                return try await batched(input, "members", page, parents, empty: .empty) {
                     try await households.members(caller, households: $0, page: page)
-                })
+                }.map { .object($0) }
             }
-            household.resolve("activity") { parent, input in
+            household.resolveBatch("activity") { parents, input in
                 let (caller, page) = (try await input.caller(), try input.page())
-                return .object(try await batched(input, "activity", page, parent.id, empty: .empty) {
+                return try await batched(input, "activity", page, parents, empty: .empty) {
                     try await households.activity(caller, households: $0, page: page)
-                })
+                }.map { .object($0) }
             }
-            household.resolve("stores") { parent, input in
+            household.resolveBatch("stores") { parents, input in
                 let (caller, page) = (try await input.caller(), try input.page())
-                return .object(try await batched(input, "stores", page, parent.id, empty: .empty) {
+                return try await batched(input, "stores", page, parents, empty: .empty) {
                     try await stores.stores(caller, households: $0, page: page)
-                })
+                }.map { .object($0) }
             }
-            household.resolve("storeChanges", arguments: StoreResolvers.ChangesArguments.self) { parent, arguments, input in
+            household.resolveBatch("storeChanges", arguments: StoreResolvers.ChangesArguments.self) { parents, arguments, input in
                 let (caller, page, query) = (try await input.caller(), try input.page(), try arguments.query())
-                return .object(try await batched(input, "storeChanges", "\(query)\u{1F}\(page)", parent.id, empty: .empty) {
+                return try await batched(input, "storeChanges", "\(query)\u{1F}\(page)", parents, empty: .empty) {
                     try await stores.events(caller, households: $0, query: query, page: page)
-                })
+                }.map { .object($0) }
             }
-            household.resolve("unreadEventCount") { parent, input in
+            household.resolveBatch("unreadEventCount") { parents, input in
                 let caller = try await input.caller()
-                return .int(try await batched(input, "unreadEventCount", "", parent.id, empty: 0) {
+                return try await batched(input, "unreadEventCount", "", parents, empty: 0) {
                     try await stores.unreadEventCounts(caller, households: $0)
-                })
+                }.map { .int($0) }
             }
-            household.resolve("tasks", arguments: TaskArguments.List.self) { parent, arguments, input in
+            household.resolveBatch("tasks", arguments: TaskArguments.List.self) { parents, arguments, input in
                 let (caller, page, query) = (try await input.caller(), try input.page(), try arguments.query())
                 let details = TaskArguments.details(input, at: ["edges", "node"])
-                return .object(try await batched(input, "tasks", "\(query)\u{1F}\(page)\u{1F}\(details.rawValue)", parent.id, empty: .empty) {
+                return try await batched(input, "tasks", "\(query)\u{1F}\(page)\u{1F}\(details.rawValue)", parents, empty: .empty) {
                     try await tasks.items(caller, households: $0, query: query, page: page, details: details)
-                })
+                }.map { .object($0) }
             }
-            household.resolve("agenda", arguments: TaskArguments.Agenda.self) { parent, arguments, input in
+            household.resolveBatch("agenda", arguments: TaskArguments.Agenda.self) { parents, arguments, input in
                 let (caller, from, to) = (try await input.caller(), arguments.from, arguments.to)
                 let details = TaskArguments.details(input)
-                return .objects(try await batched(input, "agenda", "\(from.timeIntervalSince1970)\u{1F}\(to.timeIntervalSince1970)\u{1F}\(details.rawValue)",
-                                                  parent.id, empty: []) {
+                return try await batched(input, "agenda", "\(from.timeIntervalSince1970)\u{1F}\(to.timeIntervalSince1970)\u{1F}\(details.rawValue)",
+                                     parents, empty: []) {
                     try await tasks.agenda(caller, households: $0, from: from, to: to, details: details)
-                })
+                }.map { .objects($0) }
             }
-            household.resolve("labels") { parent, input in
+            household.resolveBatch("labels") { parents, input in
                 let caller = try await input.caller()
-                return .objects(try await batched(input, "labels", "", parent.id, empty: []) {
+                return try await batched(input, "labels", "", parents, empty: []) {
                     try await tasks.labels(caller, households: $0)
-                })
+                }.map { .objects($0) }
             }
         }
         ConnectionFields.register(&resolvers, "Household", of: Household.self)
@@ -78,17 +78,17 @@ extension Household {
         ActivityEntry.registerGraphQL(&resolvers)
     }
 
-    /// The value of `household`'s list `field`, loaded by `load` with every household of the request
-    /// level asked with the same `arguments` (one loader each).
+    /// The values of the households' list `field`, loaded by `load` with every household of the
+    /// request asked with the same `arguments` (one loader each, so aliases share it).
     private static func batched<Value: Sendable>(
-        _ input: FieldInput, _ field: String, _ arguments: some Sendable, _ household: UUID, empty: Value,
+        _ input: FieldInput, _ field: String, _ arguments: some Sendable, _ households: [Household], empty: Value,
         load: @escaping @Sendable ([UUID]) async throws -> [UUID: Value]
-    ) async throws -> Value {
+    ) async throws -> [Value] {
         let loader = input.request.loader("Household.\(field)\u{1F}\(arguments)") { (keys: [UUID]) in
             let found = try await load(keys)
             return keys.map { .success(found[$0] ?? empty) }
         }
-        return try await loader.load(household)
+        return try await loader.loadMany(households.map(\.id))
     }
 }
 

@@ -30,8 +30,10 @@ extension Product {
             product.field("firstSeenAt") { .date($0.firstSeenAt) }
             product.field("lastChangedAt") { .date($0.lastChangedAt) }
             product.field("removedAt") { .date($0.removedAt) }
-            product.resolve("variants") { parent, input in .objects(try await variantLoader(input, stores).load(parent.id)) }
-            product.resolve("priceHistory", arguments: PriceHistoryArguments.self) { parent, arguments, input in
+            product.resolveBatch("variants") { parents, input in
+                try await variantLoader(input, stores).loadMany(parents.map(\.id)).map { .objects($0) }
+            }
+            product.resolveBatch("priceHistory", arguments: PriceHistoryArguments.self) { parents, arguments, input in
                 let limit = arguments.first
                 guard (1...500).contains(limit) else { throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 500.") }
                 // Batched across the products of the level, one loader per limit.
@@ -40,7 +42,7 @@ extension Product {
                     let found = try await stores.priceHistories(productIDs: keys, limit: limit)
                     return keys.map { .success(found[$0] ?? []) }
                 }
-                return .objects(try await loader.load(parent.id))
+                return try await loader.loadMany(parents.map(\.id)).map { .objects($0) }
             }
         }
         ConnectionFields.register(&resolvers, "Product", of: Product.self)

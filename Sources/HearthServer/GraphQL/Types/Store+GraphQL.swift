@@ -25,28 +25,28 @@ extension Store {
             store.field("productCount") { .int($0.productCount) }
             store.field("previewImages") { .strings($0.previewImages) }
             store.field("syncStatus") { .object($0.syncStatus) }
-            store.resolve("unreadEventCount") { parent, input in
+            store.resolveBatch("unreadEventCount") { parents, input in
                 let caller = try await input.caller()
                 let loader = input.request.loader("store-unread") { (keys: [Key]) in
                     let counts = try await stores.unreadEventCounts(caller, stores: keys.map { ($0.id, $0.household) })
                     return keys.map { .success(counts[$0.id] ?? 0) }
                 }
-                return .int(try await loader.load(Key(parent)))
+                return try await loader.loadMany(parents.map(Key.init)).map { .int($0) }
             }
-            store.resolve("products", arguments: ProductsArguments.self) { parent, arguments, input in
+            store.resolveBatch("products", arguments: ProductsArguments.self) { parents, arguments, input in
                 let caller = try await input.caller()
                 let (stock, sort, search) = (arguments.stock, arguments.sort, arguments.search)
                 let query = try ProductQuery(search: search, stock: stock, sort: sort)
                 let page = try input.page()
                 let images = input.info.selects(path: ["edges", "node", "images"])
                 // One loader per distinct set of arguments: stores asked the same way share a batch.
-                let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)\u{1F}\(images)"
+                let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)\u{1F}\(page.makesCursors)\u{1F}\(images)"
                 let loader = input.request.loader(name) { (keys: [Key]) in
                     let pages = try await stores.products(caller, stores: keys.map { ($0.id, $0.household, $0.domain) }, query: query, page: page,
                                                           images: images)
                     return keys.map { .success(pages[$0.id] ?? .empty) }
                 }
-                return .object(try await loader.load(Key(parent)))
+                return try await loader.loadMany(parents.map(Key.init)).map { .object($0) }
             }
         }
         ConnectionFields.register(&resolvers, "Store", of: Store.self)
