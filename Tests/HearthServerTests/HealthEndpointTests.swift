@@ -38,14 +38,15 @@ import Testing
     }
 
     @Test func notReadyWhileMigrationsArePending() async throws {
-        try await withTestDatabase(migrated: false) { database, _ throws in
-            try await Self.app(database).test(.live) { client throws in
-                let response = try await client.execute(uri: "/readyz", method: .get)
-                #expect(response.status == .serviceUnavailable)
-                let all = try Migration.load(from: TestPostgres.migrationsDirectory).map { "\($0.version)" }
-                #expect(Self.body(response).contains("migrations not applied yet: \(all.joined(separator: ", "))"))
-            }
-        }
+        let endpoint = try await TestPostgres.shared.createDatabase(migrated: false)
+        // As above: the reason is checked, not the database's speed under a whole parallel suite.
+        let database = Database(configuration: .embedded(endpoint, poolSize: 2), logger: TestPostgres.logger, healthCheckTimeout: .seconds(30))
+        try await database.whileRunning { database in try await Self.app(database).test(.live) { client throws in
+            let response = try await client.execute(uri: "/readyz", method: .get)
+            #expect(response.status == .serviceUnavailable)
+            let all = try Migration.load(from: TestPostgres.migrationsDirectory).map { "\($0.version)" }
+            #expect(Self.body(response).contains("migrations not applied yet: \(all.joined(separator: ", "))"))
+        } }
     }
 
     @Test func adminHealthNeedsTheToken() async throws {

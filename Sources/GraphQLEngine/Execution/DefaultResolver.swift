@@ -65,8 +65,9 @@ enum DefaultResolver {
 
 /// A value read by reflection from a stored property of a `Sendable` host, hence itself `Sendable`
 /// (the compiler checked the host's properties); the cast to a marker protocol is not expressible.
+@usableFromInline
 struct ReflectedValue: @unchecked Sendable {
-    let value: Any
+    @usableFromInline let value: Any
 
     /// The host value itself: a reflected property's value, or `object` as it is.
     static func unwrap(_ object: any Sendable) -> Any {

@@ -13,6 +13,7 @@ public struct FieldInput: Sendable {
     public let request: RequestScope
 
     /// The parent as the host type `T`, or an error naming the field (a binding mistake, not a client error).
+    @inlinable
     public func parent<T>(_ type: T.Type) throws -> T {
         if let typed = source.object(as: T.self) { return typed }
         throw ResolverError.unexpectedParent(field: info.coordinate, expected: String(describing: T.self))

@@ -9,13 +9,15 @@
 /// ```
 public struct ObjectFields<Parent: Sendable> {
     public let typeName: String
-    var registered: [(name: String, resolver: FieldResolver)] = []
+    @usableFromInline var registered: [(name: String, resolver: FieldResolver)] = []
 
     init(typeName: String) {
         self.typeName = typeName
     }
 
-    /// A field read from the parent alone, at once: no task, no arguments, no request.
+    /// A field read from the parent alone, at once: no task, no arguments, no request. Inlinable
+    /// (as are the other registrations), so the closures are specialized for `Parent` in the host.
+    @inlinable
     public mutating func field(_ name: String, _ read: @escaping @Sendable (Parent) -> Resolved) {
         let coordinate = typeName + "." + name
         registered.append((name, .read { source in
@@ -27,11 +29,13 @@ public struct ObjectFields<Parent: Sendable> {
     }
 
     /// A field that needs its arguments or the request (the caller, loaders) and may suspend.
+    @inlinable
     public mutating func resolve(_ name: String, _ resolve: @escaping @Sendable (Parent, FieldInput) async throws -> Resolved) {
         registered.append((name, .async { input in try await resolve(try input.parent(Parent.self), input) }))
     }
 
     /// A field that reads its arguments as the host type `Arguments` (``FieldInput/arguments(_:)``).
+    @inlinable
     public mutating func resolve<Arguments: Decodable & Sendable>(
         _ name: String, arguments: Arguments.Type,
         _ resolve: @escaping @Sendable (Parent, Arguments, FieldInput) async throws -> Resolved
@@ -47,6 +51,7 @@ extension ObjectFields {
     /// a page — in one call instead of one task and one DataLoader wait per parent: `resolve` gets
     /// the parents (typed, in order) and the first one's input (the arguments, the request; the
     /// same for all of them) and answers one value per parent, in the same order.
+    @inlinable
     public mutating func resolveBatch(
         _ name: String, _ resolve: @escaping @Sendable ([Parent], FieldInput) async throws -> [Resolved]
     ) {
@@ -57,6 +62,7 @@ extension ObjectFields {
     }
 
     /// A batched field (``resolveBatch(_:_:)``) that reads its arguments as the host type `Arguments`.
+    @inlinable
     public mutating func resolveBatch<Arguments: Decodable & Sendable>(
         _ name: String, arguments: Arguments.Type,
         _ resolve: @escaping @Sendable ([Parent], Arguments, FieldInput) async throws -> [Resolved]

@@ -20,11 +20,14 @@ public enum Resolved: Sendable {
     }
 
     /// A list of host values.
+    @inlinable
     public static func objects(_ values: some Sequence<some Sendable>) -> Resolved {
         .list(values.map { .object($0) })
     }
 
-    /// The host value, when this is `.object` holding a `T`.
+    /// The host value, when this is `.object` holding a `T`. Inlinable, so a host's field tables
+    /// cast to their concrete types (no generic metadata looked up per field read).
+    @inlinable
     public func object<T>(as type: T.Type) -> T? {
         guard case .object(let value) = self else { return nil }
         // Cast the existential directly first: rewrapping it as `Any` copies boxed values.

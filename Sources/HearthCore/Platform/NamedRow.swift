@@ -4,29 +4,31 @@ import PostgresNIO
 /// reordering the list cannot shift fields. A name the statement does not return is an error
 /// naming it (not a crash), and each cell decodes to the type the call site asks for.
 ///
-/// Decoders mostly read columns in the list's order, so the cell after the last one read is
-/// tried first (a string comparison); only a miss looks the name up.
+/// Decoders mostly read columns in the list's order, so cells are taken from the row in turn (no
+/// copy of the row, no lookup); only a column read out of order makes a random-access copy, once.
 final class NamedRow {
-    private let cells: PostgresRandomAccessRow
-    private var next = 0
+    private let row: PostgresRow
+    private var cellsInOrder: PostgresRow.Iterator
+    /// The next cell in the row's order, taken but not yet read.
+    private var upcoming: PostgresCell?
+    private var randomAccess: PostgresRandomAccessRow?
 
     init(_ row: PostgresRow) {
-        cells = row.makeRandomAccess()
+        self.row = row
+        cellsInOrder = row.makeIterator()
     }
 
     /// The column `name` as `T`.
     func callAsFunction<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
-        if next < cells.count {
-            let cell = cells[next]
-            if cell.columnName == name {
-                next += 1
-                return try cell.decode(T.self)
-            }
+        if upcoming == nil { upcoming = cellsInOrder.next() }
+        if let cell = upcoming, cell.columnName == name {
+            upcoming = nil
+            return try cell.decode(T.self)
         }
+        let cells = randomAccess ?? row.makeRandomAccess()
+        randomAccess = cells
         guard cells.contains(name) else { throw MissingColumn(name: name) }
-        let cell = cells[name]
-        next = cell.columnIndex + 1
-        return try cell.decode(T.self)
+        return try cells[name].decode(T.self)
     }
 
     /// A column's text as the enum `T` whose raw values the column holds; a value `T` does not

@@ -2,14 +2,12 @@ import Foundation
 import PostgresNIO
 
 extension StoreService {
-    /// A product's columns; each statement adds its store's domain as `store_domain` (from the
-    /// stores it was asked for, or a join).
-    static let productSelect = productColumns(images: true)
-
-    /// The same, without reading the images when nobody shows them (they come back empty).
-    static func productColumns(images: Bool) -> String {
+    /// A product's columns, in the order ``decodeProducts(_:)`` reads them, with its store's domain
+    /// as `store_domain` (`domain`: the column that holds it in the statement, from the stores
+    /// asked for or a join). `images`: false when nobody shows them (they come back empty).
+    static func productColumns(images: Bool = true, domain: String) -> String {
         """
-        p.id, p.store_id, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, \
+        p.id, p.store_id, \(domain) AS store_domain, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, \
         \(images ? "p.images" : "'[]'::jsonb AS images"), \
         p.min_price, p.max_price, p.available, p.first_seen_at, p.last_changed_at, p.removed_at, p.version, \
         \(Cursor.microsecondsSQL("p.first_seen_at")) AS first_seen_micros, \(Cursor.microsecondsSQL("p.last_changed_at")) AS changed_micros
@@ -45,7 +43,7 @@ extension StoreService {
         let ordering = query.sort.ordering
         let totals = try await database.counts("SELECT p.store_id, count(*)::int8 FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id", wanted: page.countsTotal)
         let rows = try await Self.decodeProducts(try await database.client.query("""
-            SELECT \(unescaped: Self.productColumns(images: images)), parent.domain AS store_domain
+            SELECT \(unescaped: Self.productColumns(images: images, domain: "parent.domain"))
             FROM unnest(\(readable)::uuid[], \(shown.map(\.domain))::text[]) AS parent(id, domain)
             CROSS JOIN LATERAL (
                 SELECT * FROM products p WHERE p.store_id = parent.id AND \(condition) AND \(keyset)
@@ -86,7 +84,7 @@ extension StoreService {
     public func product(_ caller: Caller, id: UUID) async throws -> (product: Product, variants: [ProductVariant]) {
         let rows = try await Self.decodeProducts(try await database.client.query(
             """
-            SELECT \(unescaped: Self.productSelect), s.domain AS store_domain FROM products p JOIN stores s ON s.id = p.store_id
+            SELECT \(unescaped: Self.productColumns(domain: "s.domain")) FROM products p JOIN stores s ON s.id = p.store_id
             WHERE p.id = \(id)
             """, logger: logger))
         guard let product = rows.first?.product, caller.ability.can("read", Product.subject(householdID: product.householdID)) else {
@@ -99,11 +97,14 @@ extension StoreService {
     public func variants(productIDs: [UUID]) async throws -> [UUID: [ProductVariant]] {
         var result: [UUID: [ProductVariant]] = [:]
         for row in try await database.rows(VariantsOfProducts(productIDs: productIDs)) {
+            // Read in the SELECT list's order.
+            let (product, id, shopifyID, title, sku): (UUID, UUID, Int64, String, String?) =
+                (try row("product_id"), try row("id"), try row("shopify_id"), try row("title"), try row("sku"))
             let options: [String] = [try row("option1"), try row("option2"), try row("option3")].compactMap { $0 }
             let variant = ProductVariant(
-                id: try row("id"), shopifyID: try row("shopify_id"), title: try row("title"), sku: try row("sku"), options: options,
-                position: try row("position"), price: try row("price"), compareAtPrice: try row("compare_at_price"), available: try row("available"))
-            result[try row("product_id"), default: []].append(variant)
+                id: id, shopifyID: shopifyID, title: title, sku: sku, options: options, position: try row("position"), price: try row("price"),
+                compareAtPrice: try row("compare_at_price"), available: try row("available"))
+            result[product, default: []].append(variant)
         }
         return result
     }
@@ -160,11 +161,12 @@ extension StoreService {
         var products: [(Product, Int64, Int64)] = []
         for try await raw in rows {
             let row = NamedRow(raw)
-            let images = try row("images", as: JSONColumn.self).decode([FeedImage].self, column: "products.images")
+            // Read in the SELECT list's order (``productColumns(images:domain:)``).
             let product = Product(
                 id: try row("id"), storeID: try row("store_id"), storeDomain: try row("store_domain"), householdID: try row("household_id"),
                 shopifyID: try row("shopify_id"), title: try row("title"), handle: try row("handle"), vendor: try row("vendor"),
-                productType: try row("product_type"), tags: try row("tags"), images: images, minPrice: try row("min_price"),
+                productType: try row("product_type"), tags: try row("tags"),
+                images: try row("images", as: JSONColumn.self).decode([FeedImage].self, column: "products.images"), minPrice: try row("min_price"),
                 maxPrice: try row("max_price"), available: try row("available"), firstSeenAt: try row("first_seen_at"),
                 lastChangedAt: try row("last_changed_at"), removedAt: try row("removed_at"), version: try row("version"))
             products.append((product, try row("first_seen_micros"), try row("changed_micros")))

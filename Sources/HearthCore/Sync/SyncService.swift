@@ -209,7 +209,7 @@ public final class SyncService: Sendable {
         if !uuids(.product).isEmpty {
             let rows = try await database.client.query(
                 """
-                SELECT \(unescaped: StoreService.productSelect), s.domain AS store_domain FROM products p JOIN stores s ON s.id = p.store_id
+                SELECT \(unescaped: StoreService.productColumns(domain: "s.domain")) FROM products p JOIN stores s ON s.id = p.store_id
                 WHERE p.id = ANY(\(uuids(.product))) AND p.removed_at IS NULL
                 """,
                 logger: logger)
