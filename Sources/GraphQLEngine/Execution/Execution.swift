@@ -458,23 +458,23 @@ final class Execution {
             let units = Self.units(of: round)
             let scheduler = scope.scheduler
             scheduler.expect(units.count)
+            let inputs = round.map(\.input)
             if units.count == 1 {
-                let results = await Self.run(units[0], round.map(\.input))
+                let outcome = await Self.run(units[0], inputs)
                 await scheduler.finished()
-                for (index, result) in zip(units[0].members, results) { finish(round[index], result) }
+                finish(units[0], outcome, of: round)
                 continue
             }
-            let inputs = round.map(\.input)
-            await withTaskGroup(of: (Int, [Result<Resolved, any Error>]).self) { group in
+            await withTaskGroup(of: (Int, Outcome).self) { group in
                 for (number, unit) in units.enumerated() {
                     group.addTask {
-                        let results = await Self.run(unit, inputs)
+                        let outcome = await Self.run(unit, inputs)
                         await scheduler.finished()
-                        return (number, results)
+                        return (number, outcome)
                     }
                 }
-                while let (number, results) = await group.next() {
-                    for (index, result) in zip(units[number].members, results) { finish(round[index], result) }
+                while let (number, outcome) = await group.next() {
+                    finish(units[number], outcome, of: round)
                 }
             }
         }
@@ -483,47 +483,65 @@ final class Execution {
     /// One call of a level: a single field, or every position of one batched planned field.
     struct Unit: Sendable {
         let resolve: Resolve
-        let coordinate: String
-        /// Indexes into the level's pending fields, in the order they were reached.
-        var members: [Int]
+        /// The level's pending field this call starts with (for a single field, its only one).
+        let first: Int
+        /// A batch's further positions: indexes into the level's pending fields, in the order reached.
+        var more: [Int] = []
+    }
+
+    /// What a call answered: one result, or one per position of a batch.
+    enum Outcome: Sendable {
+        case one(Result<Resolved, any Error>)
+        case each([Result<Resolved, any Error>])
     }
 
     /// The level's calls: batched positions grouped by their planned field (so by their arguments).
     static func units(of round: [Pending]) -> [Unit] {
         var units: [Unit] = []
+        units.reserveCapacity(round.count)
         var batches: [ObjectIdentifier: Int] = [:]
         for (index, item) in round.enumerated() {
-            switch item.resolve {
-            case .single:
-                units.append(Unit(resolve: item.resolve, coordinate: item.field.info.coordinate, members: [index]))
-            case .batch:
-                let key = ObjectIdentifier(item.field)
-                if let unit = batches[key] {
-                    units[unit].members.append(index)
-                } else {
-                    batches[key] = units.count
-                    units.append(Unit(resolve: item.resolve, coordinate: item.field.info.coordinate, members: [index]))
-                }
+            guard case .batch = item.resolve else {
+                units.append(Unit(resolve: item.resolve, first: index))
+                continue
+            }
+            let key = ObjectIdentifier(item.field)
+            if let unit = batches[key] {
+                units[unit].more.append(index)
+            } else {
+                batches[key] = units.count
+                units.append(Unit(resolve: item.resolve, first: index))
             }
         }
         return units
     }
 
-    /// Runs one call, answering a result per member.
-    static func run(_ unit: Unit, _ inputs: [FieldInput]) async -> [Result<Resolved, any Error>] {
+    /// Runs one call with the level's inputs.
+    static func run(_ unit: Unit, _ inputs: [FieldInput]) async -> Outcome {
         switch unit.resolve {
         case .single(let resolve):
-            do { return [.success(try await resolve(inputs[unit.members[0]]))] } catch { return [.failure(error)] }
+            do { return .one(.success(try await resolve(inputs[unit.first]))) } catch { return .one(.failure(error)) }
         case .batch(let resolve):
+            let batch = [inputs[unit.first]] + unit.more.map { inputs[$0] }
             do {
-                let values = try await resolve(unit.members.map { inputs[$0] })
-                guard values.count == unit.members.count else {
-                    throw BatchCountMismatch(coordinate: unit.coordinate, given: unit.members.count, answered: values.count)
+                let values = try await resolve(batch)
+                guard values.count == batch.count else {
+                    throw BatchCountMismatch(coordinate: batch[0].info.coordinate, given: batch.count, answered: values.count)
                 }
-                return values.map { .success($0) }
+                return .each(values.map { .success($0) })
             } catch {
-                return Array(repeating: .failure(error), count: unit.members.count)
+                return .each(Array(repeating: .failure(error), count: batch.count))
             }
+        }
+    }
+
+    /// Completes each position of a call with its result.
+    private func finish(_ unit: Unit, _ outcome: Outcome, of round: [Pending]) {
+        switch outcome {
+        case .one(let result):
+            finish(round[unit.first], result)
+        case .each(let results):
+            for (index, result) in zip([unit.first] + unit.more, results) { finish(round[index], result) }
         }
     }
 
