@@ -43,6 +43,11 @@ final class Execution {
         var field: PlannedField
         var path: [GraphQLError.PathElement]
         var chain: [Link]
+
+        var isBatched: Bool {
+            if case .batch = resolve { return true }
+            return false
+        }
     }
 
     /// How a pending field is resolved: alone, or with the other positions of its planned field.
@@ -455,27 +460,59 @@ final class Execution {
         while !pending.isEmpty {
             let round = pending
             pending.removeAll()
-            let units = Self.units(of: round)
-            let scheduler = scope.scheduler
-            scheduler.expect(units.count)
-            let inputs = round.map(\.input)
-            if units.count == 1 {
-                let outcome = await Self.run(units[0], inputs)
-                await scheduler.finished()
-                finish(units[0], outcome, of: round)
+            if round.contains(where: \.isBatched) {
+                await runCalls(Self.units(of: round), of: round)
                 continue
             }
-            await withTaskGroup(of: (Int, Outcome).self) { group in
-                for (number, unit) in units.enumerated() {
+            // No batched field: one task per field, nothing else made for the level.
+            let scheduler = scope.scheduler
+            scheduler.expect(round.count)
+            if round.count == 1, case .single(let resolve) = round[0].resolve {
+                let result: Result<Resolved, any Error>
+                do { result = .success(try await resolve(round[0].input)) } catch { result = .failure(error) }
+                await scheduler.finished()
+                finish(round[0], result)
+                continue
+            }
+            await withTaskGroup(of: (Int, Result<Resolved, any Error>).self) { group in
+                for (index, item) in round.enumerated() {
+                    guard case .single(let resolve) = item.resolve else { continue }
+                    let input = item.input
                     group.addTask {
-                        let outcome = await Self.run(unit, inputs)
+                        let result: Result<Resolved, any Error>
+                        do { result = .success(try await resolve(input)) } catch { result = .failure(error) }
                         await scheduler.finished()
-                        return (number, outcome)
+                        return (index, result)
                     }
                 }
-                while let (number, outcome) = await group.next() {
-                    finish(units[number], outcome, of: round)
+                while let (index, result) = await group.next() {
+                    finish(round[index], result)
                 }
+            }
+        }
+    }
+
+    /// A level with batched fields: one task per call.
+    private func runCalls(_ units: [Unit], of round: [Pending]) async {
+        let scheduler = scope.scheduler
+        scheduler.expect(units.count)
+        let inputs = round.map(\.input)
+        if units.count == 1 {
+            let outcome = await Self.run(units[0], inputs)
+            await scheduler.finished()
+            finish(units[0], outcome, of: round)
+            return
+        }
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            for (number, unit) in units.enumerated() {
+                group.addTask {
+                    let outcome = await Self.run(unit, inputs)
+                    await scheduler.finished()
+                    return (number, outcome)
+                }
+            }
+            while let (number, outcome) = await group.next() {
+                finish(units[number], outcome, of: round)
             }
         }
     }
@@ -516,22 +553,31 @@ final class Execution {
         return units
     }
 
-    /// Runs one call with the level's inputs.
+    /// Runs one call with the level's inputs. Inlined into each child task: a single field's
+    /// resolver runs in the task's own frame, as it did before batching (no extra frame to allocate).
+    @inline(__always)
     static func run(_ unit: Unit, _ inputs: [FieldInput]) async -> Outcome {
         switch unit.resolve {
         case .single(let resolve):
             do { return .one(.success(try await resolve(inputs[unit.first]))) } catch { return .one(.failure(error)) }
         case .batch(let resolve):
+            return await runBatch(resolve, unit, inputs)
+        }
+    }
+
+    /// A batched field's one call for all its positions.
+    static func runBatch(
+        _ resolve: @Sendable ([FieldInput]) async throws -> [Resolved], _ unit: Unit, _ inputs: [FieldInput]
+    ) async -> Outcome {
+        do {
             let batch = [inputs[unit.first]] + unit.more.map { inputs[$0] }
-            do {
-                let values = try await resolve(batch)
-                guard values.count == batch.count else {
-                    throw BatchCountMismatch(coordinate: batch[0].info.coordinate, given: batch.count, answered: values.count)
-                }
-                return .each(values.map { .success($0) })
-            } catch {
-                return .each(Array(repeating: .failure(error), count: batch.count))
+            let values = try await resolve(batch)
+            guard values.count == batch.count else {
+                throw BatchCountMismatch(coordinate: batch[0].info.coordinate, given: batch.count, answered: values.count)
             }
+            return .each(values.map { .success($0) })
+        } catch {
+            return .each(Array(repeating: .failure(error), count: 1 + unit.more.count))
         }
     }
 
