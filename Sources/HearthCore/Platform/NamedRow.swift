@@ -8,10 +8,12 @@ import PostgresNIO
 /// copy of the row, no lookup); only a column read out of order makes a random-access copy, once.
 final class NamedRow {
     private let row: PostgresRow
-    private var cellsInOrder: PostgresRow.Iterator
+    // A row is decoded by the one task that read it, so the runtime's exclusivity checks, paid on
+    // every cell, are left out (as in the engine's Execution).
+    @exclusivity(unchecked) private var cellsInOrder: PostgresRow.Iterator
     /// The next cell in the row's order, taken but not yet read.
-    private var upcoming: PostgresCell?
-    private var randomAccess: PostgresRandomAccessRow?
+    @exclusivity(unchecked) private var upcoming: PostgresCell?
+    @exclusivity(unchecked) private var randomAccess: PostgresRandomAccessRow?
 
     init(_ row: PostgresRow) {
         self.row = row
