@@ -24,7 +24,7 @@ struct ClientMutationArguments: Decodable {
         var updateLabel: UpdateLabel?
         var deleteLabel: VersionedID?
         var snoozeReminder: Snooze?
-        var markEventRead: EventID?
+        var markEventRead: EventIDArgument?
         var markNotificationRead: IDArgument?
     }
 
@@ -36,7 +36,6 @@ struct ClientMutationArguments: Decodable {
     struct CreateLabel: Decodable { var householdId: UUID, id: UUID, name: String, color: String }
     struct UpdateLabel: Decodable { var id: UUID, expectedVersion: Int?, name: String?, color: String? }
     struct Snooze: Decodable { var taskId: UUID, minutes: Int }
-    struct EventID: Decodable { var id: String }
 
     /// The mutation at `index` of `push`'s list; an event id that is not a number is bad input naming it.
     func mutation(at index: Int) throws(ServiceError) -> ClientMutation {
@@ -58,7 +57,7 @@ struct ClientMutationArguments: Decodable {
         if let op = op.deleteLabel { ops.append(.deleteLabel(id: op.id, expectedVersion: op.expectedVersion)) }
         if let op = op.snoozeReminder { ops.append(.snoozeReminder(taskID: op.taskId, minutes: op.minutes)) }
         if let op = op.markEventRead {
-            guard let event = Int64(op.id) else {
+            guard let event = op.event else {
                 let path = "mutations[\(index)].op.markEventRead.id"
                 throw .invalidInput(field: path, message: "\(path) must be an event id.")
             }

@@ -19,15 +19,6 @@ enum HouseholdResolvers {
     private struct CreateInvitation: Decodable { var householdId: UUID, role: HouseholdRole, expiresIn: Int?, maxUses: Int? }
     private struct Code: Decodable { var code: String }
 
-    /// A field of an update that may be left out but not cleared: its value, nil when absent.
-    private static func notNull(_ patch: InputPatch<String>, _ name: String) throws(ServiceError) -> String? {
-        switch patch {
-        case .set(let value): value
-        case .unchanged: nil
-        case .cleared: throw ServiceError.invalidInput(field: name, message: "\(name) cannot be null.")
-        }
-    }
-
     static func register(_ resolvers: inout Resolvers, households: HouseholdService, users: UserService) {
         resolvers.field("Query.households") { input in
             .object(try await households.households(try await input.caller(), page: try input.page()))
@@ -50,8 +41,8 @@ enum HouseholdResolvers {
         resolvers.field("Mutation.updateHousehold", arguments: UpdateHousehold.self) { input, arguments in
             let fields = arguments.input
             let household = try await households.updateHousehold(
-                try await input.caller(), id: arguments.id, name: try notNull(fields.name, "name"), description: fields.description.change,
-                timeZone: try notNull(fields.timeZone, "timeZone"), expectedVersion: arguments.expectedVersion)
+                try await input.caller(), id: arguments.id, name: try fields.name.notNull("name"), description: fields.description.change,
+                timeZone: try fields.timeZone.notNull("timeZone"), expectedVersion: arguments.expectedVersion)
             return .object(household)
         }
         resolvers.deletion("Mutation.deleteHousehold") { caller, id in try await households.deleteHousehold(caller, id: id) }

@@ -27,7 +27,6 @@ enum StoreResolvers {
     private struct StoreInHousehold: Decodable { var householdId: UUID, storeId: UUID? }
     private struct AddStore: Decodable { var householdId: UUID, domain: String, name: String? }
     private struct RenameStore: Decodable { var id: UUID, name: String }
-    private struct EventID: Decodable { var id: String }
     private struct StoreEvents: Decodable { var householdId: UUID, storeIds: [UUID]? }
 
     private static func registerQueries(_ resolvers: inout Resolvers, stores: StoreService) {
@@ -66,10 +65,9 @@ enum StoreResolvers {
         resolvers.field("Mutation.syncStore", arguments: IDArgument.self) { input, arguments in
             .object(try await stores.syncStore(try await input.caller(), id: arguments.id).store)
         }
-        resolvers.field("Mutation.markEventRead", arguments: EventID.self) { input, arguments in
+        resolvers.field("Mutation.markEventRead", arguments: EventIDArgument.self) { input, arguments in
             let caller = try await input.caller()
-            // Event ids are numbers written as an `ID`: any other text names no event.
-            guard let id = Int64(arguments.id) else { throw ServiceError.notFound("Event") }
+            guard let id = arguments.event else { throw ServiceError.notFound("Event") }
             return .object(try await stores.markEventRead(caller, id: id))
         }
         resolvers.field("Mutation.markAllEventsRead", arguments: StoreInHousehold.self) { input, arguments in

@@ -66,13 +66,8 @@ enum UserResolvers {
         }
         resolvers.field("Mutation.updateProfile", arguments: UpdateProfile.self) { input, arguments in
             let signedIn = try input.signedIn()
-            let name: String?
-            switch arguments.displayName {
-            case .set(let text): name = text
-            case .cleared: throw ServiceError.invalidInput(field: "displayName", message: "displayName cannot be null.")
-            case .unchanged: name = nil
-            }
-            let user = try await users.updateProfile(userID: signedIn.user.id, displayName: name, avatarURL: arguments.avatarURL.change)
+            let user = try await users.updateProfile(userID: signedIn.user.id, displayName: try arguments.displayName.notNull("displayName"),
+                                                     avatarURL: arguments.avatarURL.change)
             return .object(user)
         }
         resolvers.field("Mutation.changePassword", arguments: ChangePassword.self) { input, arguments in
