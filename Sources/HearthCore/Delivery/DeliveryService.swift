@@ -200,15 +200,17 @@ public final class DeliveryService: ServiceHealth {
             """, logger: logger)
         var targets: [UUID: Result<ChannelTarget, ServiceError>] = [:]
         for try await raw in rows {
-            let row = NamedRow(raw)
-            let channel = try Self.decodeChannel(row)
-            guard let url = URL(string: try row("url")) else { continue }
+            var row = RowCells(raw)
+            let channel = try DeliveryChannelRow(&row).channel
+            let (address, p256dh, auth, sealedSecret): (String, String?, String?, Data?) =
+                (try row("url"), try row("push_p256dh"), try row("push_auth"), try row("secret"))
+            guard let url = URL(string: address) else { continue }
             var keys: WebPushEncryption.Keys?
-            if let p256dh: String = try row("push_p256dh"), let auth: String = try row("push_auth") {
+            if let p256dh, let auth {
                 keys = try? WebPushEncryption.Keys(p256dh: p256dh, auth: auth)
             }
             var secret: String?
-            if let sealed: Data = try row("secret") {
+            if let sealed = sealedSecret {
                 guard let secrets = configuration.secrets, let opened = try? secrets.open(sealed) else {
                     targets[channel.id] = .failure(.conflict(
                         "This channel's secret cannot be opened with this server's secret key (was the key changed?); remove the channel and add it again."))
@@ -303,18 +305,7 @@ public final class DeliveryService: ServiceHealth {
         """
 
     static func decodeChannels(_ rows: PostgresRowSequence) async throws -> [DeliveryChannel] {
-        var channels: [DeliveryChannel] = []
-        for try await row in rows { channels.append(try decodeChannel(NamedRow(row))) }
-        return channels
-    }
-
-    static func decodeChannel(_ row: NamedRow) throws -> DeliveryChannel {
-        let kinds: [String]? = try row("kinds")
-        return DeliveryChannel(
-            id: try row("id"), userID: try row("user_id"), kind: try row("kind"), name: try row("name"),
-            kinds: kinds.map { $0.compactMap(NotificationKind.init(rawValue:)) }, enabled: try row("enabled"), disabledReason: try row("disabled_reason"),
-            createdAt: try row("created_at"), lastSuccessAt: try row("last_success_at"), lastFailureAt: try row("last_failure_at"),
-            lastFailure: try row("last_failure"), consecutiveFailures: try row("consecutive_failures"))
+        try await rows.rows(as: DeliveryChannelRow.self).map(\.channel)
     }
 
     // MARK: Input

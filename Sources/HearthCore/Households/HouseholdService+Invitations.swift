@@ -144,13 +144,12 @@ extension HouseholdService {
     static func decodeInvitations(_ rows: PostgresRowSequence) async throws -> [(invitation: Invitation, micros: Int64)] {
         var found: [(invitation: Invitation, micros: Int64)] = []
         for try await raw in rows {
-            let row = NamedRow(raw)
-            var creator = PublicUser.deleted
-            if let id: UUID = try row("created_by"), let name: String = try row("display_name") {
-                creator = PublicUser(id: id, displayName: name, avatarURL: try row("avatar_url"))
-            }
+            var row = RowCells(raw)
+            let (id, householdID, role): (UUID, UUID, HouseholdRole) = (try row("id"), try row("household_id"), try row("role"))
+            // The creator's account may be gone since.
+            let creator = try Self.person(&row, "created_by", "display_name", "avatar_url") ?? .deleted
             found.append((Invitation(
-                id: try row("id"), householdID: try row("household_id"), role: try row("role"), createdBy: creator,
+                id: id, householdID: householdID, role: role, createdBy: creator,
                 createdAt: try row("created_at"), expiresAt: try row("expires_at"), maxUses: try row("max_uses"), uses: try row("uses"),
                 revokedAt: try row("revoked_at")), try row("micros")))
         }

@@ -17,7 +17,7 @@ extension HouseholdService {
         let totals = try await database.counts("SELECT m.household_id, count(*)::int8 AS total FROM household_members m WHERE m.household_id = ANY(\(households)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
         let rows = try await database.client.query(
             """
-            SELECT m.household_id, m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, m.version, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
+            SELECT m.role, m.user_id, u.display_name, u.avatar_url, m.household_id, m.joined_at, m.version, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
             FROM unnest(\(households)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (
                 SELECT m.* FROM household_members m
@@ -29,7 +29,7 @@ extension HouseholdService {
             """, logger: logger)
         var found: [(member: HouseholdMember, micros: Int64)] = []
         for try await raw in rows {
-            let row = NamedRow(raw)
+            var row = RowCells(raw)
             let role: HouseholdRole = try row("role")
             let user = PublicUser(id: try row("user_id"), displayName: try row("display_name"), avatarURL: try row("avatar_url"))
             found.append((HouseholdMember(householdID: try row("household_id"), user: user, role: role, joinedAt: try row("joined_at"),
@@ -208,3 +208,7 @@ extension HouseholdService {
         return nil
     }
 }
+
+// Stored as their raw values; one this Hearth does not know fails the row.
+extension HouseholdRole: TextColumn {}
+extension ActivityEntry.Kind: TextColumn {}

@@ -258,7 +258,7 @@ public final class HouseholdService: ServiceHealth {
     static func decodeHouseholds(_ rows: PostgresRowSequence) async throws -> [(household: Household, micros: Int64)] {
         var found: [(household: Household, micros: Int64)] = []
         for try await raw in rows {
-            let row = NamedRow(raw)
+            var row = RowCells(raw)
             let household = Household(id: try row("id"), name: try row("name"), description: try row("description"), timeZone: try row("time_zone"),
                                       createdAt: try row("created_at"), updatedAt: try row("updated_at"), version: try row("version"))
             found.append((household, try row("micros")))

@@ -64,23 +64,6 @@ public struct NotificationService: Sendable {
     }
 
     static func decodeNotifications(_ rows: PostgresRowSequence) async throws -> [(notification: HouseholdNotification, micros: Int64)] {
-        var result: [(HouseholdNotification, Int64)] = []
-        for try await raw in rows {
-            let row = NamedRow(raw)
-            var counts: [StoreEventType: Int] = [:]
-            for (key, count) in try row("counts", as: JSONColumn.self).decode([String: Int].self, column: "notifications.counts") {
-                guard let type = StoreEventType(rawValue: key) else {
-                    throw JSONColumn.Malformed(column: "notifications.counts", problem: "\(key) is not a kind of store change")
-                }
-                counts[type] = count
-            }
-            let notification = HouseholdNotification(
-                id: try row("id"), userID: try row("user_id"), householdID: try row("household_id"), storeID: try row("store_id"),
-                title: try row("title"), body: try row("body"), priority: try row("priority"), counts: counts,
-                createdAt: try row("created_at"), readAt: try row("read_at"), version: try row("version"), kind: try row("kind"),
-                taskID: try row("task_id"), isDone: try row("state", as: String.self) == "DONE")
-            result.append((notification, try row("micros")))
-        }
-        return result
+        try await rows.rows(as: NotificationRow.self).map { ($0.notification, $0.micros) }
     }
 }

@@ -2,20 +2,25 @@ import PostgresNIO
 
 /// A statement of fixed text that PostgreSQL parses and plans once per connection (PostgresNIO
 /// prepares it on a connection's first use, by the type's name) instead of on every call: the
-/// hot statements of a request's batched loads. Its rows come back as they are, to be read by
-/// name (``NamedRow``); its text must name its columns (no `*`) so a migration cannot change
-/// what a prepared plan returns.
-protocol PreparedQuery: PostgresPreparedStatement where Row == PostgresRow {}
+/// hot statements of a request's batched loads. Its rows are read as ``Output`` (a typed row);
+/// its text must name its columns (no `*`) so a migration cannot change what a prepared plan returns.
+protocol PreparedQuery: PostgresPreparedStatement where Row == PostgresRow {
+    associatedtype Output: TypedRow
+}
 
 extension PreparedQuery {
     func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
 extension Database {
-    /// Runs a prepared query; each row is read by name.
-    func rows<Query: PreparedQuery>(_ query: Query) async throws -> [NamedRow] {
-        var rows: [NamedRow] = []
-        for try await row in try await client.execute(query, logger: logger) { rows.append(NamedRow(row)) }
+    /// Runs a prepared query; each row is read as the query's typed row.
+    func rows<Query: PreparedQuery>(_ query: Query) async throws -> [Query.Output] {
+        var rows: [Query.Output] = []
+        for try await row in try await client.execute(query, logger: logger) {
+            var cells = RowCells(row)
+            rows.append(try Query.Output(&cells))
+            try cells.end()
+        }
         return rows
     }
 }

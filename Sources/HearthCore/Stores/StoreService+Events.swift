@@ -182,14 +182,18 @@ extension StoreService {
     static func decodeEvents(_ rows: PostgresRowSequence) async throws -> [StoreEvent] {
         var events: [StoreEvent] = []
         for try await raw in rows {
-            let row = NamedRow(raw)
-            let type: StoreEventType = try row("type")
+            var row = RowCells(raw)
+            let (id, householdID, storeID, storeName): (Int64, UUID, UUID, String) =
+                (try row("id"), try row("household_id"), try row("store_id"), try row("store_name"))
+            let (productID, productTitle, variantID, variantTitle): (UUID, String, UUID?, String?) =
+                (try row("product_id"), try row("product_title"), try row("variant_id"), try row("variant_title"))
+            let (type, oldPrice, newPrice, magnitude): (StoreEventType, Int64?, Int64?, String?) =
+                (try row("type"), try row("old_price"), try row("new_price"), try row("magnitude"))
+            let (createdAt, version, isRead): (Date, Int, Bool) = (try row("created_at"), try row("version"), try row("read"))
             events.append(StoreEvent(
-                id: try row("id"), householdID: try row("household_id"), storeID: try row("store_id"), storeName: try row("store_name"),
-                productID: try row("product_id"), productTitle: try row("product_title"), variantID: try row("variant_id"),
-                variantTitle: try row("variant_title"), type: type, oldPrice: try row("old_price"), newPrice: try row("new_price"),
-                magnitude: try row("magnitude", as: String?.self).flatMap(PriceChangeMagnitude.init), createdAt: try row("created_at"),
-                isRead: try row("read"), version: try row("version")))
+                id: id, householdID: householdID, storeID: storeID, storeName: storeName, productID: productID, productTitle: productTitle,
+                variantID: variantID, variantTitle: variantTitle, type: type, oldPrice: oldPrice, newPrice: newPrice,
+                magnitude: magnitude.flatMap(PriceChangeMagnitude.init), createdAt: createdAt, isRead: isRead, version: version))
         }
         return events
     }

@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 extension StoreService {
-    /// A product's columns, in the order ``decodeProducts(_:)`` reads them, with its store's domain
+    /// A product's columns (a ``ProductRow``), with its store's domain
     /// as `store_domain` (`domain`: the column that holds it in the statement, from the stores
     /// asked for or a join). `images`: false when nobody shows them (they come back empty).
     static func productColumns(images: Bool = true, domain: String) -> String {
@@ -42,7 +42,7 @@ extension StoreService {
         let keyset = try Self.productKeyset(page, sort: query.sort)
         let ordering = query.sort.ordering
         let totals = try await database.counts("SELECT p.store_id, count(*)::int8 FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id", wanted: page.countsTotal)
-        let rows = try await Self.decodeProducts(try await database.client.query("""
+        let rows = try await database.client.query("""
             SELECT \(unescaped: Self.productColumns(images: images, domain: "parent.domain"))
             FROM unnest(\(readable)::uuid[], \(shown.map(\.domain))::text[]) AS parent(id, domain)
             CROSS JOIN LATERAL (
@@ -50,7 +50,7 @@ extension StoreService {
                 ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
             ) p
             ORDER BY p.store_id, \(unescaped: ordering.orderBy)
-            """, logger: logger))
+            """, logger: logger).rows(as: ProductRow.self)
         let sort = query.sort
         return Page.grouped(rows, by: \.product.storeID, parents: readable, request: page, totals: totals, cursor: { row in
             let key: String = switch sort {
@@ -82,11 +82,11 @@ extension StoreService {
 
     /// A product the caller may read (removed ones too), with its variants.
     public func product(_ caller: Caller, id: UUID) async throws -> (product: Product, variants: [ProductVariant]) {
-        let rows = try await Self.decodeProducts(try await database.client.query(
+        let rows = try await database.client.query(
             """
             SELECT \(unescaped: Self.productColumns(domain: "s.domain")) FROM products p JOIN stores s ON s.id = p.store_id
             WHERE p.id = \(id)
-            """, logger: logger))
+            """, logger: logger).rows(as: ProductRow.self)
         guard let product = rows.first?.product, caller.ability.can("read", Product.subject(householdID: product.householdID)) else {
             throw ServiceError.notFound("Product")
         }
@@ -96,20 +96,12 @@ extension StoreService {
     /// Variants of several products, by product, in position order (one prepared statement).
     public func variants(productIDs: [UUID]) async throws -> [UUID: [ProductVariant]] {
         var result: [UUID: [ProductVariant]] = [:]
-        for row in try await database.rows(VariantsOfProducts(productIDs: productIDs)) {
-            // Read in the SELECT list's order.
-            let (product, id, shopifyID, title, sku): (UUID, UUID, Int64, String, String?) =
-                (try row("product_id"), try row("id"), try row("shopify_id"), try row("title"), try row("sku"))
-            let options: [String] = [try row("option1"), try row("option2"), try row("option3")].compactMap { $0 }
-            let variant = ProductVariant(
-                id: id, shopifyID: shopifyID, title: title, sku: sku, options: options, position: try row("position"), price: try row("price"),
-                compareAtPrice: try row("compare_at_price"), available: try row("available"))
-            result[product, default: []].append(variant)
-        }
+        for row in try await database.rows(VariantsOfProducts(productIDs: productIDs)) { result[row.productID, default: []].append(row.variant) }
         return result
     }
 
     struct VariantsOfProducts: PreparedQuery {
+        typealias Output = VariantRow
         static let sql = """
             SELECT product_id, id, shopify_id, title, sku, option1, option2, option3, position, price, compare_at_price, available
             FROM variants WHERE product_id = ANY($1) ORDER BY product_id, position, shopify_id
@@ -128,14 +120,13 @@ extension StoreService {
     public func priceHistories(productIDs: [UUID], limit: Int) async throws -> [UUID: [PriceSnapshot]] {
         var result: [UUID: [PriceSnapshot]] = [:]
         for row in try await database.rows(PriceHistories(productIDs: productIDs, limit: min(max(limit, 1), 500))) {
-            let snapshot = PriceSnapshot(variantID: try row("variant_id"), price: try row("price"), compareAtPrice: try row("compare_at_price"),
-                                         available: try row("available"), recordedAt: try row("recorded_at"))
-            result[try row("product_id"), default: []].append(snapshot)
+            result[row.productID, default: []].append(row.snapshot)
         }
         return result
     }
 
     struct PriceHistories: PreparedQuery {
+        typealias Output = PriceSnapshotRow
         static let sql = """
             SELECT parent.id AS product_id, s.variant_id, s.price, s.compare_at_price, s.available, s.recorded_at
             FROM unnest($1::uuid[]) AS parent(id)
@@ -155,23 +146,6 @@ extension StoreService {
             bindings.append(limit)
             return bindings
         }
-    }
-
-    static func decodeProducts(_ rows: PostgresRowSequence) async throws -> [(product: Product, firstSeenMicros: Int64, changedMicros: Int64)] {
-        var products: [(Product, Int64, Int64)] = []
-        for try await raw in rows {
-            let row = NamedRow(raw)
-            // Read in the SELECT list's order (``productColumns(images:domain:)``).
-            let product = Product(
-                id: try row("id"), storeID: try row("store_id"), storeDomain: try row("store_domain"), householdID: try row("household_id"),
-                shopifyID: try row("shopify_id"), title: try row("title"), handle: try row("handle"), vendor: try row("vendor"),
-                productType: try row("product_type"), tags: try row("tags"),
-                images: try row("images", as: JSONColumn.self).decode([FeedImage].self, column: "products.images"), minPrice: try row("min_price"),
-                maxPrice: try row("max_price"), available: try row("available"), firstSeenAt: try row("first_seen_at"),
-                lastChangedAt: try row("last_changed_at"), removedAt: try row("removed_at"), version: try row("version"))
-            products.append((product, try row("first_seen_micros"), try row("changed_micros")))
-        }
-        return products
     }
 }
 

@@ -152,34 +152,10 @@ public final class StoreService: ServiceHealth {
         return store
     }
 
+    /// The stores of `rows` (``storeSelect``), their sync state as of now, with their cursor keys.
     func decodeStores(_ rows: PostgresRowSequence) async throws -> [(store: Store, micros: Int64)] {
         let now = clock.now
-        var stores: [(Store, Int64)] = []
-        for try await raw in rows {
-            let row = NamedRow(raw)
-            var lastError: StoreSyncError?
-            if let code = try row("last_error", as: String?.self).flatMap(StoreSyncError.Code.init(rawValue:)) {
-                lastError = StoreSyncError(code, try row("last_error_message") ?? "", status: try row("last_error_status"),
-                                           retryAfter: try row("last_error_retry_after"))
-            }
-            let lastSyncedAt: Date? = try row("last_synced_at")
-            let state: StoreSyncStatus.State
-            if let lease: Date = try row("lease_expires_at"), lease > now {
-                state = .syncing
-            } else if lastError != nil {
-                state = .failed
-            } else if try row("failure_count", as: Int.self) > 0 {
-                state = .waiting
-            } else {
-                state = lastSyncedAt == nil ? .neverSynced : .synced
-            }
-            let status = StoreSyncStatus(state: state, lastSyncedAt: lastSyncedAt, lastError: lastError,
-                                         lastErrorAt: lastError == nil ? nil : try row("last_error_at"), nextSyncAt: try row("next_sync_at"))
-            stores.append((Store(id: try row("id"), householdID: try row("household_id"), domain: try row("domain"), name: try row("name"),
-                                 createdAt: try row("created_at"), productCount: try row("product_count"), previewImages: try row("preview_images"),
-                                 syncStatus: status, version: try row("version")), try row("micros")))
-        }
-        return stores
+        return try await rows.rows(as: StoreRow.self).map { ($0.store(at: now), $0.micros) }
     }
 
     // MARK: Helpers

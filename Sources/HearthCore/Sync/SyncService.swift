@@ -137,7 +137,7 @@ public final class SyncService: Sendable {
             """, logger: logger)
         var found: [LoggedChange] = []
         for try await raw in rows {
-            let row = NamedRow(raw)
+            var row = RowCells(raw)
             let type: SyncType = try row("type")
             found.append(LoggedChange(type: type, id: try row("record_id"), person: try row("person"), version: try row("version"),
                                       deleted: try row("deleted"), xid: try row("xid")))
@@ -213,7 +213,7 @@ public final class SyncService: Sendable {
                 WHERE p.id = ANY(\(uuids(.product))) AND p.removed_at IS NULL
                 """,
                 logger: logger)
-            for (product, _, _) in try await StoreService.decodeProducts(rows) {
+            for product in try await rows.rows(as: ProductRow.self).map(\.product) {
                 add(.product, product.id.lowercasedString, .product(product), product.version, Product.subject(householdID: product.householdID))
             }
         }
@@ -270,3 +270,5 @@ public final class SyncService: Sendable {
         return 0
     }
 }
+
+extension SyncType: TextColumn {}

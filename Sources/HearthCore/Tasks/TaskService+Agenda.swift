@@ -21,15 +21,13 @@ extension TaskService {
         }
         let readable = ids.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
         guard !readable.isEmpty else { return [:] }
-        var items: [TaskItem] = []
-        for row in try await database.rows(Agendas(households: readable, from: from, to: to, limit: Self.agendaLimit)) {
-            items.append(try Self.decodeItem(row))
-        }
+        let items = try await database.rows(Agendas(households: readable, from: from, to: to, limit: Self.agendaLimit)).map(\.item)
         return Dictionary(grouping: try await withDetails(items, details)) { $0.householdID }
     }
 
     /// Each household's items occurring from `$2` to `$3` (at most `$4` each), by household and time.
     struct Agendas: PreparedQuery {
+        typealias Output = TaskItemRow
         static let sql = """
             SELECT \(TaskService.itemSelect) FROM unnest($1::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (

@@ -122,12 +122,11 @@ extension TaskService {
         let rows = try await connection.query("""
             SELECT \(unescaped: Self.itemSelect), t.field_versions FROM task_items t WHERE t.id = \(id)
             \(unescaped: forDeletion ? "FOR UPDATE" : "FOR NO KEY UPDATE")
-            """, logger: logger)
-        for try await raw in rows {
-            let row = NamedRow(raw)
-            var item = try Self.decodeItem(row)
+            """, logger: logger).rows(as: TaskItemRow.self, then: "field_versions", JSONColumn.self)
+        for (row, fieldVersions) in rows {
+            var item = row.item
             guard caller.ability.can("read", item.subject) else { break }
-            let versions = try FieldVersions(version: item.version, json: try row("field_versions"))
+            let versions = try FieldVersions(version: item.version, json: fieldVersions)
             guard withSubtasks else { return LockedItem(item: item, versions: versions) }
             let subtasks = try await connection.query(
                 "SELECT id, position, title, done FROM subtasks WHERE task_id = \(id) ORDER BY position", logger: logger)

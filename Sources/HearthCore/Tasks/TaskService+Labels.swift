@@ -153,19 +153,11 @@ extension TaskService {
         }
     }
 
-    /// The columns ``decodeLabel(_:)`` reads.
+    /// A label's columns (a ``TaskLabelRow``).
     static let labelColumns = "id, household_id, name, color, created_at, version"
 
     static func decodeLabels(_ rows: PostgresRowSequence) async throws -> [TaskLabel] {
-        var labels: [TaskLabel] = []
-        for try await row in rows { labels.append(try decodeLabel(NamedRow(row))) }
-        return labels
-    }
-
-    /// One row holding ``labelColumns``.
-    static func decodeLabel(_ row: NamedRow) throws -> TaskLabel {
-        TaskLabel(id: try row("id"), householdID: try row("household_id"), name: try row("name"), color: try row("color"),
-                  createdAt: try row("created_at"), version: Int(try row("version", as: Int64.self)))
+        try await rows.rows(as: TaskLabelRow.self).map(\.label)
     }
 }
 
@@ -238,12 +230,10 @@ extension TaskService {
         let rows = try await connection.query("""
             SELECT \(unescaped: Self.labelColumns), field_versions FROM labels WHERE id = \(id)
             \(unescaped: forDeletion ? "FOR UPDATE" : "FOR NO KEY UPDATE")
-            """, logger: logger)
-        for try await raw in rows {
-            let row = NamedRow(raw)
-            let label = try Self.decodeLabel(row)
-            guard caller.ability.can("read", label.subject) else { break }
-            return (label, try FieldVersions(version: label.version, json: try row("field_versions")))
+            """, logger: logger).rows(as: TaskLabelRow.self, then: "field_versions", JSONColumn.self)
+        for (row, fieldVersions) in rows {
+            guard caller.ability.can("read", row.label.subject) else { break }
+            return (row.label, try FieldVersions(version: row.label.version, json: fieldVersions))
         }
         throw ServiceError.notFound("Label")
     }

@@ -35,23 +35,18 @@ extension TaskService {
         let ordering = query.sort.ordering
         let keyset = try Self.itemKeyset(page, sort: query.sort)
         let rows = try await database.client.query("""
-            SELECT \(unescaped: Self.itemSelect), \(unescaped: ordering.key)::text AS sort_key FROM unnest(\(readable)::uuid[]) AS parent(id)
+            SELECT \(unescaped: Self.itemSelect), \(unescaped: page.makesCursors ? ordering.key : "NULL")::text AS sort_key FROM unnest(\(readable)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (
                 SELECT * FROM task_items t WHERE t.household_id = parent.id AND \(condition) AND \(keyset)
                 ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
             ) t
             ORDER BY t.household_id, \(unescaped: ordering.orderBy)
-            """, logger: logger)
-        var items: [TaskItem] = []
-        var keys: [String] = []
-        for try await raw in rows {
-            let row = NamedRow(raw)
-            items.append(try Self.decodeItem(row))
-            keys.append(try row("sort_key"))
-        }
+            """, logger: logger).rows(as: TaskItemRow.self, then: "sort_key", String?.self)
+        // The sort key is read only for cursors (NULL when the page makes none).
         let sort = query.sort
-        return Page.grouped(Array(zip(try await withDetails(items, details), keys)), by: \.0.householdID, parents: readable, request: page,
-                            totals: totals, cursor: { Cursor.make([sort.rawValue, $0.1, $0.0.id.lowercasedString]) }, item: \.0)
+        return Page.grouped(Array(zip(try await withDetails(rows.map(\.row.item), details), rows.map(\.extra))), by: \.0.householdID,
+                            parents: readable, request: page, totals: totals,
+                            cursor: { Cursor.make([sort.rawValue, $0.1 ?? "", $0.0.id.lowercasedString]) }, item: \.0)
     }
 
     static func itemKeyset(_ page: PageRequest, sort: TaskQuery.Sort) throws(PageRequestError) -> SQLCondition {

@@ -22,7 +22,7 @@ extension TaskService {
             """, logger: logger)
         var claimed: [(task: UUID, household: UUID, reminder: UUID, title: String, priority: String, due: Date, assignee: UUID?)] = []
         for try await raw in rows {
-            let row = NamedRow(raw)
+            var row = RowCells(raw)
             claimed.append((task: try row("id"), household: try row("household_id"), reminder: try row("reminder_id"), title: try row("title"),
                             priority: try row("priority"), due: try row("reminder_due_at"), assignee: try row("assignee_id")))
         }

@@ -141,21 +141,7 @@ public final class TaskService: ServiceHealth {
         """
 
     static func decodeItems(_ rows: PostgresRowSequence) async throws -> [TaskItem] {
-        var items: [TaskItem] = []
-        for try await row in rows { items.append(try decodeItem(NamedRow(row))) }
-        return items
-    }
-
-    /// One row of ``itemSelect`` (further columns are ignored).
-    static func decodeItem(_ row: NamedRow) throws -> TaskItem {
-        TaskItem(
-            id: try row("id"), householdID: try row("household_id"), kind: try row("kind"), title: try row("title"),
-            notes: try row("notes"), priority: try row("priority"), deadline: try row("deadline"),
-            estimateMinutes: try row("estimate_minutes"), assigneeID: try row("assignee_id"), startsAt: try row("starts_at"),
-            endsAt: try row("ends_at"), location: try row("location"), completedAt: try row("completed_at"), completedBy: try row("completed_by"),
-            createdBy: try row("created_by"), createdAt: try row("created_at"), updatedBy: try row("updated_by"), updatedAt: try row("updated_at"),
-            labels: [], subtasks: [], reminderID: try row("reminder_id"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"),
-            version: Int(try row("version", as: Int64.self)))
+        try await rows.rows(as: TaskItemRow.self).map(\.item)
     }
 
     /// Items with their labels and subtasks, or those of them asked for (a query each for all of them).
@@ -175,11 +161,12 @@ public final class TaskService: ServiceHealth {
     /// Labels of several items, by item, by name (one prepared statement).
     public func labels(ofItems ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
         var result: [UUID: [TaskLabel]] = [:]
-        for row in try await database.rows(LabelsOfItems(ids: ids)) { result[try row("task_id"), default: []].append(try Self.decodeLabel(row)) }
+        for row in try await database.rows(LabelsOfItems(ids: ids)) { result[row.taskID, default: []].append(row.label) }
         return result
     }
 
     struct LabelsOfItems: PreparedQuery {
+        typealias Output = ItemLabelRow
         static let sql = """
             SELECT tl.task_id, l.id, l.household_id, l.name, l.color, l.created_at, l.version
             FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ANY($1) ORDER BY lower(l.name), l.id
@@ -196,14 +183,12 @@ public final class TaskService: ServiceHealth {
     /// Subtasks of several items, by item, in order (one prepared statement).
     public func subtasks(ofItems ids: [UUID]) async throws -> [UUID: [Subtask]] {
         var result: [UUID: [Subtask]] = [:]
-        for row in try await database.rows(SubtasksOfItems(ids: ids)) {
-            let subtask = Subtask(id: try row("id"), position: try row("position"), title: try row("title"), done: try row("done"))
-            result[try row("task_id"), default: []].append(subtask)
-        }
+        for row in try await database.rows(SubtasksOfItems(ids: ids)) { result[row.taskID, default: []].append(row.subtask) }
         return result
     }
 
     struct SubtasksOfItems: PreparedQuery {
+        typealias Output = SubtaskRow
         static let sql = "SELECT task_id, id, position, title, done FROM subtasks WHERE task_id = ANY($1) ORDER BY task_id, position"
         let ids: [UUID]
 

@@ -51,9 +51,7 @@ extension UserService {
         let rows = try await database.client.query("""
             SELECT \(unescaped: Self.accessTokenColumns) FROM access_tokens WHERE user_id = \(userID) ORDER BY created_at DESC, id
             """, logger: logger)
-        var found: [AccessToken] = []
-        for try await raw in rows { found.append(try Self.decodeAccessToken(NamedRow(raw))) }
-        return found
+        return try await rows.rows(as: AccessTokenRow.self).map(\.token)
     }
 
     /// Revokes one of the caller's tokens at once, on every instance; another person's (or none) is `notFound`.
@@ -61,9 +59,7 @@ extension UserService {
         let rows = try await database.client.query("""
             DELETE FROM access_tokens WHERE id = \(id) AND user_id = \(userID) RETURNING \(unescaped: Self.accessTokenColumns)
             """, logger: logger)
-        var revoked: AccessToken?
-        for try await raw in rows { revoked = try Self.decodeAccessToken(NamedRow(raw)) }
-        guard let revoked else { throw ServiceError.notFound("Access token") }
+        guard let revoked = try await rows.rows(as: AccessTokenRow.self).first?.token else { throw ServiceError.notFound("Access token") }
         await forget(SessionCacheChange(session: id))
         logger.info("access token revoked", metadata: ["user": "\(userID)", "token": "\(id)"])
         return revoked
@@ -78,8 +74,8 @@ extension UserService {
             WHERE t.token_hash = \(key)
             """, logger: logger)
         for try await raw in rows {
-            let row = NamedRow(raw)
-            var user = try Self.decodeUser(row)
+            var row = RowCells(raw)
+            var user = try UserRow(&row).user
             user.isAdmin = false
             let token = AccessToken(id: try row("token_id"), userID: user.id, name: try row("name"),
                                     scopes: try row("scopes", as: [String].self).compactMap(AccessScope.init(rawValue:)),
@@ -91,11 +87,6 @@ extension UserService {
         return nil
     }
 
+    /// An access token's columns (an ``AccessTokenRow``).
     static let accessTokenColumns = "id, user_id, name, scopes, created_at, expires_at, last_used_at"
-
-    static func decodeAccessToken(_ row: NamedRow) throws -> AccessToken {
-        AccessToken(id: try row("id"), userID: try row("user_id"), name: try row("name"),
-                    scopes: try row("scopes", as: [String].self).compactMap(AccessScope.init(rawValue:)),
-                    createdAt: try row("created_at"), expiresAt: try row("expires_at"), lastUsedAt: try row("last_used_at"))
-    }
 }

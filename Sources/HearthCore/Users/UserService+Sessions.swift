@@ -16,8 +16,8 @@ extension UserService {
             """, logger: logger)
         var found: (User, String)?
         for try await raw in rows {
-            let row = NamedRow(raw)
-            found = (try Self.decodeUser(row), try row("password_hash"))
+            var row = RowCells(raw)
+            found = (try UserRow(&row).user, try row("password_hash"))
         }
         guard let (user, hash) = found else {
             try await hasher.spendVerificationTime(password)
@@ -89,8 +89,8 @@ extension UserService {
             WHERE s.token_hash = \(key)
             """, logger: logger)
         for try await raw in rows {
-            let row = NamedRow(raw)
-            let user = try Self.decodeUser(row)
+            var row = RowCells(raw)
+            let user = try UserRow(&row).user
             let session = UserSession(id: try row("session_id"), userID: user.id, deviceName: try row("device_name"),
                                       createdAt: try row("session_created_at"), lastUsedAt: try row("last_used_at"), expiresAt: try row("expires_at"))
             return SignedIn(user: user, session: session)
@@ -146,7 +146,7 @@ extension UserService {
             """, logger: logger)
         var found: [UserSession] = []
         for try await raw in rows {
-            let row = NamedRow(raw)
+            var row = RowCells(raw)
             found.append(UserSession(id: try row("id"), userID: userID, deviceName: try row("device_name"), createdAt: try row("created_at"),
                                      lastUsedAt: try row("last_used_at"), expiresAt: try row("expires_at")))
         }

@@ -252,19 +252,11 @@ public final class UserService: ServiceHealth {
 
     // MARK: Queries shared by the methods above
 
-    /// The columns ``decodeUser(_:)`` reads.
+    /// A user's columns (a ``UserRow``).
     static let userColumns = "id, email, display_name, avatar_url, is_admin, created_at"
 
     static func decodeUsers(_ rows: PostgresRowSequence) async throws -> [User] {
-        var users: [User] = []
-        for try await row in rows { users.append(try decodeUser(NamedRow(row))) }
-        return users
-    }
-
-    /// One row holding ``userColumns``.
-    static func decodeUser(_ row: NamedRow) throws -> User {
-        User(id: try row("id"), email: try row("email"), displayName: try row("display_name"), avatarURL: try row("avatar_url"),
-             isAdmin: try row("is_admin"), createdAt: try row("created_at"))
+        try await rows.rows(as: UserRow.self).map(\.user)
     }
 
     /// The account's email and password hash.

@@ -1,0 +1,93 @@
+import PostgresNIO
+
+/// One SELECT's row as a Swift value, read from ``RowCells`` in the statement's order.
+protocol TypedRow: Sendable {
+    /// Reads the row's columns, each by its name, in the SELECT list's order.
+    init(_ row: inout RowCells) throws
+}
+
+/// A result row's cells read in turn, each read naming the column it expects: a SELECT list and
+/// its decoder that drift apart fail on the first row (``Mismatch``, naming both), and nothing is
+/// decoded by position alone. A read is one step along the row and a decode specialised for the
+/// type asked for: no lookup, no copy of the row.
+struct RowCells {
+    private let row: PostgresRow
+    private var position: PostgresRow.Index
+
+    init(_ row: PostgresRow) {
+        self.row = row
+        position = row.startIndex
+    }
+
+    /// The next cell, which must be the column `name`, as `T`.
+    @inline(__always)
+    mutating func callAsFunction<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
+        guard position != row.endIndex else { throw Mismatch(expected: name, found: nil) }
+        let cell = row[position]
+        guard cell.columnName == name else { throw Mismatch(expected: name, found: cell.columnName) }
+        row.formIndex(after: &position)
+        return try cell.decode(T.self, context: .default)
+    }
+
+    /// Throws ``Mismatch`` unless every column was read (a statement returning more than its
+    /// decoder reads is as wrong as one returning less).
+    func end() throws {
+        guard position == row.endIndex else { throw Mismatch(expected: nil, found: row[position].columnName) }
+    }
+
+    /// A decoder read a column the statement does not return at that place: a programming mistake.
+    struct Mismatch: Error, CustomStringConvertible {
+        let expected: String?
+        let found: String?
+        var description: String {
+            switch (expected, found) {
+            case (let expected?, let found?): "the row's next column is \(found), but its decoder reads \(expected) there"
+            case (let expected?, nil): "the row has no more columns, but its decoder reads \(expected)"
+            case (nil, let found?): "the row has a column \(found) that its decoder does not read"
+            case (nil, nil): "the row does not match its decoder"
+            }
+        }
+    }
+}
+
+extension PostgresRowSequence {
+    /// Every row as `Row`.
+    func rows<Row: TypedRow>(as type: Row.Type) async throws -> [Row] {
+        var rows: [Row] = []
+        for try await row in self {
+            var cells = RowCells(row)
+            rows.append(try Row(&cells))
+            try cells.end()
+        }
+        return rows
+    }
+
+    /// Every row as `Row` followed by one more column, `name` (what a statement adds to a shared
+    /// SELECT list: a lock's field versions, a page's sort key), read as `Extra`.
+    func rows<Row: TypedRow, Extra: PostgresDecodable>(
+        as type: Row.Type, then name: String, _ extra: Extra.Type
+    ) async throws -> [(row: Row, extra: Extra)] {
+        var rows: [(row: Row, extra: Extra)] = []
+        for try await row in self {
+            var cells = RowCells(row)
+            rows.append((try Row(&cells), try cells(name, as: Extra.self)))
+            try cells.end()
+        }
+        return rows
+    }
+}
+
+/// An enum stored as its raw text: a typed row reads it as the enum, and a value the enum does not
+/// have fails the row (a `PostgresDecodingError` naming the column and the bytes), never a default.
+protocol TextColumn: RawRepresentable<String>, PostgresDecodable {}
+
+extension TextColumn {
+    public init<JSONDecoder: PostgresJSONDecoder>(
+        from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat, context: PostgresDecodingContext<JSONDecoder>
+    ) throws {
+        guard let value = Self(rawValue: try String(from: &buffer, type: type, format: format, context: context)) else {
+            throw PostgresDecodingError.Code.failure
+        }
+        self = value
+    }
+}

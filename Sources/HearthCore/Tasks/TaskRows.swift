@@ -1,0 +1,54 @@
+import Foundation
+import PostgresNIO
+
+/// A row of ``TaskService/itemSelect``: the item, without its labels and subtasks (loaded apart).
+struct TaskItemRow: TypedRow {
+    let item: TaskItem
+
+    init(_ row: inout RowCells) throws {
+        item = TaskItem(
+            id: try row("id"), householdID: try row("household_id"), kind: try row("kind"), title: try row("title"),
+            notes: try row("notes"), priority: try row("priority"), deadline: try row("deadline"),
+            estimateMinutes: try row("estimate_minutes"), assigneeID: try row("assignee_id"), startsAt: try row("starts_at"),
+            endsAt: try row("ends_at"), location: try row("location"), completedAt: try row("completed_at"), completedBy: try row("completed_by"),
+            createdBy: try row("created_by"), createdAt: try row("created_at"), updatedBy: try row("updated_by"), updatedAt: try row("updated_at"),
+            labels: [], subtasks: [], reminderID: try row("reminder_id"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"),
+            version: try row("version"))
+    }
+}
+
+/// A row of ``TaskService/labelColumns``.
+struct TaskLabelRow: TypedRow {
+    let label: TaskLabel
+
+    init(_ row: inout RowCells) throws {
+        label = TaskLabel(id: try row("id"), householdID: try row("household_id"), name: try row("name"), color: try row("color"),
+                          createdAt: try row("created_at"), version: try row("version"))
+    }
+}
+
+/// A row of ``TaskService/LabelsOfItems``: an item and one of its labels.
+struct ItemLabelRow: TypedRow {
+    let taskID: UUID
+    let label: TaskLabel
+
+    init(_ row: inout RowCells) throws {
+        taskID = try row("task_id")
+        label = try TaskLabelRow(&row).label
+    }
+}
+
+/// A row of ``TaskService/SubtasksOfItems``: an item and one of its subtasks.
+struct SubtaskRow: TypedRow {
+    let taskID: UUID
+    let subtask: Subtask
+
+    init(_ row: inout RowCells) throws {
+        taskID = try row("task_id")
+        subtask = Subtask(id: try row("id"), position: try row("position"), title: try row("title"), done: try row("done"))
+    }
+}
+
+// An item's kind and priority are stored as their raw values; one Hearth does not know fails the row.
+extension TaskKind: TextColumn {}
+extension TaskPriority: TextColumn {}
