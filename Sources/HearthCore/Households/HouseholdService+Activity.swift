@@ -78,7 +78,7 @@ extension HouseholdService {
             FROM unnest(\(households)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (
                 SELECT * FROM household_activity a WHERE a.household_id = parent.id AND a.id < \(after ?? Int64.max)
-                ORDER BY a.id DESC LIMIT \(page.first + 1)
+                ORDER BY a.id DESC LIMIT \(page.rowLimit)
             ) a
             LEFT JOIN users actor ON actor.id = a.actor_id
             LEFT JOIN users member ON member.id = a.member_id

@@ -62,7 +62,7 @@ extension HouseholdService {
             SELECT \(unescaped: Self.invitationSelect)
             FROM household_invitations i LEFT JOIN users u ON u.id = i.created_by
             WHERE i.household_id = \(householdID) AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "i.created_at", id: "i.id"))
-            ORDER BY i.created_at, i.id LIMIT \(page.first + 1)
+            ORDER BY i.created_at, i.id LIMIT \(page.rowLimit)
             """, logger: logger))
         return Page(rows: rows, request: page, totalCount: total,
                     cursor: { Cursor.make(microseconds: $0.micros, id: $0.invitation.id) }, item: \.invitation)

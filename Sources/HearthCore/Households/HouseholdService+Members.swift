@@ -22,7 +22,7 @@ extension HouseholdService {
             CROSS JOIN LATERAL (
                 SELECT m.* FROM household_members m
                 WHERE m.household_id = parent.id AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "m.joined_at", id: "m.user_id"))
-                ORDER BY m.joined_at, m.user_id LIMIT \(page.first + 1)
+                ORDER BY m.joined_at, m.user_id LIMIT \(page.rowLimit)
             ) m
             JOIN users u ON u.id = m.user_id
             ORDER BY m.household_id, m.joined_at, m.user_id

@@ -150,7 +150,7 @@ public final class HouseholdService: ServiceHealth {
             """
             SELECT \(unescaped: Self.householdSelect) FROM households h
             WHERE \(allowed) AND \(SQLCondition.keyset(after: after, time: "h.created_at", id: "h.id"))
-            ORDER BY h.created_at, h.id LIMIT \(page.first + 1)
+            ORDER BY h.created_at, h.id LIMIT \(page.rowLimit)
             """, logger: logger))
         return Page(rows: rows, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.household.id) },
                     item: \.household)

@@ -30,7 +30,7 @@ public struct NotificationService: Sendable {
             SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts, n.created_at, n.read_at, n.version, n.kind, n.task_id, n.state,
                    \(unescaped: Cursor.microsecondsSQL("n.created_at")) AS micros
             FROM notifications n WHERE n.user_id = \(caller.userID) AND \(unread) AND \(keyset)
-            ORDER BY n.created_at DESC, n.id DESC LIMIT \(page.first + 1)
+            ORDER BY n.created_at DESC, n.id DESC LIMIT \(page.rowLimit)
             """, logger: logger)
         let decoded = try await Self.decodeNotifications(rows)
         return Page(rows: decoded, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.notification.id) },

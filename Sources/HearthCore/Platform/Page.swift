@@ -10,8 +10,13 @@ public struct PageRequest: Sendable, Equatable {
     public let after: String?
     /// Whether the list's total is wanted; when not, services skip counting and report 0.
     public let countsTotal: Bool
-    /// Whether the items' cursors are wanted; when not, pages carry empty cursors (nobody reads them).
+    /// Whether the items' cursors and the page's info are wanted; when not, pages carry empty
+    /// cursors and `hasNextPage` is not looked for (nobody reads them).
     public let makesCursors: Bool
+
+    /// The rows a list statement fetches: one more than `first` when the page says whether another
+    /// follows (the extra row is that answer), else `first`.
+    public var rowLimit: Int { makesCursors ? first + 1 : first }
 
     /// Checks `first` (1 to 100) and that `after` looks like a cursor; `field`s name what was wrong.
     public init(first: Int?, after: String?, countsTotal: Bool = true, makesCursors: Bool = true) throws(PageRequestError) {
@@ -69,7 +74,7 @@ public struct Page<Item: Sendable>: Sendable {
 
     public static var empty: Page { Page(items: [], hasNextPage: false, totalCount: 0) }
 
-    /// A page from rows fetched with `LIMIT first + 1` (the extra row only says another page
+    /// A page from rows fetched with `LIMIT rowLimit` (an extra row only says another page
     /// follows): each row gives its cursor and its item.
     public init<Row>(rows: [Row], request: PageRequest, totalCount: Int, cursor: (Row) -> String, item: (Row) -> Item) {
         self.items = rows.prefix(request.first).map { (request.makesCursors ? cursor($0) : "", item($0)) }
@@ -78,7 +83,7 @@ public struct Page<Item: Sendable>: Sendable {
     }
 
     /// The pages of several parents from the rows of one batched statement (each parent's rows in
-    /// the order they came, each fetched with `LIMIT first + 1`); a parent without rows gets an empty page.
+    /// the order they came, each fetched with `LIMIT rowLimit`); a parent without rows gets an empty page.
     public static func grouped<Row>(
         _ rows: [Row], by parent: (Row) -> UUID, parents: [UUID], request: PageRequest, totals: [UUID: Int],
         cursor: (Row) -> String, item: (Row) -> Item

@@ -17,7 +17,7 @@ extension Database {
     func rows<Query: PreparedQuery>(_ query: Query) async throws -> [Query.Output] {
         var rows: [Query.Output] = []
         for try await row in try await client.execute(query, logger: logger) {
-            var cells = RowCells(row)
+            var cells = RowCells(row, checkingNames: rows.isEmpty)
             rows.append(try Query.Output(&cells))
             try cells.end()
         }

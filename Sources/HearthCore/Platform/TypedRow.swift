@@ -13,10 +13,14 @@ protocol TypedRow: Sendable {
 struct RowCells {
     private let row: PostgresRow
     private var position: PostgresRow.Index
+    /// Whether each read compares its name with the column's. The rows of one result share their
+    /// columns, so the readers of a whole result check its first row only.
+    private let checksNames: Bool
 
-    init(_ row: PostgresRow) {
+    init(_ row: PostgresRow, checkingNames: Bool = true) {
         self.row = row
         position = row.startIndex
+        checksNames = checkingNames
     }
 
     /// The next cell, which must be the column `name`, as `T`.
@@ -24,7 +28,7 @@ struct RowCells {
     mutating func callAsFunction<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
         guard position != row.endIndex else { throw Mismatch(expected: name, found: nil) }
         let cell = row[position]
-        guard cell.columnName == name else { throw Mismatch(expected: name, found: cell.columnName) }
+        guard !checksNames || cell.columnName == name else { throw Mismatch(expected: name, found: cell.columnName) }
         row.formIndex(after: &position)
         return try cell.decode(T.self, context: .default)
     }
@@ -55,7 +59,7 @@ extension PostgresRowSequence {
     func rows<Row: TypedRow>(as type: Row.Type) async throws -> [Row] {
         var rows: [Row] = []
         for try await row in self {
-            var cells = RowCells(row)
+            var cells = RowCells(row, checkingNames: rows.isEmpty)
             rows.append(try Row(&cells))
             try cells.end()
         }
@@ -69,7 +73,7 @@ extension PostgresRowSequence {
     ) async throws -> [(row: Row, extra: Extra)] {
         var rows: [(row: Row, extra: Extra)] = []
         for try await row in self {
-            var cells = RowCells(row)
+            var cells = RowCells(row, checkingNames: rows.isEmpty)
             rows.append((try Row(&cells), try cells(name, as: Extra.self)))
             try cells.end()
         }

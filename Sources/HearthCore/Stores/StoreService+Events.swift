@@ -58,7 +58,7 @@ extension StoreService {
             SELECT \(Self.eventSelect(reader: reader)) FROM unnest(\(ids)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (
                 SELECT e.* FROM store_events e WHERE e.household_id = parent.id AND \(condition) AND \(keyset)
-                ORDER BY e.id DESC LIMIT \(page.first + 1)
+                ORDER BY e.id DESC LIMIT \(page.rowLimit)
             ) e
             \(unescaped: Self.eventJoins)
             ORDER BY e.household_id, e.id DESC

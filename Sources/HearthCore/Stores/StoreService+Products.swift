@@ -47,7 +47,7 @@ extension StoreService {
             FROM unnest(\(readable)::uuid[], \(shown.map(\.domain))::text[]) AS parent(id, domain)
             CROSS JOIN LATERAL (
                 SELECT * FROM products p WHERE p.store_id = parent.id AND \(condition) AND \(keyset)
-                ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
+                ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.rowLimit)
             ) p
             ORDER BY p.store_id, \(unescaped: ordering.orderBy)
             """, logger: logger).rows(as: ProductRow.self)

@@ -136,7 +136,7 @@ public final class StoreService: ServiceHealth {
             CROSS JOIN LATERAL (
                 SELECT * FROM stores s
                 WHERE s.household_id = parent.id AND \(allowed) AND \(SQLCondition.keyset(after: after, time: "s.created_at", id: "s.id"))
-                ORDER BY s.created_at, s.id LIMIT \(page.first + 1)
+                ORDER BY s.created_at, s.id LIMIT \(page.rowLimit)
             ) s
             ORDER BY s.household_id, s.created_at, s.id
             """, logger: logger))

@@ -38,7 +38,7 @@ extension TaskService {
             SELECT \(unescaped: Self.itemSelect), \(unescaped: page.makesCursors ? ordering.key : "NULL")::text AS sort_key FROM unnest(\(readable)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (
                 SELECT * FROM task_items t WHERE t.household_id = parent.id AND \(condition) AND \(keyset)
-                ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.first + 1)
+                ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.rowLimit)
             ) t
             ORDER BY t.household_id, \(unescaped: ordering.orderBy)
             """, logger: logger).rows(as: TaskItemRow.self, then: "sort_key", String?.self)
