@@ -26,11 +26,15 @@ public struct DatabaseConfiguration: Sendable {
         client.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)ms"))
     }
 
-    /// The embedded cluster's unix socket, as its trusted superuser.
+    /// The embedded cluster's unix socket, as its trusted superuser. Idle connections are not
+    /// pinged: keep-alive queries find connections a network dropped, and a local socket to the
+    /// cluster Hearth supervises has no network between (the pool would otherwise arm and cancel a
+    /// keep-alive timer each time a statement returns its connection: a task and a timer each).
     public static func embedded(_ endpoint: EmbeddedPostgresEndpoint, poolSize: Int) -> DatabaseConfiguration {
         var client = PostgresClient.Configuration(
             unixSocketPath: endpoint.socketPath, username: endpoint.username, password: nil, database: endpoint.database)
         client.options.maximumConnections = poolSize
+        client.options.keepAliveBehavior = nil
         return DatabaseConfiguration(client: client, displayAddress: "unix:\(endpoint.socketPath)/\(endpoint.database)")
     }
 
