@@ -15,4 +15,19 @@ struct DeliveryChannelRow: TypedRow {
     }
 }
 
+/// A channel with where it sends (``DeliveryService/channelColumns``, then `url, push_p256dh,
+/// push_auth, secret`); the secret still sealed.
+struct ChannelAddressRow: TypedRow {
+    let channel: DeliveryChannel
+    let url: String
+    let pushP256dh: String?
+    let pushAuth: String?
+    let sealedSecret: Data?
+
+    init(_ row: inout RowCells) throws {
+        channel = try DeliveryChannelRow(&row).channel
+        (url, pushP256dh, pushAuth, sealedSecret) = (try row("url"), try row("push_p256dh"), try row("push_auth"), try row("secret"))
+    }
+}
+
 extension DeliveryChannel.Kind: TextColumn {}

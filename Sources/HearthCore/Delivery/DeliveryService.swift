@@ -197,20 +197,17 @@ public final class DeliveryService: ServiceHealth {
         let rows = try await database.client.query("""
             SELECT \(unescaped: Self.channelColumns), url, push_p256dh, push_auth, secret FROM delivery_channels
             WHERE id = ANY(\(ids)) AND (\(owner)::uuid IS NULL OR user_id = \(owner))
-            """, logger: logger)
+            """, logger: logger).rows(as: ChannelAddressRow.self)
         var targets: [UUID: Result<ChannelTarget, ServiceError>] = [:]
-        for try await raw in rows {
-            var row = RowCells(raw)
-            let channel = try DeliveryChannelRow(&row).channel
-            let (address, p256dh, auth, sealedSecret): (String, String?, String?, Data?) =
-                (try row("url"), try row("push_p256dh"), try row("push_auth"), try row("secret"))
-            guard let url = URL(string: address) else { continue }
+        for row in rows {
+            let channel = row.channel
+            guard let url = URL(string: row.url) else { continue }
             var keys: WebPushEncryption.Keys?
-            if let p256dh, let auth {
+            if let p256dh = row.pushP256dh, let auth = row.pushAuth {
                 keys = try? WebPushEncryption.Keys(p256dh: p256dh, auth: auth)
             }
             var secret: String?
-            if let sealed = sealedSecret {
+            if let sealed = row.sealedSecret {
                 guard let secrets = configuration.secrets, let opened = try? secrets.open(sealed) else {
                     targets[channel.id] = .failure(.conflict(
                         "This channel's secret cannot be opened with this server's secret key (was the key changed?); remove the channel and add it again."))

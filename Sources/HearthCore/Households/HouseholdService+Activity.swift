@@ -83,26 +83,7 @@ extension HouseholdService {
             LEFT JOIN users actor ON actor.id = a.actor_id
             LEFT JOIN users member ON member.id = a.member_id
             ORDER BY a.household_id, a.id DESC
-            """, logger: logger)
-        var found: [ActivityEntry] = []
-        for try await raw in rows {
-            var row = RowCells(raw)
-            let (householdID, id, kind): (UUID, Int64, ActivityEntry.Kind) = (try row("household_id"), try row("id"), try row("kind"))
-            // Either person's account may be gone since: shown as deleted.
-            let actor = try Self.person(&row, "actor_id", "actor_name", "actor_avatar") ?? .deleted
-            let member = try Self.person(&row, "member_id", "member_name", "member_avatar") ?? (kind.isAboutMember ? .deleted : nil)
-            found.append(ActivityEntry(
-                id: id, householdID: householdID, kind: kind, actor: actor, member: member,
-                role: try row("role"), previousRole: try row("previous_role"), invitationID: try row("invitation_id"), createdAt: try row("created_at")))
-        }
-        return Page.grouped(found, by: \.householdID, parents: households, request: page, totals: totals,
+            """, logger: logger).rows(as: ActivityRow.self).map(\.entry)
+        return Page.grouped(rows, by: \.householdID, parents: households, request: page, totals: totals,
                             cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
-    }
-
-    /// A person named by three columns (id, display name, avatar), nil when the account is gone.
-    static func person(_ row: inout RowCells, _ id: String, _ name: String, _ avatar: String) throws -> PublicUser? {
-        let (id, name, avatar): (UUID?, String?, String?) = (try row(id), try row(name), try row(avatar))
-        guard let id, let name else { return nil }
-        return PublicUser(id: id, displayName: name, avatarURL: avatar)
-    }
-}
+    }}

@@ -6,7 +6,7 @@ extension HouseholdService {
     static let invitationColumns = SQLColumns([
         "id": .init("i.id", .uuid), "householdId": .init("i.household_id", .uuid), "role": .init("i.role", .text),
     ])
-    /// The columns ``decodeInvitations(_:)`` reads (creator joined as `u`), with the creation
+    /// An invitation's columns (an ``InvitationRow``; its creator joined as `u`), with the creation
     /// time's exact microseconds (the page cursor).
     static let invitationSelect = """
         i.id, i.household_id, i.role, i.created_by, u.display_name, u.avatar_url, i.created_at, i.expires_at, i.max_uses, i.uses, \
@@ -142,18 +142,7 @@ extension HouseholdService {
     }
 
     static func decodeInvitations(_ rows: PostgresRowSequence) async throws -> [(invitation: Invitation, micros: Int64)] {
-        var found: [(invitation: Invitation, micros: Int64)] = []
-        for try await raw in rows {
-            var row = RowCells(raw)
-            let (id, householdID, role): (UUID, UUID, HouseholdRole) = (try row("id"), try row("household_id"), try row("role"))
-            // The creator's account may be gone since.
-            let creator = try Self.person(&row, "created_by", "display_name", "avatar_url") ?? .deleted
-            found.append((Invitation(
-                id: id, householdID: householdID, role: role, createdBy: creator,
-                createdAt: try row("created_at"), expiresAt: try row("expires_at"), maxUses: try row("max_uses"), uses: try row("uses"),
-                revokedAt: try row("revoked_at")), try row("micros")))
-        }
-        return found
+        try await rows.rows(as: InvitationRow.self).map { ($0.invitation, $0.micros) }
     }
 
     static func codeHash(_ code: String) -> Data {

@@ -26,17 +26,8 @@ extension HouseholdService {
             ) m
             JOIN users u ON u.id = m.user_id
             ORDER BY m.household_id, m.joined_at, m.user_id
-            """, logger: logger)
-        var found: [(member: HouseholdMember, micros: Int64)] = []
-        for try await raw in rows {
-            var row = RowCells(raw)
-            let role: HouseholdRole = try row("role")
-            let user = PublicUser(id: try row("user_id"), displayName: try row("display_name"), avatarURL: try row("avatar_url"))
-            found.append((HouseholdMember(householdID: try row("household_id"), user: user, role: role, joinedAt: try row("joined_at"),
-                                          version: try row("version")),
-                          try row("micros")))
-        }
-        return Page.grouped(found, by: \.member.householdID, parents: households, request: page, totals: totals,
+            """, logger: logger).rows(as: MemberRow.self)
+        return Page.grouped(rows, by: \.member.householdID, parents: households, request: page, totals: totals,
                             cursor: { Cursor.make(microseconds: $0.micros, id: $0.member.user.id) }, item: \.member)
     }
 
@@ -208,7 +199,3 @@ extension HouseholdService {
         return nil
     }
 }
-
-// Stored as their raw values; one this Hearth does not know fails the row.
-extension HouseholdRole: TextColumn {}
-extension ActivityEntry.Kind: TextColumn {}

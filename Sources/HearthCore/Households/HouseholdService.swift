@@ -251,20 +251,14 @@ public final class HouseholdService: ServiceHealth {
         return trimmed
     }
 
-    /// The columns ``decodeHouseholds(_:)`` reads, with the creation time's exact microseconds (the page cursor).
+    /// A household's columns (a ``HouseholdRow``), with the creation time's exact microseconds (the page cursor).
     static let householdSelect = "h.id, h.name, h.description, h.time_zone, h.created_at, h.updated_at, h.version, "
         + Cursor.microsecondsSQL("h.created_at") + " AS micros"
 
     static func decodeHouseholds(_ rows: PostgresRowSequence) async throws -> [(household: Household, micros: Int64)] {
-        var found: [(household: Household, micros: Int64)] = []
-        for try await raw in rows {
-            var row = RowCells(raw)
-            let household = Household(id: try row("id"), name: try row("name"), description: try row("description"), timeZone: try row("time_zone"),
-                                      createdAt: try row("created_at"), updatedAt: try row("updated_at"), version: try row("version"))
-            found.append((household, try row("micros")))
-        }
-        return found
+        try await rows.rows(as: HouseholdRow.self).map { ($0.household, $0.micros) }
     }
+
     static let householdColumns = SQLColumns(["id": .init("h.id", .uuid), "householdId": .init("h.id", .uuid)])
 
     // MARK: Health

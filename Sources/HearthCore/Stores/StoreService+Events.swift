@@ -180,21 +180,6 @@ extension StoreService {
     }
 
     static func decodeEvents(_ rows: PostgresRowSequence) async throws -> [StoreEvent] {
-        var events: [StoreEvent] = []
-        for try await raw in rows {
-            var row = RowCells(raw)
-            let (id, householdID, storeID, storeName): (Int64, UUID, UUID, String) =
-                (try row("id"), try row("household_id"), try row("store_id"), try row("store_name"))
-            let (productID, productTitle, variantID, variantTitle): (UUID, String, UUID?, String?) =
-                (try row("product_id"), try row("product_title"), try row("variant_id"), try row("variant_title"))
-            let (type, oldPrice, newPrice, magnitude): (StoreEventType, Int64?, Int64?, String?) =
-                (try row("type"), try row("old_price"), try row("new_price"), try row("magnitude"))
-            let (createdAt, version, isRead): (Date, Int, Bool) = (try row("created_at"), try row("version"), try row("read"))
-            events.append(StoreEvent(
-                id: id, householdID: householdID, storeID: storeID, storeName: storeName, productID: productID, productTitle: productTitle,
-                variantID: variantID, variantTitle: variantTitle, type: type, oldPrice: oldPrice, newPrice: newPrice,
-                magnitude: magnitude.flatMap(PriceChangeMagnitude.init), createdAt: createdAt, isRead: isRead, version: version))
-        }
-        return events
+        try await rows.rows(as: StoreEventRow.self).map(\.event)
     }
 }

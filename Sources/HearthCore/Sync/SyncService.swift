@@ -103,13 +103,19 @@ public final class SyncService: Sendable {
     }
 
     /// One logged change, before its record is read.
-    struct LoggedChange {
+    /// A row of the change log (`type, record_id, person, version, deleted, xid`).
+    struct LoggedChange: TypedRow {
         var type: SyncType
         var id: String
         var person: String
         var version: Int
         var deleted: Bool
         var xid: String
+
+        init(_ row: inout RowCells) throws {
+            (type, id, person) = (try row("type"), try row("record_id"), try row("person"))
+            (version, deleted, xid) = (try row("version"), try row("deleted"), try row("xid"))
+        }
     }
 
     /// The log rows of the page: visible in the target snapshot, not in the base one (a snapshot
@@ -135,14 +141,7 @@ public final class SyncService: Sendable {
             ORDER BY c.xid, c.type, c.record_id, COALESCE(c.person::text, '')
             LIMIT \(limit)
             """, logger: logger)
-        var found: [LoggedChange] = []
-        for try await raw in rows {
-            var row = RowCells(raw)
-            let type: SyncType = try row("type")
-            found.append(LoggedChange(type: type, id: try row("record_id"), person: try row("person"), version: try row("version"),
-                                      deleted: try row("deleted"), xid: try row("xid")))
-        }
-        return found
+        return try await rows.rows(as: LoggedChange.self)
     }
 
     /// The changes with their records as they are now (read in one statement per type). A record

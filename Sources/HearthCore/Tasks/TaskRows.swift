@@ -52,3 +52,20 @@ struct SubtaskRow: TypedRow {
 // An item's kind and priority are stored as their raw values; one Hearth does not know fails the row.
 extension TaskKind: TextColumn {}
 extension TaskPriority: TextColumn {}
+
+/// A reminder claimed for sending (`id, household_id, reminder_id, title, priority,
+/// reminder_due_at, assignee_id` of its item).
+struct ClaimedReminder: TypedRow {
+    let task: UUID
+    let household: UUID
+    let reminder: UUID
+    let title: String
+    let priority: TaskPriority
+    let due: Date
+    let assignee: UUID?
+
+    init(_ row: inout RowCells) throws {
+        (task, household, reminder, title) = (try row("id"), try row("household_id"), try row("reminder_id"), try row("title"))
+        (priority, due, assignee) = (try row("priority"), try row("reminder_due_at"), try row("assignee_id"))
+    }
+}

@@ -19,22 +19,15 @@ extension TaskService {
                            AND (reminder_lease_expires_at IS NULL OR reminder_lease_expires_at < \(now))
                          ORDER BY reminder_due_at LIMIT \(max(1, min(limit, 500))) FOR UPDATE SKIP LOCKED)
             RETURNING id, household_id, reminder_id, title, priority, reminder_due_at, assignee_id
-            """, logger: logger)
-        var claimed: [(task: UUID, household: UUID, reminder: UUID, title: String, priority: String, due: Date, assignee: UUID?)] = []
-        for try await raw in rows {
-            var row = RowCells(raw)
-            claimed.append((task: try row("id"), household: try row("household_id"), reminder: try row("reminder_id"), title: try row("title"),
-                            priority: try row("priority"), due: try row("reminder_due_at"), assignee: try row("assignee_id")))
-        }
+            """, logger: logger).rows(as: ClaimedReminder.self)
         var sent: [TaskReminder] = []
-        for item in claimed {
+        for item in rows {
             if let reminder = try await deliver(item, now: now) { sent.append(reminder) }
         }
         return sent
     }
 
-    private func deliver(_ item: (task: UUID, household: UUID, reminder: UUID, title: String, priority: String, due: Date, assignee: UUID?),
-                         now: Date) async throws -> TaskReminder? {
+    private func deliver(_ item: ClaimedReminder, now: Date) async throws -> TaskReminder? {
         let logger = self.logger
         let owner = instanceID
         let zone = try await households.timeZone(of: item.household)
@@ -59,7 +52,7 @@ extension TaskService {
             var recipients: [UUID] = []
             for try await recipient in recipientRows.decode(UUID.self) { recipients.append(recipient) }
             let body = "Due " + Self.localTime(item.due, in: zone)
-            let priority: HouseholdNotification.Priority = item.priority == TaskPriority.high.rawValue ? .high : .normal
+            let priority: HouseholdNotification.Priority = item.priority == .high ? .high : .normal
             let notifications = recipients.map {
                 HouseholdNotification(id: UUID(), userID: $0, householdID: item.household, storeID: nil, title: item.title, body: body,
                                       priority: priority, counts: [:], createdAt: now, readAt: nil, kind: .reminder, taskID: item.task)

@@ -68,18 +68,15 @@ extension UserService {
     /// The person an access token's hash acts for (never as a server admin) and the token, if any.
     func accessTokenSignIn(key: Data) async throws -> SignedIn? {
         let rows = try await database.client.query("""
-            SELECT u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at,
-                   t.id AS token_id, t.name, t.scopes, t.created_at AS token_created_at, t.expires_at, t.last_used_at
+            SELECT t.id, t.user_id, t.name, t.scopes, t.created_at, t.expires_at, t.last_used_at,
+                   u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at
             FROM access_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.token_hash = \(key)
-            """, logger: logger)
-        for try await raw in rows {
-            var row = RowCells(raw)
-            var user = try UserRow(&row).user
+            """, logger: logger).rows(as: AccessTokenSignInRow.self)
+        for row in rows {
+            var user = row.user
             user.isAdmin = false
-            let token = AccessToken(id: try row("token_id"), userID: user.id, name: try row("name"),
-                                    scopes: try row("scopes", as: [String].self).compactMap(AccessScope.init(rawValue:)),
-                                    createdAt: try row("token_created_at"), expiresAt: try row("expires_at"), lastUsedAt: try row("last_used_at"))
+            let token = row.token
             let session = UserSession(id: token.id, userID: user.id, deviceName: "Access token “\(token.name)”", createdAt: token.createdAt,
                                       lastUsedAt: token.lastUsedAt ?? token.createdAt, expiresAt: token.expiresAt)
             return SignedIn(user: user, session: session, accessToken: token)

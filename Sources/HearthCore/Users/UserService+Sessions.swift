@@ -13,13 +13,8 @@ extension UserService {
         let rows = try await database.client.query(
             """
             SELECT \(unescaped: Self.userColumns), password_hash FROM users WHERE email = \(email)
-            """, logger: logger)
-        var found: (User, String)?
-        for try await raw in rows {
-            var row = RowCells(raw)
-            found = (try UserRow(&row).user, try row("password_hash"))
-        }
-        guard let (user, hash) = found else {
+            """, logger: logger).rows(as: UserRow.self, then: "password_hash", String.self)
+        guard let (user, hash) = rows.first.map({ ($0.row.user, $0.extra) }) else {
             try await hasher.spendVerificationTime(password)
             throw ServiceError.invalidCredentials
         }
@@ -83,19 +78,12 @@ extension UserService {
     private func sessionSignIn(key: Data) async throws -> SignedIn? {
         let rows = try await database.client.query(
             """
-            SELECT u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at,
-                   s.id AS session_id, s.device_name, s.created_at AS session_created_at, s.last_used_at, s.expires_at
+            SELECT s.id, s.user_id, s.device_name, s.created_at, s.last_used_at, s.expires_at,
+                   u.id, u.email, u.display_name, u.avatar_url, u.is_admin, u.created_at
             FROM user_sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(key)
-            """, logger: logger)
-        for try await raw in rows {
-            var row = RowCells(raw)
-            let user = try UserRow(&row).user
-            let session = UserSession(id: try row("session_id"), userID: user.id, deviceName: try row("device_name"),
-                                      createdAt: try row("session_created_at"), lastUsedAt: try row("last_used_at"), expiresAt: try row("expires_at"))
-            return SignedIn(user: user, session: session)
-        }
-        return nil
+            """, logger: logger).rows(as: SessionSignInRow.self)
+        return rows.first.map { SignedIn(user: $0.user, session: $0.session) }
     }
 
     /// Records a use: a session's expiry slides forward, a token's last use is noted. False when
@@ -141,16 +129,10 @@ extension UserService {
     public func sessions(userID: UUID) async throws -> [UserSession] {
         let rows = try await database.client.query(
             """
-            SELECT id, device_name, created_at, last_used_at, expires_at FROM user_sessions
+            SELECT id, user_id, device_name, created_at, last_used_at, expires_at FROM user_sessions
             WHERE user_id = \(userID) AND expires_at > \(clock.now) ORDER BY last_used_at DESC, id
             """, logger: logger)
-        var found: [UserSession] = []
-        for try await raw in rows {
-            var row = RowCells(raw)
-            found.append(UserSession(id: try row("id"), userID: userID, deviceName: try row("device_name"), createdAt: try row("created_at"),
-                                     lastUsedAt: try row("last_used_at"), expiresAt: try row("expires_at")))
-        }
-        return found
+        return try await rows.rows(as: SessionRow.self).map(\.session)
     }
 
     /// Ends one of the caller's own sessions; another person's (or none) is `notFound`.
