@@ -9,8 +9,8 @@ struct DeliveryChannelRow: TypedRow {
         let (id, userID, kind, name, kinds): (UUID, UUID, DeliveryChannel.Kind, String, [String]?) =
             (try row("id"), try row("user_id"), try row("kind"), try row("name"), try row("kinds"))
         channel = DeliveryChannel(
-            id: id, userID: userID, kind: kind, name: name, kinds: kinds.map { $0.compactMap(NotificationKind.init(rawValue:)) }, enabled: try row("enabled"), disabledReason: try row("disabled_reason"),
-            createdAt: try row("created_at"), lastSuccessAt: try row("last_success_at"), lastFailureAt: try row("last_failure_at"),
+            id: id, userID: userID, kind: kind, name: name, kinds: kinds.map { $0.compactMap(NotificationKind.init(rawValue:)) },
+            enabled: try row("enabled"), disabledReason: try row("disabled_reason"), createdAt: try row("created_at"), lastSuccessAt: try row("last_success_at"), lastFailureAt: try row("last_failure_at"),
             lastFailure: try row("last_failure"), consecutiveFailures: try row("consecutive_failures"))
     }
 }

@@ -15,12 +15,6 @@ extension PreparedQuery {
 extension Database {
     /// Runs a prepared query; each row is read as the query's typed row.
     func rows<Query: PreparedQuery>(_ query: Query) async throws -> [Query.Output] {
-        var rows: [Query.Output] = []
-        for try await row in try await client.execute(query, logger: logger) {
-            var cells = RowCells(row, checkingNames: rows.isEmpty)
-            rows.append(try Query.Output(&cells))
-            try cells.end()
-        }
-        return rows
+        try await client.execute(query, logger: logger).rows(as: Query.Output.self)
     }
 }

@@ -13,6 +13,7 @@ protocol TypedRow: Sendable {
 struct RowCells {
     private let row: PostgresRow
     private var position: PostgresRow.Index
+    private let endOfRow: PostgresRow.Index
     /// Whether each read compares its name with the column's. The rows of one result share their
     /// columns, so the readers of a whole result check its first row only.
     private let checksNames: Bool
@@ -20,13 +21,14 @@ struct RowCells {
     init(_ row: PostgresRow, checkingNames: Bool = true) {
         self.row = row
         position = row.startIndex
+        endOfRow = row.endIndex
         checksNames = checkingNames
     }
 
     /// The next cell, which must be the column `name`, as `T`.
     @inline(__always)
     mutating func callAsFunction<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
-        guard position != row.endIndex else { throw Mismatch(expected: name, found: nil) }
+        guard position != endOfRow else { throw Mismatch(expected: name, found: nil) }
         let cell = row[position]
         guard !checksNames || cell.columnName == name else { throw Mismatch(expected: name, found: cell.columnName) }
         row.formIndex(after: &position)
@@ -36,7 +38,7 @@ struct RowCells {
     /// Throws ``Mismatch`` unless every column was read (a statement returning more than its
     /// decoder reads is as wrong as one returning less).
     func end() throws {
-        guard position == row.endIndex else { throw Mismatch(expected: nil, found: row[position].columnName) }
+        guard position == endOfRow else { throw Mismatch(expected: nil, found: row[position].columnName) }
     }
 
     /// A decoder read a column the statement does not return at that place: a programming mistake.
@@ -54,16 +56,10 @@ struct RowCells {
     }
 }
 
-extension PostgresRowSequence {
+extension AsyncSequence where Element == PostgresRow {
     /// Every row as `Row`.
     func rows<Row: TypedRow>(as type: Row.Type) async throws -> [Row] {
-        var rows: [Row] = []
-        for try await row in self {
-            var cells = RowCells(row, checkingNames: rows.isEmpty)
-            rows.append(try Row(&cells))
-            try cells.end()
-        }
-        return rows
+        try await decoded { try Row(&$0) }
     }
 
     /// Every row as `Row` followed by one more column, `name` (what a statement adds to a shared
@@ -71,13 +67,19 @@ extension PostgresRowSequence {
     func rows<Row: TypedRow, Extra: PostgresDecodable>(
         as type: Row.Type, then name: String, _ extra: Extra.Type
     ) async throws -> [(row: Row, extra: Extra)] {
-        var rows: [(row: Row, extra: Extra)] = []
+        try await decoded { (try Row(&$0), try $0(name, as: Extra.self)) }
+    }
+
+    /// Every row read by `read`, which must read all its columns. The rows of one result share
+    /// their columns, so only the first one's names are checked.
+    private func decoded<Value>(_ read: (inout RowCells) throws -> Value) async throws -> [Value] {
+        var values: [Value] = []
         for try await row in self {
-            var cells = RowCells(row, checkingNames: rows.isEmpty)
-            rows.append((try Row(&cells), try cells(name, as: Extra.self)))
+            var cells = RowCells(row, checkingNames: values.isEmpty)
+            values.append(try read(&cells))
             try cells.end()
         }
-        return rows
+        return values
     }
 }
 

@@ -102,8 +102,8 @@ public final class SyncService: Sendable {
         throw ServiceError.notFound("Snapshot")
     }
 
-    /// One logged change, before its record is read.
-    /// A row of the change log (`type, record_id, person, version, deleted, xid`).
+    /// One logged change, before its record is read: a row of the change log (`type, record_id,
+    /// person, version, deleted, xid`).
     struct LoggedChange: TypedRow {
         var type: SyncType
         var id: String

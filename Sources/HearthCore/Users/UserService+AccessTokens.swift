@@ -73,15 +73,13 @@ extension UserService {
             FROM access_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.token_hash = \(key)
             """, logger: logger).rows(as: AccessTokenSignInRow.self)
-        for row in rows {
-            var user = row.user
-            user.isAdmin = false
-            let token = row.token
-            let session = UserSession(id: token.id, userID: user.id, deviceName: "Access token “\(token.name)”", createdAt: token.createdAt,
-                                      lastUsedAt: token.lastUsedAt ?? token.createdAt, expiresAt: token.expiresAt)
-            return SignedIn(user: user, session: session, accessToken: token)
-        }
-        return nil
+        guard let row = rows.first else { return nil }
+        var user = row.user
+        user.isAdmin = false
+        let token = row.token
+        let session = UserSession(id: token.id, userID: user.id, deviceName: "Access token “\(token.name)”", createdAt: token.createdAt,
+                                  lastUsedAt: token.lastUsedAt ?? token.createdAt, expiresAt: token.expiresAt)
+        return SignedIn(user: user, session: session, accessToken: token)
     }
 
     /// An access token's columns (an ``AccessTokenRow``).

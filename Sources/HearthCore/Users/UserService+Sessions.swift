@@ -14,19 +14,19 @@ extension UserService {
             """
             SELECT \(unescaped: Self.userColumns), password_hash FROM users WHERE email = \(email)
             """, logger: logger).rows(as: UserRow.self, then: "password_hash", String.self)
-        guard let (user, hash) = rows.first.map({ ($0.row.user, $0.extra) }) else {
+        guard let (row, hash) = rows.first else {
             try await hasher.spendVerificationTime(password)
             throw ServiceError.invalidCredentials
         }
         guard try await hasher.verify(password, against: hash) else {
-            logger.info("sign-in failed: wrong password", metadata: ["user": "\(user.id)"])
+            logger.info("sign-in failed: wrong password", metadata: ["user": "\(row.user.id)"])
             throw ServiceError.invalidCredentials
         }
         // Success clears the email's failures (the address keeps its others: it may be trying other emails).
         try await database.client.query(
             "DELETE FROM sign_in_failures WHERE scope = 'email' AND key = \(email)", logger: logger)
         try await passwordAttemptSucceeded(attempt)
-        return try await openSession(for: user, deviceName: deviceName)
+        return try await openSession(for: row.user, deviceName: deviceName)
     }
 
     /// Starts a session for `user` and returns its token, shown this once.
