@@ -29,6 +29,8 @@ public struct FixtureCatalog: Sendable {
     public var products: [Product]
     /// Tags written as one comma-separated string, as older stores do.
     public var tagsAsString = false
+    /// The currency `/meta.json` names (nil: it names none, as some shops' answers do).
+    public var currency: String? = "EUR"
     private var nextID: Int64
 
     static let materials = ["Wool", "Tree", "Cotton", "Linen", "Merino", "Canvas", "Leather", "Hemp", "Cashmere", "Denim"]

@@ -65,6 +65,9 @@ public final class FixtureShop: Sendable {
         router.get("/shops/:shop/products.json") { request, context in
             try await self.feed(request, shop: try context.parameters.require("shop"))
         }
+        router.get("/shops/:shop/meta.json") { _, context in
+            self.meta(shop: try context.parameters.require("shop"))
+        }
         router.get("/shops/:shop/password") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Opening soon</html>")))
         }
@@ -79,6 +82,17 @@ public final class FixtureShop: Sendable {
         return router
     }
 
+    /// The shop's `/meta.json`: Shopify's public facts about a shop, of which Hearth reads the currency.
+    private func meta(shop name: String) -> Response {
+        guard let catalog = catalog(name) else {
+            return notFound()
+        }
+        var facts: [String: String] = ["name": name, "money_format": "{{amount}}"]
+        facts["currency"] = catalog.currency
+        let body = (try? JSONEncoder().encode(facts)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return json(body)
+    }
+
     private func feed(_ request: Request, shop name: String) async throws -> Response {
         let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 30, 1), 250)
         let page = max(request.uri.queryParameters.get("page", as: Int.self) ?? 1, 1)
@@ -89,7 +103,7 @@ public final class FixtureShop: Sendable {
             return (shop.catalog, shop.failure)
         }
         guard let (catalog, failure) = state else {
-            return Response(status: .notFound, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Not found</html>")))
+            return notFound()
         }
         if let failure, let response = try await respond(failing: failure, page: page, limit: limit) { return response }
         if page * limit > 25_000 {
@@ -129,6 +143,11 @@ public final class FixtureShop: Sendable {
             try await Task.sleep(for: delay)
             return nil
         }
+    }
+
+    /// What a shop that does not exist answers: Shopify's HTML 404 page.
+    private func notFound() -> Response {
+        Response(status: .notFound, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Not found</html>")))
     }
 
     private func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

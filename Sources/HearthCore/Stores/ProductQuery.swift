@@ -1,7 +1,7 @@
 import Foundation
 
 /// How `store.products` filters and orders: from the listing columns, each order served by an
-/// index on (store, key, id).
+/// index on (store, key, id) of the products in the feed.
 public struct ProductQuery: Sendable, Equatable {
     public enum Stock: String, Sendable, Decodable { case all = "ALL", inStock = "IN_STOCK", outOfStock = "OUT_OF_STOCK" }
 
@@ -22,9 +22,11 @@ public struct ProductQuery: Sendable, Equatable {
     public var search: String?
     public var stock: Stock
     public var sort: Sort
+    /// Whether products that left the feed are listed too (with their `removedAt`).
+    public var includeRemoved: Bool
 
     /// Trims `search` (at most 100 characters; empty means none).
-    public init(search: String?, stock: Stock = .all, sort: Sort = .title) throws(ServiceError) {
+    public init(search: String?, stock: Stock = .all, sort: Sort = .title, includeRemoved: Bool = false) throws(ServiceError) {
         let trimmed = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() ?? ""
         guard trimmed.count <= 100 else { throw .invalidInput(field: "search", message: "search must be at most 100 characters.") }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
@@ -33,5 +35,6 @@ public struct ProductQuery: Sendable, Equatable {
         self.search = trimmed.isEmpty ? nil : trimmed
         self.stock = stock
         self.sort = sort
+        self.includeRemoved = includeRemoved
     }
 }

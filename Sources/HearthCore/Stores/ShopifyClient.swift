@@ -107,15 +107,46 @@ public final class ShopifyClient: Sendable {
         }
     }
 
-    private func fetchPageOnce(_ domain: StoreDomain, number: Int, logger: Logger) async throws -> [FeedProduct]? {
-        let query = "/products.json?limit=\(configuration.pageSize)&page=\(number)"
-        var url: String
+    /// The address of `path` at `domain` (its allow-listed origin, else https after the host
+    /// passed the ``HostAddressGuard``).
+    private func url(_ domain: StoreDomain, _ path: String) async throws -> String {
         if let allowed = configuration.allowed(domain.host) {
-            url = (allowed.origin ?? "https://\(domain.host)") + query
-        } else {
-            try await HostAddressGuard.check(domain.host, using: configuration.resolver)
-            url = "https://\(domain.host)" + query
+            return (allowed.origin ?? "https://\(domain.host)") + path
         }
+        try await HostAddressGuard.check(domain.host, using: configuration.resolver)
+        return "https://\(domain.host)" + path
+    }
+
+    /// What a shop's public `/meta.json` says its prices are in.
+    public enum Currency: Sendable, Equatable {
+        /// An ISO 4217 code (three capital letters).
+        case code(String)
+        /// The shop answered and names no currency (or something that is not a code).
+        case none
+        /// The shop could not be asked (network, timeout, an error status): what was known stays.
+        case unknown
+    }
+
+    /// The currency `domain` prices in, from its `/meta.json`. Never throws but on cancellation:
+    /// a shop whose facts cannot be read is still synced, its currency left as it was.
+    public func fetchCurrency(_ domain: StoreDomain, logger: Logger) async throws -> Currency {
+        struct Meta: Decodable { var currency: String? }
+        do {
+            let response = try await get(try await url(domain, "/meta.json"), logger: logger)
+            guard response.status == 200 else { return response.status == 404 ? .none : .unknown }
+            guard let meta = try? JSONDecoder().decode(Meta.self, from: Data(response.body.readableBytesView)) else { return .none }
+            guard let code = meta.currency, code.utf8.count == 3, code.utf8.allSatisfy({ (65...90).contains($0) }) else { return .none }
+            return .code(code)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            logger.debug("store facts unreadable", metadata: ["domain": "\(domain.host)", "error": "\(error)"])
+            return .unknown
+        }
+    }
+
+    private func fetchPageOnce(_ domain: StoreDomain, number: Int, logger: Logger) async throws -> [FeedProduct]? {
+        var url = try await url(domain, "/products.json?limit=\(configuration.pageSize)&page=\(number)")
         var upgraded = false
         while true {
             let response = try await get(url, logger: logger)

@@ -6,6 +6,8 @@ public struct Store: Sendable, Equatable {
     public var householdID: UUID
     public var domain: String
     public var name: String
+    /// The ISO 4217 code the shop prices in (its `/meta.json`); nil when it names none.
+    public var currency: String?
     public var createdAt: Date
     /// Products currently in the feed (removed ones not counted).
     public var productCount: Int

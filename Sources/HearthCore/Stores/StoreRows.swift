@@ -8,6 +8,7 @@ struct StoreRow: TypedRow {
     let householdID: UUID
     let domain: String
     let name: String
+    let currency: String?
     let createdAt: Date
     let productCount: Int
     let previewImages: [String]
@@ -21,7 +22,7 @@ struct StoreRow: TypedRow {
     let micros: Int64
 
     init(_ row: inout RowCells) throws {
-        (id, householdID, domain, name) = (try row("id"), try row("household_id"), try row("domain"), try row("name"))
+        (id, householdID, domain, name, currency) = (try row("id"), try row("household_id"), try row("domain"), try row("name"), try row("currency"))
         (createdAt, productCount, previewImages) = (try row("created_at"), try row("product_count"), try row("preview_images"))
         (lastSyncedAt, nextSyncAt) = (try row("last_synced_at"), try row("next_sync_at"))
         let code: StoreSyncError.Code? = try row("last_error")
@@ -47,7 +48,7 @@ struct StoreRow: TypedRow {
         }
         let status = StoreSyncStatus(state: state, lastSyncedAt: lastSyncedAt, lastError: lastError,
                                      lastErrorAt: lastError == nil ? nil : lastErrorAt, nextSyncAt: nextSyncAt)
-        return Store(id: id, householdID: householdID, domain: domain, name: name, createdAt: createdAt, productCount: productCount,
+        return Store(id: id, householdID: householdID, domain: domain, name: name, currency: currency, createdAt: createdAt, productCount: productCount,
                      previewImages: previewImages, syncStatus: status, version: version)
     }
 }

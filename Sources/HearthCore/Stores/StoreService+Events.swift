@@ -67,6 +67,23 @@ extension StoreService {
                             cursor: { Cursor.make([String($0.id)]) }, item: { $0 })
     }
 
+    /// Each product's newest price change (PRICE_DROPPED or PRICE_INCREASED) with the caller's
+    /// read state, for products the caller was shown (reading their household's events is checked
+    /// in memory): one statement, each product's event the first entry of its index range.
+    public func recentPriceChanges(_ caller: Caller, products: [(id: UUID, householdID: UUID)]) async throws -> [UUID: StoreEvent] {
+        let readable = products.filter { caller.ability.can("read", Self.eventSubject($0.householdID)) }.map(\.id)
+        guard !readable.isEmpty else { return [:] }
+        let rows = try await database.client.query("""
+            SELECT \(Self.eventSelect(reader: caller.userID)) FROM unnest(\(readable)::uuid[]) AS parent(id)
+            CROSS JOIN LATERAL (
+                SELECT e.* FROM store_events e WHERE e.product_id = parent.id AND e.type IN ('PRICE_DROPPED', 'PRICE_INCREASED')
+                ORDER BY e.id DESC LIMIT 1
+            ) e
+            \(unescaped: Self.eventJoins)
+            """, logger: logger)
+        return Dictionary(try await Self.decodeEvents(rows).map { ($0.productID, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Events of one household the caller has not read, optionally of one store.
     public func unreadEventCount(_ caller: Caller, householdID: UUID, storeID: UUID?) async throws -> Int {
         guard try await mayReadEvents(caller, householdID: householdID) else { return 0 }

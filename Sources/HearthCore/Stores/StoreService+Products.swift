@@ -14,7 +14,8 @@ extension StoreService {
         """
     }
 
-    /// A store's current products (removed ones left out), filtered and sorted, a page at a time.
+    /// A store's current products (and those that left the feed when the query includes them),
+    /// filtered and sorted, a page at a time.
     public func products(_ caller: Caller, storeID: UUID, query: ProductQuery, page: PageRequest) async throws -> Page<Product> {
         let store = try await readableStore(caller, storeID)
         return try await products(caller, stores: [(store.id, store.householdID, store.domain)], query: query, page: page)[store.id] ?? .empty
@@ -29,7 +30,7 @@ extension StoreService {
         let shown = stores.filter { caller.ability.can("read", Product.subject(householdID: $0.householdID)) }
         let readable = shown.map(\.id)
         guard !readable.isEmpty else { return [:] }
-        var filter: [SQLCondition] = [.predicate([.sql("p.removed_at IS NULL")])]
+        var filter: [SQLCondition] = query.includeRemoved ? [] : [.predicate([.sql("p.removed_at IS NULL")])]
         switch query.stock {
         case .all: break
         case .inStock: filter.append(.predicate([.sql("p.available")]))

@@ -92,12 +92,13 @@ extension StoreService {
         let client = self.client
         do {
             let domain = try StoreDomain(claimed.domain)
+            let currency = try await client.fetchCurrency(domain, logger: logger)
             let (report, changes, notifications) = try await database.transaction(logger: logger) { connection async throws in
                 var sync = CatalogSync(storeID: claimed.id, householdID: claimed.householdID, now: now, recordsChanges: true,
                                        connection: connection, logger: logger)
                 let fetched = try await client.fetchCatalog(domain, logger: logger) { page in try await sync.apply(page) }
                 try await sync.finish(complete: fetched.complete)
-                try await Self.markSynced(claimed.id, now: now, next: next, on: connection, logger: logger)
+                try await Self.markSynced(claimed.id, now: now, next: next, currency: currency, on: connection, logger: logger)
                 let notifications = try await StoreNotifier(store: claimed, now: now, connection: connection, logger: logger)
                     .notifyMembers(of: sync.changes)
                 let report = StoreSyncReport(storeID: claimed.id, pages: fetched.pages, products: fetched.products,
@@ -145,9 +146,18 @@ extension StoreService {
     /// How many products one sync writes before ``refreshStatistics(afterWriting:)`` runs ANALYZE.
     static let analyzeAfterProducts = 1_000
 
-    static func markSynced(_ id: UUID, now: Date, next: Date, on connection: PostgresConnection, logger: Logger) async throws {
+    /// Records a successful sync: the next one's time, no error, the lease released, and the
+    /// shop's currency when it could be read (an unreadable `/meta.json` keeps the one known).
+    static func markSynced(_ id: UUID, now: Date, next: Date, currency: ShopifyClient.Currency, on connection: PostgresConnection,
+                           logger: Logger) async throws {
+        let (known, code): (Bool, String?) = switch currency {
+        case .code(let code): (true, code)
+        case .none: (true, nil)
+        case .unknown: (false, nil)
+        }
         try await connection.query("""
             UPDATE stores SET sync_count = sync_count + 1, last_synced_at = \(now), next_sync_at = \(next), failure_count = 0,
+                              currency = CASE WHEN \(known) THEN \(code) ELSE currency END,
                               last_error = NULL, last_error_message = NULL, last_error_status = NULL, last_error_retry_after = NULL,
                               last_error_at = NULL, lease_owner = NULL, lease_expires_at = NULL
             WHERE id = \(id)

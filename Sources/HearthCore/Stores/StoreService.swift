@@ -42,7 +42,7 @@ public final class StoreService: ServiceHealth {
     static let storeColumns = SQLColumns(["id": .init("s.id", .uuid), "householdId": .init("s.household_id", .uuid)])
 
     static let storeSelect = """
-        s.id, s.household_id, s.domain, s.name, s.created_at, s.product_count, s.preview_images, s.last_synced_at, s.next_sync_at, \
+        s.id, s.household_id, s.domain, s.name, s.currency, s.created_at, s.product_count, s.preview_images, s.last_synced_at, s.next_sync_at, \
         s.last_error, s.last_error_message, s.last_error_status, s.last_error_retry_after, s.last_error_at, \
         s.lease_expires_at, s.failure_count, s.version, \(Cursor.microsecondsSQL("s.created_at")) AS micros
         """
@@ -66,6 +66,7 @@ public final class StoreService: ServiceHealth {
         let client = self.client
         do {
             let host = domain.host
+            let currency = try await client.fetchCurrency(domain, logger: logger)
             let insert: PostgresQuery = """
                 INSERT INTO stores (id, household_id, domain, name, created_by, created_at, next_sync_at, last_attempt_at)
                 VALUES (\(id), \(householdID), \(host), \(name), \(caller.userID), \(now), \(next), \(now))
@@ -75,7 +76,7 @@ public final class StoreService: ServiceHealth {
                 var sync = CatalogSync(storeID: id, householdID: householdID, now: now, recordsChanges: false, connection: connection, logger: logger)
                 let fetched = try await client.fetchCatalog(domain, logger: logger) { page in try await sync.apply(page) }
                 try await sync.finish(complete: fetched.complete)
-                try await Self.markSynced(id, now: now, next: next, on: connection, logger: logger)
+                try await Self.markSynced(id, now: now, next: next, currency: currency, on: connection, logger: logger)
                 return (fetched, sync.statements, sync.productsWritten)
             }
             await refreshStatistics(afterWriting: summary.2)
@@ -142,6 +143,17 @@ public final class StoreService: ServiceHealth {
             """, logger: logger))
         return Page.grouped(rows, by: \.store.householdID, parents: ids, request: page, totals: totals,
                             cursor: { Cursor.make(microseconds: $0.micros, id: $0.store.id) }, item: \.store)
+    }
+
+    /// How many of each household's stores the caller sees are FAILED now (an error kept and no
+    /// sync running: the state ``StoreRow/store(at:)`` gives), for households the caller was shown
+    /// (not read again), in one grouped statement; a household without any is absent.
+    public func storesInError(_ caller: Caller, households ids: [UUID]) async throws -> [UUID: Int] {
+        guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return [:] }
+        return try await database.counts("""
+            SELECT s.household_id, count(*)::int8 FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed)
+            AND s.last_error IS NOT NULL AND (s.lease_expires_at IS NULL OR s.lease_expires_at <= \(clock.now)) GROUP BY 1
+            """)
     }
 
     func readableStore(_ caller: Caller, _ id: UUID) async throws -> Store {

@@ -50,6 +50,12 @@ extension Household {
                     try await stores.unreadEventCounts(caller, households: $0)
                 }.map { .int($0) }
             }
+            household.resolveBatch("storesInError") { parents, input in
+                let caller = try await input.caller()
+                return try await batched(input, "storesInError", "", parents, empty: 0) {
+                    try await stores.storesInError(caller, households: $0)
+                }.map { .int($0) }
+            }
             household.resolveBatch("tasks", arguments: TaskArguments.List.self) { parents, arguments, input in
                 let (caller, page, query) = (try await input.caller(), try input.page(), try arguments.query())
                 let details = TaskArguments.details(input, at: ["edges", "node"])

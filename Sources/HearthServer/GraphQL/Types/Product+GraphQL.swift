@@ -33,6 +33,16 @@ extension Product {
             product.resolveBatch("variants") { parents, input in
                 try await variantLoader(input, stores).loadMany(parents.map(\.id)).map { .objects($0) }
             }
+            product.resolveBatch("recentPriceChange") { parents, input in
+                let caller = try await input.caller()
+                // The products were authorised when read; their household decides whether events are readable.
+                let loader = input.request.loader("recent-price-change", maxBatchSize: PageRequest.maximumSize * PageRequest.maximumSize) {
+                    (keys: [Key]) in
+                    let found = try await stores.recentPriceChanges(caller, products: keys.map { ($0.id, $0.household) })
+                    return keys.map { .success(found[$0.id]) }
+                }
+                return try await loader.loadMany(parents.map(Key.init)).map { .optional($0) }
+            }
             product.resolveBatch("priceHistory", arguments: PriceHistoryArguments.self) { parents, arguments, input in
                 let limit = arguments.first
                 guard (1...500).contains(limit) else { throw ServiceError.invalidInput(field: "first", message: "first must be from 1 to 500.") }
@@ -66,6 +76,17 @@ extension Product {
             snapshot.field("compareAtPrice") { .money($0.compareAtPrice) }
             snapshot.field("available") { .bool($0.available) }
             snapshot.field("recordedAt") { .date($0.recordedAt) }
+        }
+    }
+
+    /// A product's id and household: the key of the per-product loaders that check permissions.
+    struct Key: Hashable, Sendable {
+        let id: UUID
+        let household: UUID
+
+        init(_ product: Product) {
+            id = product.id
+            household = product.householdID
         }
     }
 

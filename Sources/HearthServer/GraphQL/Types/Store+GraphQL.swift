@@ -11,6 +11,7 @@ extension Store {
         var search: String?
         var stock: ProductQuery.Stock
         var sort: ProductQuery.Sort
+        var includeRemoved: Bool
     }
 
     static func registerGraphQL(_ resolvers: inout Resolvers, stores: StoreService) {
@@ -20,6 +21,7 @@ extension Store {
             store.field("householdId") { .id($0.householdID) }
             store.field("domain") { .string($0.domain) }
             store.field("name") { .string($0.name) }
+            store.field("currency") { .string(orNull: $0.currency) }
             store.field("url") { .string("https://\($0.domain)") }
             store.field("createdAt") { .date($0.createdAt) }
             store.field("productCount") { .int($0.productCount) }
@@ -35,12 +37,12 @@ extension Store {
             }
             store.resolveBatch("products", arguments: ProductsArguments.self) { parents, arguments, input in
                 let caller = try await input.caller()
-                let (stock, sort, search) = (arguments.stock, arguments.sort, arguments.search)
-                let query = try ProductQuery(search: search, stock: stock, sort: sort)
+                let (stock, sort, search, removed) = (arguments.stock, arguments.sort, arguments.search, arguments.includeRemoved)
+                let query = try ProductQuery(search: search, stock: stock, sort: sort, includeRemoved: removed)
                 let page = try input.page()
                 let images = input.info.selects(path: ["edges", "node", "images"])
                 // One loader per distinct set of arguments: stores asked the same way share a batch.
-                let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)\u{1F}\(page.makesCursors)\u{1F}\(images)"
+                let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(removed)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)\u{1F}\(page.makesCursors)\u{1F}\(images)"
                 let loader = input.request.loader(name) { (keys: [Key]) in
                     let pages = try await stores.products(caller, stores: keys.map { ($0.id, $0.household, $0.domain) }, query: query, page: page,
                                                           images: images)
