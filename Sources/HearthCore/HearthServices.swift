@@ -36,6 +36,8 @@ public struct HearthServices: Sendable {
     public let stores: StoreService
     public let tasks: TaskService
     public let notifications: NotificationService
+    /// What reminders' action links do (no session: the link is the permission).
+    public let notificationActions: NotificationActionService
     public let sync: SyncService
     public let delivery: DeliveryService
     /// Every service's health check (and the database's and its bus's), for `Query.health` and `/healthz`.
@@ -52,6 +54,8 @@ public struct HearthServices: Sendable {
                               configuration: configuration.stores, clock: clock, logger: logger)
         tasks = TaskService(database: database, households: households, clock: clock, cacheTTL: configuration.households.cacheTTL, logger: logger)
         notifications = NotificationService(database: database, clock: clock, logger: logger)
+        notificationActions = NotificationActionService(database: database, households: households, tasks: tasks,
+                                                        secrets: configuration.delivery.secrets, clock: clock, logger: logger)
         sync = SyncService(database: database, households: households, tasks: tasks, stores: stores, notifications: notifications, clock: clock,
                            configuration: configuration.sync, logger: logger)
         delivery = DeliveryService(database: database, clock: clock, configuration: configuration.delivery, logger: logger)

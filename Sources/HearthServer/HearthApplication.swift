@@ -26,17 +26,20 @@ public struct HearthDependencies: Sendable {
     public var readiness: ReadinessCheck
     /// The assistants' MCP sessions; without them `/mcp` is absent.
     var mcp: MCPSessions?
+    /// What reminders' action links do; without it `/actions/…` is absent.
+    var notificationActions: NotificationActionService?
 
     public init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
         graphQL: Executor? = nil, authenticator: Authenticator = .noAccounts
     ) {
-        self.init(database: database, migrator: migrator, health: health, metrics: metrics, graphQL: graphQL, authenticator: authenticator, mcp: nil)
+        self.init(database: database, migrator: migrator, health: health, metrics: metrics, graphQL: graphQL, authenticator: authenticator, mcp: nil,
+                  notificationActions: nil)
     }
 
     init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
-        graphQL: Executor?, authenticator: Authenticator, mcp: MCPSessions?
+        graphQL: Executor?, authenticator: Authenticator, mcp: MCPSessions?, notificationActions: NotificationActionService?
     ) {
         self.authenticator = authenticator
         self.database = database
@@ -47,10 +50,12 @@ public struct HearthDependencies: Sendable {
         self.persistedQueries = PersistedQueryStore(database: database)
         self.readiness = ReadinessCheck(database: database, migrator: migrator)
         self.mcp = mcp
+        self.notificationActions = notificationActions
     }
 }
 
-/// Builds Hearth's router: request logging, metrics, health, GraphQL, MCP and the household app.
+/// Builds Hearth's router: request logging, metrics, health, GraphQL, MCP, reminders' action links
+/// and the household app.
 public func buildRouter(
     configuration: HearthServerConfiguration, dependencies: HearthDependencies, startedAt: Date = Date()
 ) -> Router<HearthRequestContext> {
@@ -75,6 +80,7 @@ public func buildRouter(
     if let sessions = dependencies.mcp {
         MCPController(sessions: sessions, authenticator: dependencies.authenticator, configuration: configuration.mcp).addRoutes(to: router)
     }
+    if let actions = dependencies.notificationActions { ActionLinkController(actions: actions).addRoutes(to: router) }
     if let app = configuration.webApp { WebAppController(app: app).addRoutes(to: router) }
     return router
 }

@@ -75,7 +75,8 @@ public struct HearthRuntime: Sendable {
                               version: configuration.server.version, logger: logger)
         dependencies = HearthDependencies(
             database: database, migrator: migrator, health: services.health, metrics: metrics,
-            graphQL: schema.makeExecutor(logger: logger, configuration: configuration.executor), authenticator: .sessions(services.users, services.households), mcp: mcp)
+            graphQL: schema.makeExecutor(logger: logger, configuration: configuration.executor), authenticator: .sessions(services.users, services.households), mcp: mcp,
+            notificationActions: services.notificationActions)
     }
 
     /// The HTTP application; `onServerRunning` receives the bound port (useful with port 0).

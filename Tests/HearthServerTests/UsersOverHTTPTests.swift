@@ -77,10 +77,12 @@ import Testing
     static func withServer(
         signUpMode: SignUpMode = .open, adminToken: String? = nil, shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
         stores: StoresConfiguration = StoresConfiguration(), signUpsPerAddress: Int = UsersConfiguration().signUpsPerAddress,
+        delivery: DeliveryConfiguration = HearthRuntime.testDelivery,
         _ body: @escaping @Sendable (Server) async throws -> Void
     ) async throws {
         try await withServers(
-            count: 1, signUpMode: signUpMode, adminToken: adminToken, shopify: shopify, stores: stores, signUpsPerAddress: signUpsPerAddress
+            count: 1, signUpMode: signUpMode, adminToken: adminToken, shopify: shopify, stores: stores, signUpsPerAddress: signUpsPerAddress,
+            delivery: delivery
         ) { servers in
             try await body(servers[0])
         }
@@ -92,14 +94,13 @@ import Testing
     static func withServers(
         count: Int, signUpMode: SignUpMode = .open, adminToken: String? = nil, shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
         stores: StoresConfiguration = StoresConfiguration(), signUpsPerAddress: Int = UsersConfiguration().signUpsPerAddress,
-        connections: HTTPConnectionLimits = HTTPConnectionLimits(),
+        connections: HTTPConnectionLimits = HTTPConnectionLimits(), delivery: DeliveryConfiguration = HearthRuntime.testDelivery,
         _ body: @escaping @Sendable ([Server]) async throws -> Void
     ) async throws {
         let log = GraphQLHTTPLimitsTests.CapturedLog()
         let endpoint = try await TestPostgres.shared.createDatabase()
         let clock = ManualClock(Date())
-        // Instances sharing a database share the secret key (as deployments must).
-        let delivery = HearthRuntime.testDelivery
+        // Instances sharing a database share the secret key (as deployments must): `delivery` is made once.
         @Sendable func start(_ started: [Server]) async throws {
             guard started.count < count else { return try await body(started) }
             let runtime = try HearthRuntime.testing(

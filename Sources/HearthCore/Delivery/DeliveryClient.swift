@@ -148,6 +148,11 @@ final class DeliveryClient: Sendable {
             request.headers.add(name: "Priority", value: payload.priority == "HIGH" ? "5" : payload.priority == "LOW" ? "2" : "3")
             request.headers.add(name: "Tags", value: payload.kind.lowercased())
             if let url = payload.url { request.headers.add(name: "Click", value: url) }
+            // ntfy's action buttons: each an HTTP POST to the action link, which clears the notification.
+            if !payload.actionLinks.isEmpty {
+                request.headers.add(name: "Actions", value: payload.actionLinks.map { "http, \($0.title), \($0.url), method=POST, clear=true" }
+                    .joined(separator: "; "))
+            }
             if let token = target.secret { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         case .webhook:
             guard let secret = target.secret else { throw DeliveryRefusal("The webhook has no signing secret.") }

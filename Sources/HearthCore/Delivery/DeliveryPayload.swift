@@ -15,11 +15,14 @@ public struct DeliveryPayload: Sendable, Equatable, Codable {
     public var taskId: UUID?
     /// `COMPLETE` and `SNOOZE` for reminders (the client calls completeTask / snoozeReminder).
     public var actions: [String]
+    /// A reminder's actions as links that work without a session (`POST` performs the action),
+    /// when `--public-url` is set.
+    public var actionLinks: [ActionLink]
     /// `--public-url` + `/notifications/<id>`, when that is set.
     public var url: String?
 
     public init(id: UUID, kind: String, title: String, body: String, priority: String, householdId: UUID? = nil, storeId: UUID? = nil,
-                taskId: UUID? = nil, actions: [String] = [], url: String? = nil) {
+                taskId: UUID? = nil, actions: [String] = [], actionLinks: [ActionLink] = [], url: String? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
@@ -29,11 +32,12 @@ public struct DeliveryPayload: Sendable, Equatable, Codable {
         self.storeId = storeId
         self.taskId = taskId
         self.actions = actions
+        self.actionLinks = actionLinks
         self.url = url
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, title, body, priority, householdId, storeId, taskId, actions, url
+        case id, kind, title, body, priority, householdId, storeId, taskId, actions, actionLinks, url
     }
 
     /// Ids in lower case, as the API writes them; absent ones as null.
@@ -48,6 +52,7 @@ public struct DeliveryPayload: Sendable, Equatable, Codable {
         try container.encode(storeId?.lowercasedString, forKey: .storeId)
         try container.encode(taskId?.lowercasedString, forKey: .taskId)
         try container.encode(actions, forKey: .actions)
+        try container.encode(actionLinks, forKey: .actionLinks)
         try container.encode(url, forKey: .url)
     }
 

@@ -195,7 +195,8 @@ extension DeliveryService {
         DeliveryPayload(
             id: notification.id, kind: notification.kind.rawValue, title: notification.title, body: notification.body,
             priority: notification.priority.rawValue, householdId: notification.householdID, storeId: notification.storeID,
-            taskId: notification.taskID, actions: notification.kind == .reminder ? ["COMPLETE", "SNOOZE"] : [],
+            taskId: notification.taskID, actions: notification.kind == .reminder ? NotificationAction.allCases.map(\.rawValue) : [],
+            actionLinks: configuration.publicURL.flatMap { url in actionLinks.map { $0.links(for: notification, publicURL: url) } } ?? [],
             url: configuration.publicURL.map { $0.appendingPathComponent("notifications").appendingPathComponent(notification.id.lowercasedString).absoluteString })
     }
 

@@ -14,6 +14,8 @@ public final class DeliveryService: ServiceHealth {
     public let configuration: DeliveryConfiguration
     let logger: Logger
     let client: DeliveryClient
+    /// Signs reminders' action links (with the secret key; none without one).
+    let actionLinks: ActionLinkSigner?
     /// The VAPID key once read (or made): every instance signs with the one in the database.
     private let vapidKey = Mutex<P256.Signing.PrivateKey?>(nil)
     /// Rung when deliveries were queued (on any instance; see `deliveries_queued`): the loop sends at once.
@@ -29,6 +31,7 @@ public final class DeliveryService: ServiceHealth {
         self.configuration = configuration
         self.logger = logger ?? database.logger
         self.client = DeliveryClient(configuration: configuration, logger: self.logger)
+        actionLinks = configuration.secrets.map(ActionLinkSigner.init)
         let queued = self.queued
         database.bus.on(Self.queuedTopic) { _ in queued.ring() }
     }

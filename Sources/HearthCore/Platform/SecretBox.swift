@@ -34,6 +34,12 @@ public struct SecretBox: Sendable {
         Data.random(count: 32).base64EncodedString()
     }
 
+    /// A key for one other purpose (signing links, say), derived from the secret key with HKDF:
+    /// the same on every instance that shares the key, and never the sealing key itself.
+    func derivedKey(for purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data(purpose.utf8), outputByteCount: 32)
+    }
+
     public func seal(_ plaintext: Data) throws -> Data {
         guard let combined = try AES.GCM.seal(plaintext, using: key).combined else { throw Failure.cannotOpen }
         return combined

@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Performs what a reminder's action link asks, for the person the reminder was sent to, with
+/// no session: their current permissions apply. Each action of a notification is done once; a
+/// link that is not signed by this server's key, whose reminder is gone, done (its item completed
+/// or deleted) or older than seven days, is not found.
+public struct NotificationActionService: Sendable {
+    let database: Database
+    let households: HouseholdService
+    let tasks: TaskService
+    let signer: ActionLinkSigner?
+    let clock: any HearthClock
+    let logger: Logger
+
+    /// How long a reminder's links work.
+    public static let lifetime: TimeInterval = 7 * 86_400
+
+    public init(database: Database, households: HouseholdService, tasks: TaskService, secrets: SecretBox?, clock: any HearthClock,
+                logger: Logger) {
+        self.database = database
+        self.households = households
+        self.tasks = tasks
+        signer = secrets.map(ActionLinkSigner.init)
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// What a POST to an action link did.
+    public struct Outcome: Sendable, Equatable {
+        public var action: NotificationAction
+        public var taskID: UUID
+        public var performedAt: Date
+        /// True when an earlier POST did it (this one changed nothing).
+        public var alreadyDone: Bool
+    }
+
+    /// Performs the action `token` names, once.
+    public func perform(token: String) async throws -> Outcome {
+        guard let signer, let (notification, action) = signer.verify(token) else { throw ServiceError.notFound("Action") }
+        if let done = try await performed(notification, action) { return done }
+        let rows = try await database.client.query("""
+            SELECT user_id, task_id FROM notifications
+            WHERE id = \(notification) AND kind = 'REMINDER' AND state = 'ACTIVE' AND task_id IS NOT NULL
+              AND created_at > \(clock.now.addingTimeInterval(-Self.lifetime))
+            """, logger: logger)
+        var found: (user: UUID, task: UUID)?
+        for try await (user, task) in rows.decode((UUID, UUID).self) { found = (user, task) }
+        guard let (user, task) = found else { throw ServiceError.notFound("Action") }
+        // The claim makes a second POST racing this one answer "already done" instead of acting twice.
+        let now = clock.now
+        let claimed = try await database.client.query("""
+            INSERT INTO notification_actions (notification_id, action, task_id, performed_at) VALUES (\(notification), \(action.rawValue), \(task), \(now))
+            ON CONFLICT DO NOTHING RETURNING task_id
+            """, logger: logger)
+        var isOurs = false
+        for try await _ in claimed.decode(UUID.self) { isOurs = true }
+        guard isOurs else {
+            guard let done = try await performed(notification, action) else { throw ServiceError.notFound("Action") }
+            return done
+        }
+        do {
+            let caller = try await households.caller(for: user)
+            switch action {
+            case .complete: _ = try await tasks.completeItem(caller, id: task)
+            case .snooze: _ = try await tasks.snoozeReminder(caller, taskID: task, minutes: NotificationAction.snoozeMinutes)
+            }
+        } catch {
+            // Not done: the link may be used again (a refusal stays a refusal; an outage may pass).
+            _ = try? await database.client.query(
+                "DELETE FROM notification_actions WHERE notification_id = \(notification) AND action = \(action.rawValue)", logger: logger)
+            throw error
+        }
+        logger.info("notification action performed", metadata: ["notification": "\(notification)", "action": "\(action.rawValue)", "task": "\(task)"])
+        return Outcome(action: action, taskID: task, performedAt: now, alreadyDone: false)
+    }
+
+    private func performed(_ notification: UUID, _ action: NotificationAction) async throws -> Outcome? {
+        let rows = try await database.client.query(
+            "SELECT task_id, performed_at FROM notification_actions WHERE notification_id = \(notification) AND action = \(action.rawValue)",
+            logger: logger)
+        for try await (task, at) in rows.decode((UUID, Date).self) {
+            return Outcome(action: action, taskID: task, performedAt: at, alreadyDone: true)
+        }
+        return nil
+    }
+}
