@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import Metrics
@@ -202,13 +203,27 @@ extension DeliveryService {
 
     /// How long a push service keeps a message for a device that is away: a reminder until its
     /// item's deadline (or start) passes, at least ten minutes; anything else a day. A reminder
-    /// replaces an older pending one of the same item (Web Push `Topic`).
+    /// replaces an older pending one of the same item, and a store's change summary the older
+    /// one of the same store for the same person (Web Push `Topic`).
     func options(for notification: HouseholdNotification, occursAt: Date?, now: Date) -> DeliveryClient.Options {
         var ttl = Self.defaultTimeToLive
         if notification.kind == .reminder, let occursAt {
             ttl = Int(min(max(occursAt.timeIntervalSince(now), Self.shortestReminderTimeToLive), Self.longestTimeToLive))
         }
-        return DeliveryClient.Options(ttl: ttl, topic: notification.taskID.map { "r" + $0.uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(31) })
+        let topic: String? = switch notification.kind {
+        case .reminder: notification.taskID.map { "r" + $0.uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(31) }
+        case .storeChanges: notification.storeID.map { Self.storeTopic(person: notification.userID, store: $0) }
+        default: nil
+        }
+        return DeliveryClient.Options(ttl: ttl, topic: topic)
+    }
+
+    /// A store-change push's `Topic`: `s` and the first 31 hex digits of SHA-256 over the
+    /// person's and the store's ids (16 bytes each), within Web Push's 32 URL-safe characters.
+    static func storeTopic(person: UUID, store: UUID) -> String {
+        var bytes = withUnsafeBytes(of: person.uuid) { Data($0) }
+        bytes.append(contentsOf: withUnsafeBytes(of: store.uuid) { Data($0) })
+        return "s" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined().prefix(31)
     }
 
     static let defaultTimeToLive = 86_400
