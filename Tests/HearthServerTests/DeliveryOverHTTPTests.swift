@@ -281,6 +281,17 @@ import Testing
             #expect(gaps.count == 3 && gaps[0] >= 24 && gaps[0] <= 36 && gaps[1] > gaps[0] && gaps[2] > gaps[1], "\(gaps)")
             #expect(try await Self.nextDue(a.database) == nil)
 
+            // Completed (on the other instance): the browser that showed the reminder is told to close it,
+            // under the reminder's Topic; ntfy and the webhook are not sent anything more.
+            _ = try await b.data("mutation($t: UUID!) { completeTask(id: $t) { completed } }", ["t": task], token: ann.token)
+            #expect(try await DeliveryLoop(delivery: a.services.delivery).runRound() == 1)
+            received = try await receiver.received()
+            let dismissal = try #require(received.last { $0["name"] as? String == "annphone" })
+            #expect(dismissal["payload"] as? NSDictionary == ["id": node["id"] as? String ?? "", "kind": "DISMISS"] as NSDictionary, "\(dismissal)")
+            #expect((dismissal["headers"] as? [String: String])?["topic"] == (pushed["headers"] as? [String: String])?["topic"])
+            #expect(received.filter { $0["name"] as? String == "ben" }.count == 1)
+            #expect(try await DeliveryLoop(delivery: b.services.delivery).runRound() == 0)
+
             // The push service says the subscription is gone: the channel goes.
             try await receiver.configure(["annphone": ["statuses": [410]]])
             _ = try await a.data("mutation($h: UUID!, $d: DateTime) { createTask(householdId: $h, input: {title: \"Water plants\", deadline: $d}) { id } }",

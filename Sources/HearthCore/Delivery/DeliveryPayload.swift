@@ -40,11 +40,21 @@ public struct DeliveryPayload: Sendable, Equatable, Codable {
         case id, kind, title, body, priority, householdId, storeId, taskId, actions, actionLinks, url
     }
 
-    /// Ids in lower case, as the API writes them; absent ones as null.
+    /// The `kind` of the message that closes a delivered reminder on the device once its item is
+    /// completed or deleted: `{"id", "kind": "DISMISS"}`, nothing else.
+    public static let dismissKind = "DISMISS"
+
+    /// The message that closes notification `id` where it was shown.
+    public static func dismissal(of id: UUID) -> DeliveryPayload {
+        DeliveryPayload(id: id, kind: dismissKind, title: "", body: "", priority: "LOW")
+    }
+
+    /// Ids in lower case, as the API writes them; absent ones as null. A dismissal is its id and kind.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id.lowercasedString, forKey: .id)
         try container.encode(kind, forKey: .kind)
+        guard kind != Self.dismissKind else { return }
         try container.encode(title, forKey: .title)
         try container.encode(body, forKey: .body)
         try container.encode(priority, forKey: .priority)

@@ -95,6 +95,8 @@ extension DeliveryService {
         var channel: UUID
         var attempts: Int
         var giveUpAt: Date
+        /// A DISMISS: closes the notification where it was shown instead of showing it.
+        var dismisses: Bool
         var notification: HouseholdNotification?
         /// Nil when the channel was removed meanwhile (its deliveries went with it).
         var target: Result<ChannelTarget, ServiceError>?
@@ -120,10 +122,10 @@ extension DeliveryService {
             UPDATE deliveries d SET lease_owner = \(owner), lease_expires_at = \(now.addingTimeInterval(configuration.lease.seconds)),
                 attempts = d.attempts + 1
             WHERE d.id IN (SELECT id FROM picked)
-            RETURNING d.id, d.notification_id, d.channel_id, d.attempts, d.give_up_at
+            RETURNING d.id, d.notification_id, d.channel_id, d.attempts, d.give_up_at, d.purpose
             """, logger: logger)
-        var claimed: [(id: Int64, notification: UUID, channel: UUID, attempts: Int, giveUpAt: Date)] = []
-        for try await row in rows.decode((Int64, UUID, UUID, Int, Date).self) { claimed.append(row) }
+        var claimed: [(id: Int64, notification: UUID, channel: UUID, attempts: Int, giveUpAt: Date, purpose: String)] = []
+        for try await row in rows.decode((Int64, UUID, UUID, Int, Date, String).self) { claimed.append(row) }
         guard !claimed.isEmpty else { return [] }
         let notifications = Dictionary(
             try await NotificationService.notifications(ids: Array(Set(claimed.map(\.notification))), from: database.client, logger: logger).map { ($0.id, $0) },
@@ -132,7 +134,8 @@ extension DeliveryService {
         let occurrences = try await occurrences(of: Array(Set(notifications.values.compactMap(\.taskID))))
         return claimed.sorted { $0.id < $1.id }.map { row in
             let notification = notifications[row.notification]
-            return Prepared(id: row.id, channel: row.channel, attempts: row.attempts, giveUpAt: row.giveUpAt, notification: notification,
+            return Prepared(id: row.id, channel: row.channel, attempts: row.attempts, giveUpAt: row.giveUpAt, dismisses: row.purpose == "DISMISS",
+                            notification: notification,
                             target: targets[row.channel], occursAt: notification?.taskID.flatMap { occurrences[$0] })
         }
     }
@@ -163,7 +166,8 @@ extension DeliveryService {
         let outcome: DeliveryOutcome
         switch target {
         case .success(let found):
-            outcome = await client.send(payload(for: notification), to: found, vapid: vapid,
+            let payload = delivery.dismisses ? DeliveryPayload.dismissal(of: notification.id) : payload(for: notification)
+            outcome = await client.send(payload, to: found, vapid: vapid,
                                         options: options(for: notification, occursAt: delivery.occursAt, now: now), now: now)
         case .failure(let problem):
             outcome = DeliveryOutcome(result: .failed, status: nil, latency: .zero, error: problem.message)

@@ -181,7 +181,7 @@ extension TaskService {
                 UPDATE task_items SET completed_at = \(now), completed_by = \(caller.userID), reminder_due_at = NULL, updated_by = \(caller.userID), updated_at = \(now)
                 WHERE id = \(id)
                 """, logger: logger)
-            try await Self.retireReminders(of: id, on: connection, logger: logger)
+            try await Self.retireReminders(of: id, at: clock.now, on: connection, logger: logger)
         } else {
             let due = Self.armedReminder(at: item.remindAt ?? item.occursAt, now: now)
             try await connection.query("""
@@ -193,13 +193,20 @@ extension TaskService {
                          version: try await Self.version(of: id, on: connection, logger: logger))
     }
 
-    /// A completed or deleted item's reminders are done: marked so, and their unsent deliveries dropped.
-    static func retireReminders(of taskID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+    /// A completed or deleted item's reminders are done: marked so, their unsent deliveries
+    /// dropped, and each browser they reached owed a DISMISS that closes them there.
+    static func retireReminders(of taskID: UUID, at now: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("""
             WITH done AS (
-                UPDATE notifications SET state = 'DONE' WHERE task_id = \(taskID) AND kind = 'REMINDER' AND state = 'ACTIVE' RETURNING id)
-            UPDATE deliveries SET state = 'FAILED', last_error = 'The item was completed or deleted before this was sent.'
-            WHERE state = 'PENDING' AND notification_id IN (SELECT id FROM done)
+                UPDATE notifications SET state = 'DONE' WHERE task_id = \(taskID) AND kind = 'REMINDER' AND state = 'ACTIVE' RETURNING id),
+            dropped AS (
+                UPDATE deliveries SET state = 'FAILED', last_error = 'The item was completed or deleted before this was sent.'
+                WHERE state = 'PENDING' AND purpose = 'NOTIFY' AND notification_id IN (SELECT id FROM done))
+            INSERT INTO deliveries (notification_id, channel_id, purpose, due_at, give_up_at, created_at)
+            SELECT d.notification_id, d.channel_id, 'DISMISS', \(now), \(now.addingTimeInterval(DeliveryService.giveUpAfter)), \(now)
+            FROM deliveries d JOIN delivery_channels c ON c.id = d.channel_id AND c.kind = 'WEB_PUSH' AND c.enabled
+            WHERE d.notification_id IN (SELECT id FROM done) AND d.purpose = 'NOTIFY' AND d.state = 'SENT'
+            ON CONFLICT DO NOTHING
             """, logger: logger)
     }
 
@@ -251,7 +258,7 @@ extension TaskService {
         try HouseholdService.authorize(caller, "delete", locked.item.subject)
         try locked.versions.refuseStaleDeletion("Task", expected: expectedVersion, names: TaskPatch.fieldNames)
         try await connection.query("DELETE FROM task_items WHERE id = \(id)", logger: logger)
-        try await Self.retireReminders(of: id, on: connection, logger: logger)
+        try await Self.retireReminders(of: id, at: clock.now, on: connection, logger: logger)
         let tombstone = try await Self.tombstone("TASK", id.lowercasedString, caller: caller, subject: "Task", on: connection, logger: logger)
         var item = locked.item
         item.version = tombstone?.version ?? item.version
