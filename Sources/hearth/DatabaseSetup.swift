@@ -4,12 +4,15 @@ import HearthCore
 import Logging
 
 /// The database a command works with: the external server from `DATABASE_URL`, or the
-/// embedded cluster, started here and stopped by ``run(_:)``.
+/// embedded cluster, started here and stopped by ``run(_:)`` (or the one a running `hearth serve`
+/// holds, used as it is and left running).
 struct DatabaseSetup {
     let configuration: DatabaseConfiguration
     let embedded: EmbeddedPostgres?
 
-    static func start(_ options: DatabaseOptions.Resolved, logger: Logger) async throws -> DatabaseSetup {
+    /// `sharing`: an embedded cluster that `hearth serve` runs on the same data directory is used
+    /// while it runs (operator commands), instead of being refused as in use (a second server).
+    static func start(_ options: DatabaseOptions.Resolved, sharing: Bool = true, logger: Logger) async throws -> DatabaseSetup {
         if let url = options.databaseURL {
             let configuration = try DatabaseConfiguration.parse(url: url, poolSize: options.poolSize)
             logger.info("using external PostgreSQL", metadata: ["database": "\(configuration.displayAddress)"])
@@ -22,7 +25,7 @@ struct DatabaseSetup {
                 binarySearch: PostgresBinarySearch(explicitDirectory: options.pgBinDirectory),
                 stopTimeout: .seconds(5)),
             logger: logger)
-        let endpoint = try await cluster.start()
+        let endpoint = try await cluster.start(sharing: sharing)
         if let port = options.embeddedPort {
             logger.notice("embedded PostgreSQL also listens on 127.0.0.1:\(port) (user \(endpoint.username), password in \(cluster.configuration.absoluteDataDirectory)/hearth.password)")
         }

@@ -78,7 +78,7 @@ struct Serve: AsyncParsableCommand {
             let schemaSource = try HearthGraphQLSchema.Source.read(URL(fileURLWithPath: schemaPath))
             let facts = HearthGraphQLSchema.ServerFacts(version: server.version, startedAt: Date())
             let migrations = try Migration.load(from: options.migrationsDirectory)
-            let setup = try await DatabaseSetup.start(options, logger: logger)
+            let setup = try await DatabaseSetup.start(options, sharing: false, logger: logger)
             do {
                 try await setup.run { configuration in
                     var deliveryConfiguration = deliveryOptions

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import HearthCore
 import HearthTestSupport
 import HummingbirdTesting
@@ -68,6 +69,38 @@ import Glibc
             #expect(try await Self.get(port, "/readyz").0 == .ok)
             next.send(SIGTERM)
             #expect(try await next.waitForExit().status == 0)
+        }
+    }
+
+    /// `hearth user …` while `hearth serve` runs on the same data directory: the command uses the
+    /// server's cluster (no downtime to make an administrator) and leaves it running; a second
+    /// server is still refused.
+    @Test func anOperatorCommandUsesTheClusterARunningServerHolds() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0"]
+            let server = try HearthProcess(["serve"], environment: env)
+            let port = try await server.waitUntilListening()
+            let postgres = try #require(postmasterPID(dir + "/pg"))
+
+            let create = try HearthProcess(["user", "create", "--email", "op@example.org", "--admin"], environment: env, input: "correct horse\n")
+            #expect(try await create.waitForExit().status == 0, "stderr:\n\(create.stderr)")
+            #expect(create.stdout.contains("created op@example.org"))
+            #expect(isAlive(postgres) && postmasterPID(dir + "/pg") == postgres, "the command left the server's cluster running")
+
+            // The running server knows the account at once: its administrator signs in over the API.
+            let signIn = #"{"query": "mutation { signIn(email: \"op@example.org\", password: \"correct horse\") { user { isAdmin } } }"}"#
+            let answer = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                try await client.execute(TestClient.Request("/graphql", method: .post, headers: [.contentType: "application/json"],
+                                                            body: ByteBuffer(string: signIn)))
+            }
+            #expect(answer.body.map { String(buffer: $0) }?.contains(#""isAdmin":true"#) == true, "\(answer.body.map { String(buffer: $0) } ?? "")")
+
+            let second = try HearthProcess(["serve"], environment: env)
+            #expect(try await second.waitForExit().status != 0)
+            #expect(second.stderr.contains("in use by another running hearth"), "\(second.stderr)")
+            #expect(try await Self.get(port, "/readyz").0 == .ok)
+            server.send(SIGTERM)
+            #expect(try await server.waitForExit().status == 0, "stderr:\n\(server.stderr)")
         }
     }
 

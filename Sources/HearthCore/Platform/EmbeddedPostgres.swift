@@ -35,7 +35,10 @@ public actor EmbeddedPostgres {
     }
 
     /// Prepares the cluster on first use (initdb), starts it and waits until it accepts connections.
-    public func start() async throws -> EmbeddedPostgresEndpoint {
+    /// With `sharing`, a cluster another hearth runs on this data directory (`hearth serve`) is
+    /// used as it is, through its socket, instead of being refused as in use; ``stop()`` then
+    /// leaves it running. An operator's command works while the server runs.
+    public func start(sharing: Bool = false) async throws -> EmbeddedPostgresEndpoint {
         if let endpoint, let child, !child.hasExited { return endpoint }
         let dataDirectory = configuration.absoluteDataDirectory
         let owner = try ClusterOwner.forCurrentProcess(clusterUser: configuration.clusterUser)
@@ -43,6 +46,10 @@ public actor EmbeddedPostgres {
         let lock: FileLock
         do {
             guard let acquired = try FileLock.tryAcquire(path: lockFilePath) else {
+                if sharing, let running = runningElsewhere(dataDirectory) {
+                    logger.info("using the embedded PostgreSQL another hearth runs", metadata: ["data_dir": "\(dataDirectory)", "socket": "\(running.socketPath)"])
+                    return running
+                }
                 throw EmbeddedPostgresError.inUse(path: dataDirectory, lockFile: lockFilePath)
             }
             lock = acquired
@@ -86,6 +93,14 @@ public actor EmbeddedPostgres {
             lock.release()
             throw error
         }
+    }
+
+    /// The cluster the hearth holding the lock runs, when its server is up and ready: its socket
+    /// and port from `postmaster.pid`.
+    private func runningElsewhere(_ dataDirectory: String) -> EmbeddedPostgresEndpoint? {
+        guard let file = PostmasterPIDFile.read(dataDirectory: dataDirectory), file.status == "ready", kill(file.pid, 0) == 0 || errno == EPERM,
+              let port = file.port, let socketDirectory = file.socketDirectory else { return nil }
+        return EmbeddedPostgresEndpoint(socketDirectory: socketDirectory, port: port, username: configuration.superuser, database: configuration.database)
     }
 
     /// Stops the server with a fast shutdown (SIGINT), escalating to SIGQUIT and SIGKILL when
