@@ -77,13 +77,17 @@ graphql-reference:
 	{ python3 -m venv .build/python-schemathesis && .build/python-schemathesis/bin/pip install --quiet "schemathesis>=4.3,<5"; } >/dev/null 2>&1 || \
 	echo "Schemathesis not installed in .build/python-schemathesis: the fuzz test will be skipped (python3 -m venv; pip install schemathesis)." >&2
 
-# The household app's verifiers: TypeScript's tsc (Debian's node-typescript) type-checks web/; Debian's
+# The household app's verifiers: TypeScript's tsc (Debian's node-typescript) type-checks web/; openssl makes
+# the HTTPS tests' certificates; Debian's
 # Chromium, driven by Playwright (PyPI, in .build/python-web) with axe-core (axe-playwright-python), runs it
 # as a family would. Playwright's own browser download is not used: the tests launch /usr/bin/chromium.
 web-verifiers:
 	@command -v tsc >/dev/null 2>&1 || \
 	scripts/install-debian-package.sh "TypeScript, to type-check the app" node-typescript || \
 	echo "tsc not found: the app's type check will be skipped (Debian: apt-get install -y node-typescript)." >&2
+	@command -v openssl >/dev/null 2>&1 || \
+	scripts/install-debian-package.sh "openssl, to make the HTTPS tests' certificates" openssl || \
+	echo "openssl not found: the HTTPS tests will be skipped (Debian: apt-get install -y openssl)." >&2
 	@command -v chromium >/dev/null 2>&1 || \
 	scripts/install-debian-package.sh "Chromium, for the app's browser tests" chromium fonts-dejavu-core || \
 	echo "Chromium not found: the app's browser tests will be skipped (Debian: apt-get install -y chromium)." >&2

@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),  // Hummingbird's header types
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),  // NIOThreadPool for bcrypt
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),  // HTTPS (--tls-cert-file)
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -67,6 +68,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),  // SIGHUP reloads the TLS pair
             ]
         ),
         .executableTarget(
@@ -121,6 +124,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),  // streaming SSE reads
                 .product(name: "NIOPosix", package: "swift-nio"),  // raw connections for malformed HTTP
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),  // HTTPS clients trusting a test certificate
             ]
         ),
     ],

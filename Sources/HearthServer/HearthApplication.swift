@@ -104,10 +104,12 @@ public func buildApplication(
     let shouldUpgrade = webSocketUpgrade(configuration: configuration, dependencies: dependencies)
     return Application(
         router: buildRouter(configuration: configuration, dependencies: dependencies),
-        server: HTTPServerBuilder { responder in
-            GuardedHTTPChannel(
+        server: HTTPServerBuilder { responder -> any ServerChildChannel in
+            let guarded = GuardedHTTPChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration, shouldUpgrade: shouldUpgrade),
                 limits: limits, counter: counter)
+            guard let certificate = configuration.tls else { return guarded }
+            return ReloadableTLSChannel(base: guarded, certificate: certificate)
         },
         configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                              serverName: "Hearth/\(configuration.version)"),

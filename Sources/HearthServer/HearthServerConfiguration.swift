@@ -20,15 +20,18 @@ public struct HearthServerConfiguration: Sendable {
     public var mcp: MCPConfiguration
     /// The household app served at `/`; without it Hearth serves the API only.
     public var webApp: WebApp?
+    /// Serve HTTPS (and WSS) with this pair, reloadable; nil serves plain HTTP.
+    public var tls: TLSCertificate?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil, version: String = HearthVersion.current,
         graphQL: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(), corsOrigins: [String] = [],
         webSocket: GraphQLWebSocketConfiguration = GraphQLWebSocketConfiguration(),
         connections: HTTPConnectionLimits = HTTPConnectionLimits(), mcp: MCPConfiguration = MCPConfiguration(),
-        webApp: WebApp? = nil
+        webApp: WebApp? = nil, tls: TLSCertificate? = nil
     ) {
         self.webApp = webApp
+        self.tls = tls
         self.mcp = mcp
         self.connections = connections
         self.host = host

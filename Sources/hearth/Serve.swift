@@ -31,6 +31,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("web-dir"), help: "The household app's files, served at / (env HEARTH_WEB_DIR; default: web/ found beside the program; \"none\" serves the API only).")
     var webDirectory: String?
 
+    @Option(name: .customLong("tls-cert-file"), help: "Serve HTTPS and WSS with this PEM certificate chain (env HEARTH_TLS_CERT_FILE; with --tls-key-file; SIGHUP reads both again).")
+    var tlsCertificateFile: String?
+
+    @Option(name: .customLong("tls-key-file"), help: "The PEM private key of --tls-cert-file (env HEARTH_TLS_KEY_FILE).")
+    var tlsKeyFile: String?
+
     @OptionGroup var database: DatabaseOptions
 
     @OptionGroup var graphQLLimits: GraphQLOptions
@@ -66,7 +72,8 @@ struct Serve: AsyncParsableCommand {
             webSocket: limits.webSocket,
             connections: try http.resolve(env),
             mcp: MCPConfiguration(allowedOrigins: mcpOrigins),
-            webApp: try webApp(env))
+            webApp: try webApp(env),
+            tls: try tls(env))
         guard let schemaPath = env.string(schema, "HEARTH_SCHEMA") ?? ProjectFiles.locate("schema.graphql", directory: false) else {
             throw ValidationError("cannot find schema.graphql beside hearth; set --schema or HEARTH_SCHEMA")
         }
@@ -91,6 +98,23 @@ struct Serve: AsyncParsableCommand {
             } catch {
                 throw Self.explain(error, server: server)
             }
+        }
+    }
+
+    /// The HTTPS pair from `--tls-cert-file` and `--tls-key-file` (both or neither), read now: a
+    /// missing, malformed or mismatched file stops the start, naming it.
+    private func tls(_ env: EnvironmentValue) throws -> TLSCertificate? {
+        let (certificate, key) = (env.string(tlsCertificateFile, "HEARTH_TLS_CERT_FILE"), env.string(tlsKeyFile, "HEARTH_TLS_KEY_FILE"))
+        switch (certificate, key) {
+        case (nil, nil): return nil
+        case (let certificate?, let key?):
+            do {
+                return try TLSCertificate(certificateFile: certificate, keyFile: key)
+            } catch {
+                throw ValidationError("cannot serve HTTPS: \(error.description)")
+            }
+        case (nil, _?): throw ValidationError("--tls-key-file needs --tls-cert-file (HEARTH_TLS_CERT_FILE): the certificate it is the key of")
+        case (_?, nil): throw ValidationError("--tls-cert-file needs --tls-key-file (HEARTH_TLS_KEY_FILE): the certificate's private key")
         }
     }
 
@@ -121,7 +145,7 @@ struct Serve: AsyncParsableCommand {
                   executor: graphQL.executor, syncsStores: storesConfiguration.loop),
             schema: graphQL.source, facts: graphQL.facts, migrations: migrations, metrics: registry, logger: logger)
         var app = runtime.application { port in
-            let line = "hearth \(server.version) listening on http://\(server.host):\(port)\n"
+            let line = "hearth \(server.version) listening on \(server.tls == nil ? "http" : "https")://\(server.host):\(port)\n"
             FileHandle.standardOutput.write(Data(line.utf8))
             logger.info("listening", metadata: ["address": "\(server.host):\(port)"])
             if let app = server.webApp {
@@ -138,10 +162,11 @@ struct Serve: AsyncParsableCommand {
         let cluster: [any Service] = embedded.map {
             [EmbeddedPostgresService(cluster: $0, status: runtime.database.status, logger: logger, restartDelay: restartDelay)]
         } ?? []
+        let reload: [any Service] = server.tls.map { [TLSCertificate.ReloadService(certificate: $0, logger: logger)] } ?? []
         // The loops start once the migrations ran (the stream ends then, or when start-up failed).
         // Shutdown runs in reverse: the loops and the server drain, the clients close, then the pool,
         // then the embedded cluster stops.
-        let services = runtime.orderedServices(first: cluster, application: app) { for await _ in migrated {} }
+        let services = runtime.orderedServices(first: cluster + reload, application: app) { for await _ in migrated {} }
         var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],

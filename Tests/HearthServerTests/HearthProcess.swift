@@ -121,11 +121,11 @@ final class HearthProcess: @unchecked Sendable {
     var stdout: String { output.state.withLock { $0.stdout } }
     var stderr: String { output.state.withLock { $0.stderr } }
 
-    /// Waits for the "listening on http://host:port" line and returns the port.
+    /// Waits for the "listening on http://host:port" (or https) line and returns the port.
     func waitUntilListening(timeout: Duration = .seconds(90)) async throws -> Int {
         enum Outcome: Sendable { case listening(Int), exited(Int32) }
         let outcome = await output.wait(timeout) { state -> Outcome? in
-            if let range = state.stdout.range(of: "listening on http://127.0.0.1:"),
+            if let range = state.stdout.range(of: "listening on http://127.0.0.1:") ?? state.stdout.range(of: "listening on https://127.0.0.1:"),
                 let port = Int(state.stdout[range.upperBound...].prefix { $0.isNumber }) {
                 return .listening(port)
             }

@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import Foundation
+import HearthTestSupport
+import NIOCore
+import NIOSSL
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where openssl is, to make certificates.
+private let opensslPath = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// `hearth serve --tls-cert-file --tls-key-file`: HTTPS with a certificate the test makes
+/// (openssl), a renewed pair served after SIGHUP without a restart, and a bad pair refused at
+/// start naming the file.
+@Suite(.enabled(if: opensslPath != nil || GQLClientTests.isCI, "SKIPPED: needs openssl to make certificates (make test installs it)"))
+struct HTTPSTests {
+    static let openssl = opensslPath
+
+    /// A self-signed certificate for 127.0.0.1 and its key, written as PEM files in `directory`.
+    static func makeCertificate(_ directory: String, _ name: String) async throws -> (certificate: String, key: String) {
+        let openssl = try #require(Self.openssl, "openssl is missing (Debian: apt-get install openssl)")
+        let (certificate, key) = ("\(directory)/\(name).pem", "\(directory)/\(name).key")
+        let result = try await ChildProcess.run(openssl, [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+            "-subj", "/CN=\(name)", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ])
+        try #require(result.status == 0, "openssl failed: \(result.text)")
+        return (certificate, key)
+    }
+
+    /// GET `path` over HTTPS, trusting only `certificate`.
+    static func get(_ port: Int, _ path: String, trusting certificate: String) async throws -> UInt {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(certificate))
+        // A new client each time: a new connection, so a new handshake.
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+        do {
+            let response = try await client.execute(HTTPClientRequest(url: "https://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
+            try await client.shutdown()
+            return response.status.code
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+    }
+
+    @Test func servesHTTPSAndAReloadedPairAfterSIGHUP() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let first = try await Self.makeCertificate(dir, "first")
+            let renewed = try await Self.makeCertificate(dir, "renewed")
+            let (certificate, key) = ("\(dir)/hearth.pem", "\(dir)/hearth.key")
+            try FileManager.default.copyItem(atPath: first.certificate, toPath: certificate)
+            try FileManager.default.copyItem(atPath: first.key, toPath: key)
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_TLS_CERT_FILE": certificate, "HEARTH_TLS_KEY_FILE": key]
+            let server = try HearthProcess(["serve"], environment: env)
+            let port = try await server.waitUntilListening()
+            #expect(server.stdout.contains("listening on https://127.0.0.1:"))
+            #expect(try await Self.get(port, "/readyz", trusting: first.certificate) == 200)
+            await #expect(throws: (any Error).self, "a client trusting only the renewed certificate refuses the first") {
+                _ = try await Self.get(port, "/healthz", trusting: renewed.certificate)
+            }
+
+            // Renewed in place, then SIGHUP: the next connection gets the new pair.
+            for (from, to) in [(renewed.certificate, certificate), (renewed.key, key)] {
+                try FileManager.default.removeItem(atPath: to)
+                try FileManager.default.copyItem(atPath: from, toPath: to)
+            }
+            server.send(SIGHUP)
+            #expect(await server.waitForOutput(.seconds(30)) { $0.contains("TLS certificate reloaded") }, "\(server.stderr)")
+            #expect(try await Self.get(port, "/readyz", trusting: renewed.certificate) == 200)
+            await #expect(throws: (any Error).self) { _ = try await Self.get(port, "/healthz", trusting: first.certificate) }
+
+            // A bad pair on SIGHUP is logged and the served one stays.
+            try Data("not a key".utf8).write(to: URL(fileURLWithPath: key))
+            server.send(SIGHUP)
+            #expect(await server.waitForOutput(.seconds(30)) { $0.contains("TLS certificate not reloaded") }, "\(server.stderr)")
+            #expect(try await Self.get(port, "/healthz", trusting: renewed.certificate) == 200)
+
+            server.send(SIGTERM)
+            #expect(try await server.waitForExit().status == 0, "stderr:\n\(server.stderr)")
+        }
+    }
+
+    @Test func aBadPairStopsTheStartNamingTheFile() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let one = try await Self.makeCertificate(dir, "one")
+            let other = try await Self.makeCertificate(dir, "other")
+            for (certificate, key, expected) in [
+                (one.certificate, other.key, "is not the private key of the certificate in --tls-cert-file \(one.certificate)"),
+                ("\(dir)/missing.pem", one.key, "--tls-cert-file \(dir)/missing.pem: it cannot be read"),
+                (one.certificate, one.certificate, "--tls-key-file \(one.certificate): it is not a PEM private key"),
+            ] {
+                let hearth = try HearthProcess(["serve", "--port", "0", "--tls-cert-file", certificate, "--tls-key-file", key],
+                                               environment: ["HEARTH_DATA_DIR": dir + "/pg"])
+                #expect(try await hearth.waitForExit().status != 0)
+                #expect(hearth.stderr.contains(expected), "\(hearth.stderr)")
+            }
+            let half = try HearthProcess(["serve", "--port", "0", "--tls-cert-file", one.certificate], environment: ["HEARTH_DATA_DIR": dir + "/pg"])
+            #expect(try await half.waitForExit().status != 0)
+            #expect(half.stderr.contains("--tls-cert-file needs --tls-key-file"), "\(half.stderr)")
+        }
+    }
+}
