@@ -47,3 +47,83 @@ sw.addEventListener("fetch", (event) => {
     event.respondWith((async () => (await caches.match(request, { cacheName: CACHE })) ?? fetch(request))());
   }
 });
+
+// Notifications pushed by Hearth (docs/notifications.md): shown with their actions; Complete and
+// Snooze are done through the reminder's action links, which need no session, so they work with
+// every tab closed; a DISMISS closes the reminder once its item is done elsewhere.
+
+/**
+ * @typedef {{ action: string, title: string, url: string }} ActionLink
+ * @typedef {{ id: string, kind: string, title?: string, body?: string, taskId?: string | null,
+ *             url?: string | null, actionLinks?: ActionLink[] }} PushMessage
+ * @typedef {{ id: string, taskId: string | null, links: ActionLink[] }} Shown
+ */
+
+sw.addEventListener("push", (event) => {
+  /** @type {PushMessage | null} */
+  let message = null;
+  try {
+    message = event.data ? /** @type {PushMessage} */ (event.data.json()) : null;
+  } catch {
+    message = null;
+  }
+  if (!message || typeof message.id !== "string") return;
+  event.waitUntil(showOrDismiss(message));
+});
+
+/** @param {PushMessage} message */
+async function showOrDismiss(message) {
+  if (message.kind === "DISMISS") {
+    for (const shown of await sw.registration.getNotifications({ tag: message.id })) shown.close();
+    return;
+  }
+  const links = Array.isArray(message.actionLinks) ? message.actionLinks : [];
+  /** @type {Shown} */
+  const data = { id: message.id, taskId: message.taskId ?? null, links };
+  await sw.registration.showNotification(message.title || "Hearth", /** @type {NotificationOptions} */ ({
+    body: message.body ?? "",
+    tag: message.id,
+    icon: "/icon.svg",
+    data,
+    actions: links.map((link) => ({ action: link.action.toLowerCase(), title: link.title })),
+  }));
+}
+
+sw.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const data = /** @type {Shown} */ (event.notification.data);
+  const link = data.links.find((candidate) => candidate.action.toLowerCase() === event.action);
+  event.waitUntil(link ? act(link, event.notification.title) : openApp(`/notifications/${data.id}`));
+});
+
+/**
+ * Does what a button asked through its link; says so when Hearth cannot be reached.
+ * @param {ActionLink} link
+ * @param {string} title
+ */
+async function act(link, title) {
+  try {
+    // A plain POST: the link is the permission (no session, no body); its answer is not needed.
+    const response = await fetch(link.url, { method: "POST", mode: "no-cors", credentials: "omit" });
+    if (response.type !== "opaque" && !response.ok) throw new Error(`answered ${response.status}`);
+  } catch {
+    await sw.registration.showNotification(`${link.title} did not reach Hearth`, {
+      body: `${title}: open the app to try again.`, tag: `failed-${link.url}`,
+    });
+  }
+}
+
+/**
+ * Focuses an open tab of the app at `path`, or opens one.
+ * @param {string} path
+ */
+async function openApp(path) {
+  const tabs = await sw.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const tab = tabs.find((client) => new URL(client.url).origin === sw.location.origin);
+  if (tab) {
+    await tab.focus();
+    await tab.navigate(path).catch(() => null);
+  } else {
+    await sw.clients.openWindow(path);
+  }
+}

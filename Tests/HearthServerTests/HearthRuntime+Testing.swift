@@ -25,10 +25,10 @@ extension HearthRuntime {
     /// The same on a pool the test made itself.
     static func testing(
         on database: Database, clock: any HearthClock = SystemClock(), executor: ExecutorConfiguration = ExecutorConfiguration(),
-        logger: Logger = TestPostgres.logger
+        delivery: DeliveryConfiguration = testDelivery, logger: Logger = TestPostgres.logger
     ) throws -> HearthRuntime {
         try HearthRuntime(
-            configuration(executor: executor, clock: clock, database: database.configuration), database: database,
+            configuration(executor: executor, delivery: delivery, clock: clock, database: database.configuration), database: database,
             schema: HearthGraphQLSchema.Source.read(HearthGraphQLSchemaTests.schemaURL), facts: HearthGraphQLSchemaTests.facts,
             migrations: try Migration.load(from: TestPostgres.migrationsDirectory), metrics: TestMetrics.registry, logger: logger)
     }

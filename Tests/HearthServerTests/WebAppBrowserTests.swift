@@ -64,4 +64,44 @@ import Testing
             }
         }
     }
+
+    @Test(
+        "a pushed reminder shows Complete and Snooze, Complete works with the app closed, DISMISS closes it",
+        .enabled(if: hasBrowser || isCI, "SKIPPED: needs Chromium (/usr/bin/chromium) and Playwright in .build/python-web (make test installs them)"))
+    func aPushedReminderIsActedOnWithTheAppClosed() async throws {
+        try #require(Self.hasBrowser, "Chromium or Playwright is missing (make test installs them: chromium, .build/python-web)")
+        let webApp = try WebApp(directory: WebAppServingTests.directory)
+        // The action links point at this server: its address is known before it starts.
+        let port = try #require(StoresOverHTTPTests.unusedLoopbackPort())
+        var delivery = HearthRuntime.testDelivery
+        delivery.publicURL = URL(string: "http://127.0.0.1:\(port)")
+        try await withTestDatabase { database, _ throws in
+            let runtime = try HearthRuntime.testing(on: database, delivery: delivery)
+            // Served on that port itself (the test framework's live server picks its own).
+            let (listening, announce) = AsyncStream.makeStream(of: Int.self)
+            let app = buildApplication(
+                configuration: .init(host: "127.0.0.1", port: port, webApp: webApp), dependencies: runtime.dependencies, logger: TestPostgres.logger,
+                onServerRunning: { announce.yield($0) })
+            try await withCleanup { try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await app.run() }
+                // The reminder and delivery loops, as `hearth serve` runs them (woken by the bus).
+                group.addTask { await database.bus.run() }
+                group.addTask { try await TaskReminderLoop(tasks: runtime.services.tasks, pollInterval: .milliseconds(250)).run() }
+                group.addTask { try await DeliveryLoop(delivery: runtime.services.delivery, pollInterval: .milliseconds(250)).run() }
+                defer { group.cancelAll() }
+                var ready = listening.makeAsyncIterator()
+                let bound = await ready.next()
+                try #require(bound == port, "the server listens where its links point")
+                let result = try await ChildProcess.run(
+                    Self.python, [Self.root.appendingPathComponent("scripts/web/push.py").path, "http://127.0.0.1:\(port)"])
+                let report = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any]
+                try #require(result.status == 0, "the push run failed \(report?["failed"] ?? ""):\n\(result.text.suffix(6000))")
+                #expect(report?["steps"] as? [String] == [
+                    "a pushed reminder shows with Complete and Snooze", "Complete works with the app closed", "DISMISS closes the reminder",
+                ])
+            } } cleanup: {
+                try await runtime.shutdown()  // the delivery loop's HTTP client
+            }
+        }
+    }
 }
