@@ -8,45 +8,20 @@ import json
 import re
 import sys
 import time
-import urllib.request
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect, sync_playwright
 
+from webtest import Run
+
 BASE = sys.argv[1].rstrip("/")
 SCREENSHOT = sys.argv[2] if len(sys.argv) > 2 else None
 STAMP = str(int(time.time() * 1000))
-report = {"steps": [], "axe": {}}
+run = Run(BASE)
+report, step, gql, until = run.report, run.step, run.gql, run.until
+report["axe"] = {}
 # Generous: the suite runs beside every other test on two cores, and a loaded machine is slow, not wrong.
 expect.set_options(timeout=45_000)
-
-
-def step(name):
-    report["steps"].append(name)
-    print(f"step: {name}", file=sys.stderr, flush=True)
-
-
-def gql(query, variables=None, token=None):
-    request = urllib.request.Request(
-        BASE + "/graphql", data=json.dumps({"query": query, "variables": variables or {}}).encode(),
-        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        body = json.load(response)
-    if body.get("errors"):
-        raise AssertionError(f"the API refused {query[:60]}: {body['errors']}")
-    return body["data"]
-
-
-def until(description, check, timeout=20.0):
-    """Polls the API (not the page) until `check` returns a truthy value."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = check()
-        if last:
-            return last
-        time.sleep(0.1)
-    raise AssertionError(f"{description}: still {last!r} after {timeout} s")
 
 
 def token_of(page):

@@ -17,41 +17,15 @@ import queue
 import sys
 import threading
 import time
-import urllib.request
 
 from playwright.sync_api import sync_playwright
 
+from webtest import Run
+
 BASE = sys.argv[1].rstrip("/")
 STAMP = str(int(time.time() * 1000))
-report = {"steps": []}
-
-
-def step(name):
-    report["steps"].append(name)
-    print(f"step: {name}", file=sys.stderr, flush=True)
-
-
-def gql(query, variables=None, token=None):
-    request = urllib.request.Request(
-        BASE + "/graphql", data=json.dumps({"query": query, "variables": variables or {}}).encode(),
-        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        body = json.load(response)
-    if body.get("errors"):
-        raise AssertionError(f"the API refused {query[:60]}: {body['errors']}")
-    return body["data"]
-
-
-def until(description, check, timeout=30.0):
-    """Polls the API (not the page) until `check` returns a truthy value."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = check()
-        if last:
-            return last
-        time.sleep(0.1)
-    raise AssertionError(f"{description}: still {last!r} after {timeout} s")
+run = Run(BASE)
+report, step, gql, until = run.report, run.step, run.gql, run.until
 
 
 # The stand-in push service: what Hearth delivers to the webhook, in order.
