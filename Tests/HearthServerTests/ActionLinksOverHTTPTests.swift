@@ -134,7 +134,14 @@ import Testing
             #expect(try await Self.post(server, try link(old.notification, .complete)).status == .notFound)
             let fresh = try await Self.remind(server, ben, home, "Book the hall")
             server.clock.advance(by: 7 * 86_400 - 60)
-            #expect(try await Self.post(server, try link(fresh.notification, .complete)).status == .ok)
+            // Two presses at once (two instances, two devices): one completes, the other answers what it did.
+            let press = try link(fresh.notification, .complete)
+            async let first = Self.post(server, press)
+            async let second = Self.post(server, press)
+            let answers = try await [first, second]
+            #expect(answers.map(\.status) == [.ok, .ok])
+            #expect(answers.compactMap { $0.json["alreadyDone"] as? Bool }.sorted { !$0 && $1 } == [false, true], "\(answers.map(\.json))")
+            #expect(Set(answers.compactMap { $0.json["performedAt"] as? String }).count == 1)
             #expect(try await Self.task(server, ben, fresh.task)?["completed"] as? Bool == true)
         }
     }

@@ -47,33 +47,37 @@ public struct NotificationActionService: Sendable {
             """, logger: logger)
         var found: (user: UUID, task: UUID)?
         for try await (user, task) in rows.decode((UUID, UUID).self) { found = (user, task) }
-        guard let (user, task) = found else { throw ServiceError.notFound("Action") }
-        // The claim makes a second POST racing this one answer "already done" instead of acting twice.
+        // A press racing this one may have just done it (and so retired the reminder).
+        guard let (user, task) = found else { return try await earlier(notification, action) }
+        // The record of what was done and the action commit together: a second POST racing this
+        // one waits on the record's key, then answers what this one did; a failed action leaves
+        // no record, so the link may be used again.
         let now = clock.now
-        let claimed = try await database.client.query("""
-            INSERT INTO notification_actions (notification_id, action, task_id, performed_at) VALUES (\(notification), \(action.rawValue), \(task), \(now))
-            ON CONFLICT DO NOTHING RETURNING task_id
-            """, logger: logger)
-        var isOurs = false
-        for try await _ in claimed.decode(UUID.self) { isOurs = true }
-        guard isOurs else {
-            guard let done = try await performed(notification, action) else { throw ServiceError.notFound("Action") }
-            return done
-        }
-        do {
-            let caller = try await households.caller(for: user)
+        let caller = try await households.caller(for: user)
+        let tasks = self.tasks
+        let write = try await database.transaction(logger: logger) { connection -> TaskWrite? in
+            let claimed = try await connection.query("""
+                INSERT INTO notification_actions (notification_id, action, task_id, performed_at) VALUES (\(notification), \(action.rawValue), \(task), \(now))
+                ON CONFLICT DO NOTHING RETURNING task_id
+                """, logger: logger)
+            var isOurs = false
+            for try await _ in claimed.decode(UUID.self) { isOurs = true }
+            guard isOurs else { return nil }
             switch action {
-            case .complete: _ = try await tasks.completeItem(caller, id: task)
-            case .snooze: _ = try await tasks.snoozeReminder(caller, taskID: task, minutes: NotificationAction.snoozeMinutes)
+            case .complete: return try await tasks.setCompleted(true, caller, id: task, expectedVersion: nil, on: connection)
+            case .snooze: return try await tasks.snoozeReminder(caller, taskID: task, minutes: NotificationAction.snoozeMinutes, on: connection)
             }
-        } catch {
-            // Not done: the link may be used again (a refusal stays a refusal; an outage may pass).
-            _ = try? await database.client.query(
-                "DELETE FROM notification_actions WHERE notification_id = \(notification) AND action = \(action.rawValue)", logger: logger)
-            throw error
         }
+        guard let write else { return try await earlier(notification, action) }
+        _ = try await tasks.committed(write, caller)
         logger.info("notification action performed", metadata: ["notification": "\(notification)", "action": "\(action.rawValue)", "task": "\(task)"])
         return Outcome(action: action, taskID: task, performedAt: now, alreadyDone: false)
+    }
+
+    /// What an earlier press did; not found when none did.
+    private func earlier(_ notification: UUID, _ action: NotificationAction) async throws -> Outcome {
+        guard let done = try await performed(notification, action) else { throw ServiceError.notFound("Action") }
+        return done
     }
 
     private func performed(_ notification: UUID, _ action: NotificationAction) async throws -> Outcome? {
