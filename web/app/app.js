@@ -9,6 +9,7 @@ import { clearSession, loadSession, saveSession } from "./session.js";
 import { deleteDatabase } from "./store/db.js";
 import { Replica } from "./store/replica.js";
 import { keyOf, resolveConflict, target } from "./sync/rebase.js";
+import { newId } from "./ids.js";
 
 /** @typedef {import("./types.js").Household} Household */
 /** @typedef {import("./types.js").Task} Task */
@@ -324,7 +325,7 @@ export class App extends EventTarget {
    * @param {string} title
    * @param {string} [id] the client-made id (a new one when not given)
    */
-  async createTask(title, id = crypto.randomUUID()) {
+  async createTask(title, id = newId()) {
     await this.queue({ createTask: { householdId: this.householdId, input: { id, title } } });
     return id;
   }
@@ -333,7 +334,7 @@ export class App extends EventTarget {
    * @param {{title: string, startsAt: string, endsAt?: string | null, location?: string | null}} input
    */
   async createEvent(input) {
-    const id = crypto.randomUUID();
+    const id = newId();
     await this.queue({ createEvent: { householdId: this.householdId, input: { id, ...input } } });
     return id;
   }
@@ -367,7 +368,7 @@ export class App extends EventTarget {
    * @param {string} title
    */
   async addSubtask(taskId, title) {
-    await this.queue({ addSubtask: { taskId, id: crypto.randomUUID(), title } });
+    await this.queue({ addSubtask: { taskId, id: newId(), title } });
   }
 
   /**
@@ -404,7 +405,7 @@ export class App extends EventTarget {
    * @param {string} color
    */
   async createLabel(name, color) {
-    await this.queue({ createLabel: { householdId: this.householdId, id: crypto.randomUUID(), name, color } });
+    await this.queue({ createLabel: { householdId: this.householdId, id: newId(), name, color } });
   }
 
   /**

@@ -15,6 +15,7 @@ import { settingsView } from "./views/settings.js";
 import { taskView } from "./views/task.js";
 import { tasksView } from "./views/tasks.js";
 import { createHouseholdView } from "./views/welcome.js";
+import { newId } from "./ids.js";
 
 /** @typedef {{element: HTMLElement, update?: () => void, focus?: HTMLElement | null}} View */
 
@@ -166,7 +167,7 @@ document.addEventListener("click", (event) => {
 
 // Closing the last tab while changes wait asks first: they would sync on the next open, but only here.
 const tabs = new Set();
-const tabId = crypto.randomUUID();
+const tabId = newId();
 const tabChannel = new BroadcastChannel("hearth-tabs");
 tabChannel.onmessage = (/** @type {MessageEvent} */ event) => {
   const { kind, tab } = event.data ?? {};
@@ -206,6 +207,22 @@ async function registerWorker() {
   });
 }
 
+/**
+ * Opened over plain HTTP by a name on the network (not 127.0.0.1 or localhost), the browser keeps
+ * the service worker, Web Push and installing from the app: said once on this device, plainly.
+ */
+function warnIfInsecure() {
+  if (window.isSecureContext || localStorage.getItem("hearth.insecureWarning")) return;
+  localStorage.setItem("hearth.insecureWarning", "shown");
+  // Above the screen, not over it: a long notice at the bottom would cover a phone's form.
+  const banner = h("div", { class: "warning", role: "status" },
+    h("p", {}, h("strong", {}, "This address is not secure (plain HTTP). "),
+      "Here Hearth cannot work offline, be installed or send notifications; everything else works. "
+      + "For the rest, open Hearth over HTTPS: see “HTTPS on a home network” in Hearth's operations guide."),
+    h("button", { type: "button", onclick: () => banner.remove() }, "Got it"));
+  alerts.before(banner);
+}
+
 async function boot() {
   performance.mark("hearth:boot");
   try {
@@ -217,6 +234,7 @@ async function boot() {
   }
   route();
   performance.mark("hearth:drawn");
+  warnIfInsecure();
   if (app.signedIn) {
     lead();
     // The screen stays (the person may be typing) unless the household it shows changes (see refresh).

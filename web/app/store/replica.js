@@ -4,6 +4,7 @@
 
 import { committed, openDatabase, result } from "./db.js";
 import { withPending } from "../sync/rebase.js";
+import { newId } from "../ids.js";
 
 /** @typedef {import("../types.js").Entry} Entry */
 /** @typedef {import("../types.js").Pending} Pending */
@@ -45,7 +46,7 @@ export class Replica extends EventTarget {
     const tx = replica.db.transaction(["meta", "outbox"], "readwrite");
     const meta = tx.objectStore("meta");
     const client = await result(meta.get("clientId"));
-    replica.clientId = client?.value ?? crypto.randomUUID();
+    replica.clientId = client?.value ?? newId();
     if (!client) meta.put({ name: "clientId", value: replica.clientId });
     replica.outbox = await result(tx.objectStore("outbox").getAll());
     await committed(tx);

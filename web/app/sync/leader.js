@@ -11,10 +11,14 @@ export function leadWhenChosen(userId, lead) {
   /** @type {(value?: unknown) => void} */
   let resign = () => {};
   const resigned = new Promise((resolve) => { resign = resolve; });
-  navigator.locks.request(`hearth-sync-${userId}`, async () => {
+  const run = async () => {
     const stop = await lead();
     await resigned;
     stop();
-  }).catch(() => {});
+  };
+  // Web Locks exist only in secure contexts: over plain HTTP on the network each tab leads itself
+  // (the server takes each change once, whichever tab sends it).
+  if (!("locks" in navigator)) run().catch(() => {});
+  else navigator.locks.request(`hearth-sync-${userId}`, run).catch(() => {});
   return { resign: () => resign() };
 }

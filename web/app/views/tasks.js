@@ -2,6 +2,7 @@
 
 import { field, h, reconcile, replace } from "../ui/dom.js";
 import { sharedSignature, taskItem, taskSignature } from "../ui/task-item.js";
+import { newId } from "../ids.js";
 
 /** Rows drawn at first; "Show more" adds as many again. */
 const PAGE = 200;
@@ -20,7 +21,7 @@ export function tasksView(app) {
     quick.fail("");
     quick.control.value = "";
     try {
-      const id = crypto.randomUUID();
+      const id = newId();
       added.unshift(id);
       await app.createTask(title, id);
     } catch (error) {
