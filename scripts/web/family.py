@@ -161,10 +161,12 @@ def run():
         expect(status(a)).to_contain_text("2 changes")
         step("offline edits survive a reload offline")
         edit(b, "Buy milk", "Notes", "2 litres")
-        until("Bob's notes reach the server", lambda: any(t["notes"] == "2 litres" for t in tasks_of(bob_token, household["id"])))
+        until("Bob's notes reach the server", lambda: any(t["notes"] == "2 litres" for t in tasks_of(bob_token, household["id"])),
+              bob_token, household["id"])
         ada.set_offline(False)
         expect(status(a)).to_contain_text("all changes synced")
-        tasks = until("Ada's changes reach the server", lambda: with_title(tasks_of(ada_token, household["id"]), "Call grandma"))
+        tasks = until("Ada's changes reach the server", lambda: with_title(tasks_of(ada_token, household["id"]), "Call grandma"),
+                      ada_token, household["id"])
         milk = [t for t in tasks if t["title"] in ("Buy milk", "Buy oat milk")]
         assert len(milk) == 1 and milk[0]["title"] == "Buy oat milk" and milk[0]["notes"] == "2 litres", f"both edits kept: {milk}"
         assert sum(1 for t in tasks if t["title"] == "Call grandma") == 1, f"nothing doubled: {tasks}"
@@ -177,7 +179,8 @@ def run():
             expect(status(a)).to_contain_text("Offline")
             edit(a, title, "Title", ada_title)
             edit(b, title, "Title", bob_title)
-            until("Bob's title reaches the server", lambda: any(t["title"] == bob_title for t in tasks_of(bob_token, household["id"])))
+            until("Bob's title reaches the server", lambda: any(t["title"] == bob_title for t in tasks_of(bob_token, household["id"])),
+                  bob_token, household["id"])
             ada.set_offline(False)
             found = a.get_by_role("alert").filter(has_text="title")
             expect(found).to_be_visible()
@@ -189,7 +192,8 @@ def run():
         alert = same_field_conflict("Fix bike", "Fix red bike", "Fix blue bike")
         accessible(a, "conflict")
         alert.get_by_role("button", name="Keep mine").click()
-        until("Ada's kept title reaches the server", lambda: any(t["title"] == "Fix red bike" for t in tasks_of(ada_token, household["id"])))
+        until("Ada's kept title reaches the server", lambda: any(t["title"] == "Fix red bike" for t in tasks_of(ada_token, household["id"])),
+              ada_token, household["id"])
         expect(task(b, "Fix red bike")).to_be_visible()
         step("conflict: keep mine")
         alert = same_field_conflict("Fix red bike", "Fix green bike", "Fix old bike")
@@ -341,8 +345,9 @@ def run():
         i.get_by_role("link", name="Tasks").click()
         add_task(i, "Works without HTTPS")
         ike = token_of(i)
+        ike_home = gql("{ households { edges { node { id } } } }", token=ike)["households"]["edges"][0]["node"]["id"]
         until("the task reached the server", lambda: gql("{ households { edges { node { tasks { totalCount } } } } }", token=ike)
-              ["households"]["edges"][0]["node"]["tasks"]["totalCount"] == 1)
+              ["households"]["edges"][0]["node"]["tasks"]["totalCount"] == 1, ike, ike_home)
         i.reload()
         expect(i.get_by_role("link", name="Works without HTTPS", exact=True)).to_be_visible()
         expect(warning).to_have_count(0)

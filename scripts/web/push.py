@@ -104,7 +104,7 @@ def main():
             self.dispatchEvent(new NotificationEvent("notificationclick", { notification: shown, action: "complete" }));
         }""")
         until("the task completed by its notification's button",
-              lambda: gql("query($t: UUID!) { task(id: $t) { completed } }", {"t": task}, token)["task"]["completed"])
+              lambda: gql("query($t: UUID!) { task(id: $t) { completed } }", {"t": task}, token)["task"]["completed"], token, household)
         step("Complete works with the app closed")
 
         page = context.new_page()

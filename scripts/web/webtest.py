@@ -26,14 +26,25 @@ class Run:
             raise AssertionError(f"the API refused {query[:60]}: {body['errors']}")
         return body["data"]
 
-    @staticmethod
-    def until(description, check, timeout=20.0):
-        """Polls the API (not the page) until `check` returns a truthy value."""
+    def until(self, description, check, token, household, timeout=45.0):
+        """Waits on `household`'s task changes until `check` holds: the `taskChanged` subscription
+        over server-sent events, `check` run once the stream is open and again after each change."""
+        request = urllib.request.Request(
+            self.base + "/graphql",
+            data=json.dumps({"query": "subscription($h: UUID!) { taskChanged(householdId: $h) { taskId } }",
+                             "variables": {"h": household}}).encode(),
+            headers={"Content-Type": "application/json", "Accept": "text/event-stream", "Authorization": f"Bearer {token}"})
         deadline = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < deadline:
+        with urllib.request.urlopen(request, timeout=timeout) as stream:
             last = check()
-            if last:
-                return last
-            time.sleep(0.1)
-        raise AssertionError(f"{description}: still {last!r} after {timeout} s")
+            while not last:
+                if time.monotonic() > deadline:
+                    break
+                line = stream.readline()  # the next line of the stream; a read past `timeout` raises
+                if not line:
+                    raise AssertionError(f"{description}: the change stream ended, still {last!r}")
+                if line.startswith(b"event: next"):
+                    last = check()
+        if not last:
+            raise AssertionError(f"{description}: still {last!r} after {timeout} s")
+        return last

@@ -89,14 +89,20 @@ extension DeliveryService {
         return attempted
     }
 
+    /// What a delivery is for (`deliveries.purpose`): showing its notification, or closing it where
+    /// it was shown. One this Hearth does not know fails the claim.
+    enum Purpose: String, TextColumn {
+        case notify = "NOTIFY"
+        case dismiss = "DISMISS"
+    }
+
     /// A claimed delivery with what sending it takes.
     struct Prepared: Sendable {
         var id: Int64
         var channel: UUID
         var attempts: Int
         var giveUpAt: Date
-        /// A DISMISS: closes the notification where it was shown instead of showing it.
-        var dismisses: Bool
+        var purpose: Purpose
         var notification: HouseholdNotification?
         /// Nil when the channel was removed meanwhile (its deliveries went with it).
         var target: Result<ChannelTarget, ServiceError>?
@@ -124,8 +130,8 @@ extension DeliveryService {
             WHERE d.id IN (SELECT id FROM picked)
             RETURNING d.id, d.notification_id, d.channel_id, d.attempts, d.give_up_at, d.purpose
             """, logger: logger)
-        var claimed: [(id: Int64, notification: UUID, channel: UUID, attempts: Int, giveUpAt: Date, purpose: String)] = []
-        for try await row in rows.decode((Int64, UUID, UUID, Int, Date, String).self) { claimed.append(row) }
+        var claimed: [(id: Int64, notification: UUID, channel: UUID, attempts: Int, giveUpAt: Date, purpose: Purpose)] = []
+        for try await row in rows.decode((Int64, UUID, UUID, Int, Date, Purpose).self) { claimed.append(row) }
         guard !claimed.isEmpty else { return [] }
         let notifications = Dictionary(
             try await NotificationService.notifications(ids: Array(Set(claimed.map(\.notification))), from: database.client, logger: logger).map { ($0.id, $0) },
@@ -134,7 +140,7 @@ extension DeliveryService {
         let occurrences = try await occurrences(of: Array(Set(notifications.values.compactMap(\.taskID))))
         return claimed.sorted { $0.id < $1.id }.map { row in
             let notification = notifications[row.notification]
-            return Prepared(id: row.id, channel: row.channel, attempts: row.attempts, giveUpAt: row.giveUpAt, dismisses: row.purpose == "DISMISS",
+            return Prepared(id: row.id, channel: row.channel, attempts: row.attempts, giveUpAt: row.giveUpAt, purpose: row.purpose,
                             notification: notification,
                             target: targets[row.channel], occursAt: notification?.taskID.flatMap { occurrences[$0] })
         }
@@ -166,7 +172,7 @@ extension DeliveryService {
         let outcome: DeliveryOutcome
         switch target {
         case .success(let found):
-            let payload = delivery.dismisses ? DeliveryPayload.dismissal(of: notification.id) : payload(for: notification)
+            let payload = delivery.purpose == .dismiss ? DeliveryPayload.dismissal(of: notification.id) : payload(for: notification)
             outcome = await client.send(payload, to: found, vapid: vapid,
                                         options: options(for: notification, occursAt: delivery.occursAt, now: now), now: now)
         case .failure(let problem):

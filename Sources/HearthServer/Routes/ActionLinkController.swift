@@ -8,8 +8,6 @@ import Logging
 /// it was sent to acts, with the permissions they have now.
 struct ActionLinkController<Context: RequestContext>: Sendable {
     let actions: NotificationActionService
-    /// The JSON answers are written as `/admin/health`'s are.
-    private typealias JSON = HealthController<Context>
 
     /// What the link did, as JSON.
     struct Done: Encodable {
@@ -25,9 +23,9 @@ struct ActionLinkController<Context: RequestContext>: Sendable {
             let token = try context.parameters.require("token")
             do {
                 let outcome = try await actions.perform(token: token)
-                return JSON.json(.ok, JSON.encode(Done(
+                return JSONResponse.json(.ok, JSONResponse.encode(Done(
                     action: outcome.action.rawValue, taskId: outcome.taskID.lowercasedString,
-                    performedAt: JSON.timestamp(outcome.performedAt), alreadyDone: outcome.alreadyDone)))
+                    performedAt: JSONResponse.timestamp(outcome.performedAt), alreadyDone: outcome.alreadyDone)))
             } catch let error as ServiceError {
                 let status: HTTPResponse.Status = switch error.kind {
                 case .notFound: .notFound
@@ -39,7 +37,7 @@ struct ActionLinkController<Context: RequestContext>: Sendable {
                 let message = error.kind == .notFound
                     ? "This action link does not work (any more): the reminder was done, removed or is older than seven days."
                     : error.message
-                return JSON.json(status, JSON.encode(JSON.ErrorBody(error: message)))
+                return JSONResponse.json(status, JSONResponse.encode(JSONResponse.ErrorBody(error: message)))
             }
         }
     }

@@ -31,22 +31,22 @@ public struct HealthController<Context: RequestContext>: Sendable {
 
     public func addRoutes(to router: Router<Context>) {
         router.get("/healthz") { _, _ in
-            Self.json(.ok, #"{"status":"ok"}"#)
+            JSONResponse.json(.ok, #"{"status":"ok"}"#)
         }
         router.get("/readyz") { _, _ in
             if let reasons = await readiness.notReadyReasons() {
-                return Self.json(.serviceUnavailable, Self.encode(NotReady(status: "unavailable", reasons: reasons)))
+                return JSONResponse.json(.serviceUnavailable, JSONResponse.encode(NotReady(status: "unavailable", reasons: reasons)))
             }
-            return Self.json(.ok, #"{"status":"ready"}"#)
+            return JSONResponse.json(.ok, #"{"status":"ready"}"#)
         }
         router.get("/admin/health") { request, context in
             switch await access(request, context) {
             case .granted:
-                return Self.json(.ok, Self.encode(await report()))
+                return JSONResponse.json(.ok, JSONResponse.encode(await report()))
             case .forbidden:
-                return Self.json(.forbidden, Self.encode(ErrorBody(error: "only instance administrators may read /admin/health")))
+                return JSONResponse.json(.forbidden, JSONResponse.encode(JSONResponse.ErrorBody(error: "only instance administrators may read /admin/health")))
             case .unauthorized:
-                var response = Self.json(.unauthorized, Self.encode(ErrorBody(
+                var response = JSONResponse.json(.unauthorized, JSONResponse.encode(JSONResponse.ErrorBody(
                     error: "missing or wrong token: send Authorization: Bearer with HEARTH_ADMIN_TOKEN or an administrator's session token")))
                 response.headers[.wwwAuthenticate] = #"Bearer realm="hearth-admin""#
                 return response
@@ -84,9 +84,9 @@ public struct HealthController<Context: RequestContext>: Sendable {
             status: results.allSatisfy(\.status.isHealthy) ? "ok" : "degraded",
             version: version,
             installationId: installation,
-            startedAt: Self.timestamp(startedAt),
+            startedAt: JSONResponse.timestamp(startedAt),
             services: results.map { name, status in
-                .init(name: name, isHealthy: status.isHealthy, lastChecked: Self.timestamp(status.lastChecked),
+                .init(name: name, isHealthy: status.isHealthy, lastChecked: JSONResponse.timestamp(status.lastChecked),
                       errors: status.errors, responseTimeMs: status.responseTime.responseTimeMilliseconds,
                       details: status.details.isEmpty ? nil : status.details.mapValues(HealthDetailJSON.init))
             })
@@ -100,29 +100,11 @@ public struct HealthController<Context: RequestContext>: Sendable {
         return SHA256.hash(data: Data(presented.utf8)) == SHA256.hash(data: Data(adminToken.utf8))
     }
 
-    static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: body)))
-    }
-
-    static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-
-    /// RFC 3339 with milliseconds, UTC: the one format of every time in the report (the GraphQL
-    /// `DateTime` format).
-    static func timestamp(_ date: Date) -> String { DateTimeScalar.string(from: date) }
-
     struct NotReady: Encodable {
         var status: String
         var reasons: [String]
     }
 
-    struct ErrorBody: Encodable {
-        var error: String
-    }
 }
 
 /// The JSON body of `/admin/health`.
