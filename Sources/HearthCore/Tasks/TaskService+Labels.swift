@@ -94,13 +94,16 @@ extension TaskService {
     }
 
     /// The labels an item names: by id (of this household), and by name — found case aside or
-    /// created gray, which takes the right to create labels.
+    /// created gray, which takes the right to create labels. The labels found are locked (`FOR KEY
+    /// SHARE`) until the write commits: a label deleted meanwhile is either not found (a refusal naming
+    /// it) or waits for this write, never a foreign-key failure when the item links it.
     static func resolveLabels(names: [String], ids: [UUID], householdID: UUID, caller: Caller, now: Date,
                               on connection: PostgresConnection, logger: Logger) async throws -> [TaskLabel] {
         var found: [TaskLabel] = []
         if !ids.isEmpty {
             found = try await decodeLabels(try await connection.query(
-                "SELECT \(unescaped: labelColumns) FROM labels WHERE household_id = \(householdID) AND id = ANY(\(ids))", logger: logger))
+                "SELECT \(unescaped: labelColumns) FROM labels WHERE household_id = \(householdID) AND id = ANY(\(ids)) FOR KEY SHARE",
+                logger: logger))
             if let missing = ids.first(where: { id in !found.contains { $0.id == id } }) {
                 throw ServiceError.invalidInput(field: "labelIds", message: "labelIds names \(missing.lowercasedString), not a label of this household.")
             }
@@ -111,7 +114,8 @@ extension TaskService {
         let lowered = wanted.map { $0.lowercased() }
         func byName() async throws -> [String: TaskLabel] {
             let labels = try await decodeLabels(try await connection.query(
-                "SELECT \(unescaped: labelColumns) FROM labels WHERE household_id = \(householdID) AND lower(name) = ANY(\(lowered))", logger: logger))
+                "SELECT \(unescaped: labelColumns) FROM labels WHERE household_id = \(householdID) AND lower(name) = ANY(\(lowered)) FOR KEY SHARE",
+                logger: logger))
             return Dictionary(labels.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         }
         var labels = try await byName()
