@@ -314,6 +314,9 @@ import Testing
                 (entry["name"] as? String).map { ($0, entry["details"] as? [String: Any] ?? [:]) }
             })
             #expect(details["users"]?["sessionCacheSize"] is Int)
+            // The instance page's counts: Ada and Root have accounts; neither made a household yet.
+            #expect(details["users"]?["people"] as? Int == 2)
+            #expect(details["households"]?["households"] as? Int == 0)
             #expect(details["households"]?["abilityCacheHitRate"] is Double || details["households"]?["abilityCacheHitRate"] is Int)
 
             func adminHealth(_ token: String?) async throws -> HTTPResponse.Status {
