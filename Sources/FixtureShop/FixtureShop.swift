@@ -155,7 +155,8 @@ public final class FixtureShop: Sendable {
     }
 
     /// `POST /_control/shops/<name>?products=N[&variants=V][&seed=S]` creates a shop;
-    /// `?changePercent=P` changes P % of its variants' prices; `?fail=<status>|password|html|truncated|none`
+    /// `?changePercent=P` changes P % of its variants' prices; `?product=I&price=C` sets product I's first
+    /// variant to C cents; `?remove=I` takes product I out of the feed; `?fail=<status>|password|html|truncated|none`
     /// sets a failure. Answers the shop's product count.
     private func control(_ request: Request, shop name: String) throws -> Response {
         let query = request.uri.queryParameters
@@ -165,6 +166,23 @@ public final class FixtureShop: Sendable {
         }
         if let percent = query.get("changePercent", as: Double.self) {
             _ = update(name) { $0.changePrices(percent: percent, seed: query.get("seed", as: UInt64.self) ?? 7) }
+        }
+        // One product's first variant at a price (`product=2&price=1999`, cents), or a product gone (`remove=2`).
+        if let product = query.get("product", as: Int.self), let cents = query.get("price", as: Int64.self) {
+            let known = update(name) { catalog -> Bool in
+                guard catalog.products.indices.contains(product) else { return false }
+                catalog.setPrice(product: product, to: cents)
+                return true
+            }
+            guard known == true else { throw HTTPError(.badRequest, message: "shop \(name) has no product \(product)") }
+        }
+        if let product = query.get("remove", as: Int.self) {
+            let known = update(name) { catalog -> Bool in
+                guard catalog.products.indices.contains(product) else { return false }
+                _ = catalog.remove(product: product)
+                return true
+            }
+            guard known == true else { throw HTTPError(.badRequest, message: "shop \(name) has no product \(product)") }
         }
         if let mode = query.get("fail") {
             switch mode {

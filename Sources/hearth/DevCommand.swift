@@ -22,7 +22,8 @@ struct FixtureShopCommand: AsyncParsableCommand {
             Each shop's feed is at http://127.0.0.1:<port>/shops/<name>/products.json. Let Hearth fetch one with
             --store-allow-host <name>.test=http://127.0.0.1:<port>/shops/<name> and add the store as <name>.test.
             Control a running shop with POST /_control/shops/<name>?products=N (create), ?changePercent=P (change
-            P % of its variants' prices) or ?fail=<status>|password|html|truncated|none.
+            P % of its variants' prices), ?product=I&price=C (product I's first variant at C cents), ?remove=I
+            (product I leaves the feed) or ?fail=<status>|password|html|truncated|none.
             """)
 
     @Option(help: "Port on 127.0.0.1 (0: any free port, printed at start).")
