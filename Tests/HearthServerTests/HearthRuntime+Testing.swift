@@ -25,10 +25,12 @@ extension HearthRuntime {
     /// The same on a pool the test made itself.
     static func testing(
         on database: Database, clock: any HearthClock = SystemClock(), executor: ExecutorConfiguration = ExecutorConfiguration(),
+        shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
         delivery: DeliveryConfiguration = testDelivery, logger: Logger = TestPostgres.logger
     ) throws -> HearthRuntime {
         try HearthRuntime(
-            configuration(executor: executor, delivery: delivery, clock: clock, database: database.configuration), database: database,
+            configuration(shopify: shopify, stores: stores, executor: executor, delivery: delivery, clock: clock, database: database.configuration),
+            database: database,
             schema: HearthGraphQLSchema.Source.read(HearthGraphQLSchemaTests.schemaURL), facts: HearthGraphQLSchemaTests.facts,
             migrations: try Migration.load(from: TestPostgres.migrationsDirectory), metrics: TestMetrics.registry, logger: logger)
     }

@@ -1,3 +1,4 @@
+import FixtureShop
 import Foundation
 import HearthCore
 import HearthServer
@@ -101,6 +102,55 @@ import Testing
                 ])
             } } cleanup: {
                 try await runtime.shutdown()  // the delivery loop's HTTP client
+            }
+        }
+    }
+
+    @Test(
+        "a household watches a store in the app: products offline, a price drop live, the chart, the instance page, the explorer",
+        .enabled(if: hasBrowser || isCI, "SKIPPED: needs Chromium (/usr/bin/chromium) and Playwright with axe in .build/python-web (make test installs them)"))
+    func aHouseholdWatchesAStoreInTheApp() async throws {
+        try #require(Self.hasBrowser, "Chromium or Playwright is missing (make test installs them: chromium, .build/python-web)")
+        let webApp = try WebApp(directory: WebAppServingTests.directory)
+        let shop = FixtureShop()
+        shop.addShop("alpha", products: 12)
+        try await shop.withRunning { shopPort in
+            try await withTestDatabase { database, _ throws in
+                let allowed = [ShopifyClientConfiguration.AllowedHost(host: "alpha.test", origin: FixtureShop.origin(port: shopPort, shop: "alpha"))]
+                // Sync now may follow a sync at once here: the browser waits on what it shows, not on the clock.
+                let runtime = try HearthRuntime.testing(
+                    on: database, shopify: ShopifyClientConfiguration(requestTimeout: .seconds(5), allowedHosts: allowed),
+                    stores: StoresConfiguration(minimumSyncSpacing: .zero))
+                let email = "ada-\(UUID().uuidString.prefix(8).lowercased())@example.org", password = "correct horse battery"
+                _ = try await runtime.services.users.createUser(email: email, password: password, displayName: "Ada", isAdmin: true)
+                let app = buildApplication(
+                    configuration: .init(host: "127.0.0.1", port: 0, webApp: webApp), dependencies: runtime.dependencies, logger: TestPostgres.logger)
+                try await withCleanup { try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await database.bus.run() }
+                    defer { group.cancelAll() }
+                    try await app.test(.live) { client throws in
+                        let port = try #require(client.port)
+                        let result = try await ChildProcess.run(Self.python, [
+                            Self.root.appendingPathComponent("scripts/web/stores.py").path, "http://127.0.0.1:\(port)",
+                            "http://127.0.0.1:\(shopPort)", email, password,
+                        ])
+                        let report = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any]
+                        try #require(result.status == 0, "the stores run failed \(report?["failed"] ?? ""):\n\(result.text.suffix(6000))")
+                        #expect(report?["steps"] as? [String] == [
+                            "an admin adds a store and sees its products", "search works offline over the local copy",
+                            "a price drop after a sync appears in the other member's feed and unread count without reload",
+                            "the product page shows the price history chart", "a product that left is listed when asked for",
+                            "mark all read clears the count", "notifications offer this device and say why not",
+                            "settings: theme, a notification switch, a webhook, an access token made and revoked",
+                            "the instance page shows every service to an administrator and nothing to others",
+                            "the explorer runs a query and shows a type's documentation",
+                        ])
+                        let axe = report?["axe"] as? [String: Int] ?? [:]
+                        #expect(axe.count >= 10 && axe.values.allSatisfy { $0 == 0 }, "axe: \(axe)")
+                    }
+                } } cleanup: {
+                    try await runtime.shutdown()  // the shop client's HTTP client
+                }
             }
         }
     }

@@ -9,7 +9,6 @@ import re
 import sys
 import time
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect, sync_playwright
 
 from webtest import Run
@@ -28,23 +27,8 @@ def token_of(page):
     return page.evaluate("JSON.parse(localStorage.getItem('hearth.session')).token")
 
 
-axe = Axe()
-# What the pages said on their consoles that the policy refused (inline script or style would be).
-refused = []
-
-
-def watch_console(context):
-    context.set_default_timeout(45_000)
-    context.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None)
-
-
-def accessible(page, screen):
-    """axe-core on the screen as it is: no critical or serious violation."""
-    results = axe.run(page)
-    bad = [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-           for v in results.response["violations"] if v["impact"] in ("critical", "serious")]
-    report["axe"][screen] = len(bad)
-    assert not bad, f"axe found serious problems on {screen}: {json.dumps(bad)}"
+watch_console, accessible = run.watch_console, run.accessible
+run.refused = refused = []  # what the pages' consoles said the policy refused
 
 
 def sign_up(page, name, email, password="correct horse battery"):

@@ -12,6 +12,25 @@ class Run:
         self.base = base.rstrip("/")
         self.report = {"steps": []}
 
+    def watch_console(self, context):
+        """Notes what the context's pages say the Content-Security-Policy refused (inline script or
+        style would be); sets generous time-outs (the suite runs beside every other test)."""
+        context.set_default_timeout(45_000)
+        self.refused = getattr(self, "refused", [])
+        context.on("console", lambda message: self.refused.append(message.text) if "Content Security Policy" in message.text else None)
+        # Uncaught errors in the app, reported with the run (a failing step then says why).
+        context.on("weberror", lambda error: self.report.setdefault("pageErrors", []).append(str(error.error)[:500]))
+
+    def accessible(self, page, screen):
+        """axe-core on the screen as it is: no critical or serious violation (counted in the report)."""
+        from axe_playwright_python.sync_playwright import Axe
+        self.axe = getattr(self, "axe", None) or Axe()
+        results = self.axe.run(page)
+        bad = [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+               for v in results.response["violations"] if v["impact"] in ("critical", "serious")]
+        self.report.setdefault("axe", {})[screen] = len(bad)
+        assert not bad, f"axe found serious problems on {screen}: {json.dumps(bad)}"
+
     def step(self, name):
         self.report["steps"].append(name)
         print(f"step: {name}", file=sys.stderr, flush=True)

@@ -2,6 +2,7 @@
 // Changes that `push` carries are queued in the outbox (they work offline); the rest go to the API
 // directly and need a connection. Knows nothing of the DOM.
 
+import { Account } from "./account.js";
 import { ApiError, GraphQLClient } from "./api/graphql.js";
 import * as ops from "./api/operations.js";
 import { Ability } from "./permissions.js";
@@ -20,10 +21,12 @@ export class App extends EventTarget {
     super();
     this.session = loadSession();
     this.api = new GraphQLClient(() => this.session?.token ?? null);
+    /** The person's own settings (online only). */
+    this.account = new Account(this.api);
     /** @type {Replica | null} */
     this.replica = null;
     this.ability = new Ability([]);
-    /** @type {{id: string, email: string, displayName: string, preferences: {timeZone: string | null, lastHouseholdId: string | null}} | null} */
+    /** @type {{id: string, email: string, displayName: string, isAdmin?: boolean, preferences: {timeZone: string | null, lastHouseholdId: string | null, theme?: string}} | null} */
     this.me = null;
     /** @type {Household[]} */
     this.households = [];
@@ -41,6 +44,16 @@ export class App extends EventTarget {
     this.labelById = new Map();
     /** @type {Map<string, import("./types.js").Member>} by user id */
     this.memberById = new Map();
+    /** @type {import("./types.js").Store[]} by name */
+    this.storeList = [];
+    /** @type {Map<string, import("./types.js").Product[]>} current products by store, by title */
+    this.productsByStore = new Map();
+    /** @type {Map<string, import("./types.js").Product>} */
+    this.productById = new Map();
+    /** @type {import("./types.js").StoreEvent[]} newest first */
+    this.eventList = [];
+    /** @type {import("./types.js").AppNotification[]} newest first */
+    this.notificationList = [];
     /** @type {{syncing: boolean, progress: string | null, error: string | null}} */
     this.syncStatus = { syncing: false, progress: null, error: null };
     /** @type {string | null} an invitation code to accept once signed in */
@@ -109,12 +122,24 @@ export class App extends EventTarget {
   /** Reads the household on screen again, and what the views list from it (once, not per row). */
   async refreshView() {
     this.view = this.replica && this.householdId ? await this.replica.view(this.householdId) : new Map();
-    const tasks = [], labels = [], members = [];
+    const tasks = [], labels = [], members = [], stores = [], products = [], events = [], notifications = [];
     for (const entry of this.view.values()) {
       if (entry.type === "TASK") tasks.push(entry.record);
       else if (entry.type === "LABEL") labels.push(entry.record);
       else if (entry.type === "MEMBER") members.push(entry.record);
+      else if (entry.type === "STORE") stores.push(entry.record);
+      else if (entry.type === "PRODUCT") products.push(entry.record);
+      else if (entry.type === "STORE_EVENT") events.push({ ...entry.record, id: entry.id });
+      else if (entry.type === "NOTIFICATION") notifications.push(entry.record);
     }
+    this.storeList = stores.sort((a, b) => a.name.localeCompare(b.name));
+    /** @type {Map<string, import("./types.js").Product[]>} */
+    const byStore = new Map(stores.map((store) => [store.id, []]));
+    for (const product of products.sort((a, b) => a.title.localeCompare(b.title))) byStore.get(product.storeId)?.push(product);
+    this.productsByStore = byStore;
+    this.productById = new Map(products.map((product) => [product.id, product]));
+    this.eventList = events.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    this.notificationList = notifications.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
     this.taskList = tasks;
     this.labelList = labels.sort((a, b) => a.name.localeCompare(b.name));
     this.memberList = members.sort((a, b) => a.joinedAt.localeCompare(b.joinedAt));
@@ -310,6 +335,122 @@ export class App extends EventTarget {
     this.dispatchEvent(new Event("sync-wanted"));
   }
 
+  // Stores (online only, but read from the local copy) -------------------------------------------
+
+  /**
+   * Starts watching a store; the server imports its feed before it answers.
+   * @param {string} domain
+   */
+  async addStore(domain) {
+    /** @type {{addStore: {id: string}}} */
+    const data = await this.api.request(ops.ADD_STORE, { household: this.householdId, domain });
+    this.dispatchEvent(new Event("sync-wanted"));
+    return data.addStore.id;
+  }
+
+  /**
+   * @param {string} id
+   * @param {string} name
+   */
+  async renameStore(id, name) {
+    await this.api.request(ops.RENAME_STORE, { id, name });
+    this.dispatchEvent(new Event("sync-wanted"));
+  }
+
+  /** @param {string} id */
+  async removeStore(id) {
+    await this.api.request(ops.REMOVE_STORE, { id });
+    this.dispatchEvent(new Event("sync-wanted"));
+  }
+
+  /**
+   * Syncs a store now; a refusal for the once-a-minute limit carries how long to wait.
+   * @param {string} id
+   */
+  async syncStore(id) {
+    await this.api.request(ops.SYNC_STORE, { id });
+    this.dispatchEvent(new Event("sync-wanted"));
+  }
+
+  /**
+   * Products that left the store's feed (the local copy keeps only current ones).
+   * @param {string} storeId
+   * @returns {Promise<import("./types.js").Product[]>}
+   */
+  async removedProducts(storeId) {
+    /** @type {import("./types.js").Product[]} */
+    const found = [];
+    /** @type {string | null} */
+    let after = null;
+    for (let page = 0; page < 50; page++) {
+      /** @type {{store: {products: {pageInfo: {hasNextPage: boolean, endCursor: string | null}, edges: {node: import("./types.js").Product}[]}} | null}} */
+      const data = await this.api.request(ops.REMOVED_PRODUCTS, { store: storeId, after });
+      const products = data.store?.products;
+      if (!products) break;
+      found.push(...products.edges.map((edge) => edge.node).filter((product) => product.removedAt));
+      if (!products.pageInfo.hasNextPage) break;
+      after = products.pageInfo.endCursor;
+    }
+    return found;
+  }
+
+  /**
+   * A change marked read (queued: works offline).
+   * @param {string} id
+   */
+  async markEventRead(id) {
+    await this.queue({ markEventRead: { id } });
+  }
+
+  /**
+   * Every change of the household (or of one store) marked read: one request when online, else one
+   * queued mark per unread change.
+   * @param {string | null} [storeId]
+   */
+  async markAllRead(storeId = null) {
+    const unread = this.eventList.filter((event) => !event.read && (!storeId || event.storeId === storeId));
+    if (this.online) {
+      try {
+        await this.api.request(ops.MARK_ALL_READ, { household: this.householdId, store: storeId });
+        this.dispatchEvent(new Event("sync-wanted"));
+        return;
+      } catch (error) {
+        if (!(error instanceof ApiError) || !error.unreachable) throw error;
+      }
+    }
+    for (const event of unread) await this.markEventRead(event.id);
+  }
+
+  /** @param {string} id */
+  async markNotificationRead(id) {
+    await this.queue({ markNotificationRead: { id } });
+  }
+
+  /** Every service's health (instance administrators only). */
+  async health() {
+    /** @type {{health: import("./types.js").ServiceHealth[]}} */
+    const data = await this.api.request(ops.HEALTH);
+    return data.health;
+  }
+
+  /** The server's version and Web Push key. */
+  async serverInfo() {
+    /** @type {{serverInfo: {version: string, startedAt: string, webPushPublicKey: string | null}}} */
+    const data = await this.api.request(ops.SERVER_INFO);
+    return data.serverInfo;
+  }
+
+  /**
+   * Registers this browser's push subscription as one of the person's channels.
+   * @param {PushSubscriptionJSON} subscription
+   */
+  async registerPush(subscription) {
+    const keys = subscription.keys ?? {};
+    await this.api.request(ops.REGISTER_PUSH, { input: {
+      endpoint: subscription.endpoint, keys: { p256dh: keys.p256dh ?? "", auth: keys.auth ?? "" }, deviceName: deviceName(),
+    } });
+  }
+
   // Tasks, events and labels (queued: they work offline) -----------------------------------------
 
   /**
@@ -472,6 +613,23 @@ export class App extends EventTarget {
 
   get members() {
     return this.memberList;
+  }
+
+  get stores() {
+    return this.storeList;
+  }
+
+  /** The household's unread store changes. */
+  get unreadChanges() {
+    let count = 0;
+    for (const event of this.eventList) if (!event.read) count++;
+    return count;
+  }
+
+  get unreadNotifications() {
+    let count = 0;
+    for (const notification of this.notificationList) if (!notification.read) count++;
+    return count;
   }
 
   /**

@@ -9,9 +9,16 @@ import { renderBar, renderConflicts, renderStatus, showNotice } from "./ui/chrom
 import { h } from "./ui/dom.js";
 import { joinView, signInView, signUpView } from "./views/accounts.js";
 import { agendaView } from "./views/agenda.js";
+import { changesView } from "./views/changes.js";
+import { explorerView } from "./views/explorer.js";
+import { instanceView } from "./views/instance.js";
 import { membersView } from "./views/members.js";
 import { notificationView } from "./views/notification.js";
+import { notificationsView } from "./views/notifications.js";
+import { productView } from "./views/product.js";
 import { settingsView } from "./views/settings.js";
+import { storeView } from "./views/store.js";
+import { storesView } from "./views/stores.js";
 import { taskView } from "./views/task.js";
 import { tasksView } from "./views/tasks.js";
 import { createHouseholdView } from "./views/welcome.js";
@@ -47,6 +54,7 @@ function screen() {
   const path = location.pathname;
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "join" && parts[1]) return joinView(app, navigate, parts[1]);
+  if (parts[0] === "explorer") return explorerView(app);
   if (!app.signedIn) return parts[0] === "signup" ? signUpView(app, navigate) : signInView(app, navigate);
   if (parts[0] === "households" && parts[1] === "new") return createHouseholdView(app, navigate, false);
   if (!app.household) return createHouseholdView(app, navigate, true);
@@ -54,7 +62,11 @@ function screen() {
     case "tasks": return parts[1] ? taskView(app, parts[1], navigate, notify) : tasksView(app);
     case "members": return membersView(app, notify);
     case "settings": return settingsView(app, navigate, notify);
-    case "notifications": return notificationView(app, parts[1] ?? "");
+    case "notifications": return parts[1] ? notificationView(app, parts[1]) : notificationsView(app);
+    case "stores": return parts[1] ? storeView(app, parts[1], navigate, notify) : storesView(app, navigate);
+    case "products": return productView(app, parts[1] ?? "");
+    case "changes": return changesView(app, notify);
+    case "instance": return instanceView(app);
     case "agenda": return agendaView(app);
     default:
       if (path !== "/agenda") history.replaceState(null, "", "/agenda");
@@ -91,6 +103,8 @@ function frame() {
   renderStatus(status, app);
   renderConflicts(alerts, app);
   document.documentElement.dataset.signedIn = String(app.signedIn);
+  // The person's theme (as the system's unless they chose).
+  document.documentElement.dataset.theme = app.me?.preferences.theme ?? "SYSTEM";
 }
 
 /** One tab per person syncs; when it closes, the next waiting tab takes over. */

@@ -13,6 +13,29 @@
  * @typedef {{version: number, role: Role, joinedAt: string, user: {id: string, displayName: string}}} Member
  * @typedef {{id: string, version: number, name: string, description: string, timeZone: string, myRole: Role}} Household
  * @typedef {"OWNER" | "ADMIN" | "MEMBER" | "VIEWER"} Role
+ * @typedef {{code: string, message: string, suggestion: string}} SyncError
+ * @typedef {{
+ *   id: string, version: number, householdId: string, name: string, domain: string, currency: string | null, url: string,
+ *   createdAt: string, syncStatus: {state: "NEVER_SYNCED" | "SYNCING" | "SYNCED" | "FAILED", lastSyncedAt: string | null,
+ *   nextSyncAt: string, lastError: SyncError | null}
+ * }} Store
+ * @typedef {{id: string, title: string, price: string, compareAtPrice: string | null, available: boolean}} Variant
+ * @typedef {{
+ *   id: string, version: number, storeId: string, title: string, handle: string, url: string, vendor: string,
+ *   productType: string, tags: string[], images: {src: string}[], minPrice: string, maxPrice: string, available: boolean,
+ *   lastChangedAt: string, removedAt: string | null, variants: Variant[]
+ * }} Product
+ * @typedef {"PRICE_DROPPED" | "PRICE_INCREASED" | "BACK_IN_STOCK" | "OUT_OF_STOCK" | "NEW_PRODUCT" | "PRODUCT_REMOVED" | "IMAGES_CHANGED"} StoreEventType
+ * @typedef {{
+ *   id: string, version: number, storeId: string, storeName: string, productId: string, productTitle: string,
+ *   variantTitle: string | null, type: StoreEventType, oldPrice: string | null, newPrice: string | null,
+ *   priceDelta: string | null, magnitude: "SMALL" | "MEDIUM" | "LARGE" | null, createdAt: string, read: boolean
+ * }} StoreEvent
+ * @typedef {{
+ *   id: string, version: number, householdId: string, notificationStoreId: string | null, title: string, body: string,
+ *   notificationKind: "STORE_CHANGES" | "REMINDER" | "TASK_ASSIGNED" | "MEMBERSHIP", taskId: string | null, read: boolean, createdAt: string
+ * }} AppNotification
+ * @typedef {{name: string, isHealthy: boolean, lastChecked: string, errors: string[], responseTimeMs: number, details: Record<string, unknown> | null}} ServiceHealth
  * @typedef {"HOUSEHOLD" | "MEMBER" | "LABEL" | "TASK" | "STORE" | "PRODUCT" | "STORE_EVENT" | "NOTIFICATION"} SyncType
  */
 

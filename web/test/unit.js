@@ -2,7 +2,14 @@
 // the permissions, run in the browser: `scripts/web/family.py` opens this page and reads the result.
 
 import { Ability } from "../app/permissions.js";
-import { applyChanges, confirmed, conflictFields, keyOf, planBatch, readResults, resolveConflict, withPending } from "../app/sync/rebase.js";
+import { applyChanges, applyOp, confirmed, conflictFields, keyOf, planBatch, readResults, resolveConflict, withPending } from "../app/sync/rebase.js";
+import { ApiError } from "../app/api/graphql.js";
+import { Schema } from "../app/explorer/schema.js";
+import { lowestPrices } from "../app/ui/price-chart.js";
+import { changeDetail } from "../app/ui/changes.js";
+import { operationKind } from "../app/views/explorer.js";
+import { filterProducts } from "../app/views/store.js";
+import { refusal } from "../app/views/stores.js";
 
 /** @typedef {import("../app/types.js").Pending} Pending */
 
@@ -141,6 +148,84 @@ test("permissions: packed CASL rules, later rules first, conditions with $in", (
   equal(ability.can("delete", "Task", { householdId: H }), false, "inverted");
   equal(ability.can("update", "Member", { householdId: H, role: "VIEWER" }), true, "manage a viewer");
   equal(ability.can("update", "Member", { householdId: H, role: "OWNER" }), false, "not an owner");
+});
+
+/** @param {string} id @param {string} title @param {Record<string, any>} [fields] @returns {import("../app/types.js").Product} */
+const product = (id, title, fields = {}) => ({ id, version: 1, storeId: "s1", title, handle: id, url: "", vendor: "", productType: "", tags: [],
+  images: [], minPrice: "10.00", maxPrice: "10.00", available: true, lastChangedAt: "2026-01-01T00:00:00Z", removedAt: null,
+  variants: [{ id: `${id}v`, title: "Default Title", price: "10.00", compareAtPrice: null, available: true }], ...fields });
+/** @param {string} at @param {string} oldPrice @param {string} newPrice @param {string} [variantTitle] @returns {import("../app/types.js").StoreEvent} */
+const priceEvent = (at, oldPrice, newPrice, variantTitle = "Default Title") => ({ id: at, version: 1, storeId: "s1", storeName: "s", productId: "p",
+  productTitle: "p", variantTitle, type: Number(newPrice) < Number(oldPrice) ? "PRICE_DROPPED" : "PRICE_INCREASED", oldPrice, newPrice,
+  priceDelta: null, magnitude: "LARGE", createdAt: at, read: false });
+
+test("products: search over title, vendor, type and tags (every word, any case); stock; sorts", () => {
+  const products = [
+    product("a", "Wool Runner", { vendor: "Allbirds", minPrice: "95.00", tags: ["shoes"], lastChangedAt: "2026-01-03T00:00:00Z" }),
+    product("b", "Tree Dasher", { productType: "Running shoes", minPrice: "125.00", available: false }),
+    product("c", "Socks", { minPrice: "12.00", tags: ["wool"], lastChangedAt: "2026-01-05T00:00:00Z" }),
+  ];
+  const ids = (/** @type {import("../app/types.js").Product[]} */ list) => list.map((p) => p.id);
+  equal(ids(filterProducts(products, "WOOL", "ALL", "TITLE")), ["a", "c"], "title or tag, any case");
+  equal(ids(filterProducts(products, "running shoes", "ALL", "TITLE")), ["b"], "every word, in the type");
+  equal(ids(filterProducts(products, "allbirds runner", "ALL", "TITLE")), ["a"], "vendor and title together");
+  equal(ids(filterProducts(products, "", "OUT_OF_STOCK", "TITLE")), ["b"], "out of stock");
+  equal(ids(filterProducts(products, "", "IN_STOCK", "PRICE_ASC")), ["c", "a"], "in stock, cheapest first (as numbers, not text)");
+  equal(ids(filterProducts(products, "", "ALL", "PRICE_DESC")), ["b", "a", "c"], "dearest first");
+  equal(ids(filterProducts(products, "", "ALL", "CHANGED")), ["c", "a", "b"], "recently changed first");
+});
+
+test("price history: the lowest price across variants at each change, ending now", () => {
+  const p = product("p", "Shoe", { variants: [
+    { id: "v1", title: "S", price: "80.00", compareAtPrice: null, available: true },
+    { id: "v2", title: "M", price: "90.00", compareAtPrice: null, available: true },
+  ] });
+  const points = lowestPrices(p, [priceEvent("2026-02-01T00:00:00Z", "70.00", "80.00", "S"), priceEvent("2026-01-01T00:00:00Z", "100.00", "70.00", "S")],
+    Date.parse("2026-03-01T00:00:00Z"));
+  equal(points.map((point) => point.price), [90, 70, 80, 80], "before the first change M was cheapest; then S");
+  equal(points.at(-1)?.at, "2026-03-01T00:00:00.000Z", "the last point is now");
+  equal(lowestPrices(p, [], 0).length, 1, "a price that never changed is one point");
+});
+
+test("a price change in words: both prices and the percentage", () => {
+  equal(changeDetail(priceEvent("t", "10.00", "7.50"), null).replace(/\s/g, " "), "10.00 → 7.50 (−25 %, large)", "a drop");
+  equal(changeDetail({ ...priceEvent("t", "10.00", "7.50"), oldPrice: null, newPrice: null }, "EUR"), "", "not a price change");
+});
+
+test("the sync limit is said as the time to wait; other refusals as the API words them", () => {
+  equal(refusal(new ApiError("RATE_LIMITED", "This store was synced moments ago; try again in 42 seconds.", undefined, { retryAfter: 41.2 })),
+    "Synced a moment ago: try again in 42 s.", "rate limited");
+  equal(refusal(new ApiError("BAD_USER_INPUT", "nowhere.test does not answer.")), "nowhere.test does not answer.", "the API's words");
+});
+
+test("marking a change or a notification read shows at once", () => {
+  const view = new Map();
+  const event = { key: keyOf(H, "STORE_EVENT", "e1"), householdId: H, type: /** @type {const} */ ("STORE_EVENT"), id: "e1", version: 1, record: { read: false } };
+  view.set(event.key, event);
+  applyOp(view, H, { markEventRead: { id: "e1" } });
+  equal(view.get(event.key)?.record.read, true, "the change is read");
+  equal(event.record.read, false, "the replica's record is untouched");
+});
+
+test("explorer: the operation that runs, and the fields to complete where the caret is", () => {
+  equal(operationKind("query A { a } subscription B { b }", "B"), "subscription", "the named one");
+  equal(operationKind("{ a }", undefined), "query", "shorthand");
+  equal(operationKind("# subscription\nmutation M { m }", undefined), "mutation", "the first");
+  const ref = (/** @type {string} */ name) => ({ kind: "OBJECT", name, ofType: null });
+  const field = (/** @type {string} */ name, /** @type {string} */ type) => ({ name, description: null, args: [], type: ref(type), isDeprecated: false, deprecationReason: null });
+  const type = (/** @type {string} */ name, /** @type {any[]} */ fields) => ({ kind: "OBJECT", name, description: null, fields, inputFields: null, enumValues: null, interfaces: [], possibleTypes: null });
+  const schema = new Schema({ queryType: { name: "Query" }, mutationType: null, subscriptionType: null, types: [
+    type("Query", [field("store", "Store"), field("serverInfo", "ServerInfo")]),
+    type("Store", [field("name", "String"), field("products", "Product")]),
+    type("Product", [field("title", "String"), field("tags", "String")]),
+    type("ServerInfo", [field("version", "String")]),
+  ] });
+  const at = (/** @type {string} */ text) => schema.completions(text, text.length);
+  equal(at("{ store(id: \"x{\") { pro").fields.map((f) => f.name), ["products"], "through arguments (braces in strings ignored)");
+  equal(at("query Q($id: UUID!) { s: store(id: $id) { products { t").fields.map((f) => f.name), ["title", "tags"], "aliases and variables");
+  equal(at("{ store { name } ").fields.map((f) => f.name), ["store", "serverInfo"], "back at the root after a selection closes");
+  equal(at("{ serverInfo { ").type, "ServerInfo", "the type at the caret");
+  equal(at("{ nothing { ").fields, [], "an unknown field offers nothing");
 });
 
 const failed = results.filter((r) => r.error);

@@ -52,7 +52,7 @@ struct WebAppController<Context: RequestContext>: Sendable {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// Only Hearth's own scripts, styles and images; requests to Hearth and its WebSocket (named
+    /// Only Hearth's own scripts and styles; its own images and products' pictures (over HTTPS); requests to Hearth and its WebSocket (named
     /// with the host the page was loaded from when that is a plain host[:port]); no frames, no plugins.
     static func contentSecurityPolicy(host: String?) -> String {
         var connect = "'self'"
@@ -61,7 +61,7 @@ struct WebAppController<Context: RequestContext>: Sendable {
             connect += " ws://\(host) wss://\(host)"
         }
         return [
-            "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:",
+            "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob: https:",
             "connect-src \(connect)", "worker-src 'self'", "manifest-src 'self'", "object-src 'none'",
             "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
         ].joined(separator: "; ")

@@ -29,6 +29,33 @@ export class GraphQLClient {
   }
 
   /**
+   * Runs one operation as given and returns the whole answer (data and errors) with its HTTP status,
+   * as the API explorer shows it.
+   * @param {string} query
+   * @param {Record<string, unknown>} variables
+   * @param {string | undefined} operationName
+   * @returns {Promise<{status: number, body: unknown}>}
+   */
+  async raw(query, variables, operationName) {
+    /** @type {Record<string, string>} */
+    const headers = { "Content-Type": "application/json", Accept: "application/graphql-response+json, application/json" };
+    const token = this.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let response;
+    try {
+      response = await fetch(this.endpoint, { method: "POST", headers, body: JSON.stringify({ query, variables, operationName }) });
+    } catch {
+      throw new ApiError("NETWORK", "Hearth cannot be reached: you seem to be offline.");
+    }
+    const text = await response.text();
+    try {
+      return { status: response.status, body: JSON.parse(text) };
+    } catch {
+      return { status: response.status, body: text };
+    }
+  }
+
+  /**
    * Runs one operation and returns its `data`; the first error is thrown as an ApiError.
    * @template T
    * @param {string} query

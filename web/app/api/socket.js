@@ -2,7 +2,10 @@
 
 const PROTOCOL = "graphql-transport-ws";
 
-/** @typedef {{query: string, variables: Record<string, unknown>, onNext: (data: any) => void, onEnd?: () => void}} Subscription */
+/**
+ * @typedef {{query: string, variables: Record<string, unknown>, operationName?: string,
+ *   onNext: (data: any, payload: {data?: any, errors?: any[]}) => void, onEnd?: (errors?: any[]) => void}} Subscription
+ */
 
 export class PokeSocket extends EventTarget {
   /**
@@ -43,13 +46,14 @@ export class PokeSocket extends EventTarget {
    * Subscribes; the subscription is renewed after each reconnect. Returns the function that ends it.
    * @param {string} query
    * @param {Record<string, unknown>} variables
-   * @param {(data: any) => void} onNext
-   * @param {() => void} [onEnd] the server ended it (complete or error): it is not renewed
+   * @param {(data: any, payload: {data?: any, errors?: any[]}) => void} onNext the event's data (and its whole payload)
+   * @param {(errors?: any[]) => void} [onEnd] the server ended it (complete, or error with its errors): it is not renewed
+   * @param {string} [operationName]
    */
-  subscribe(query, variables, onNext, onEnd) {
+  subscribe(query, variables, onNext, onEnd, operationName) {
     const id = String(this.nextId++);
-    this.subscriptions.set(id, { query, variables, onNext, onEnd });
-    if (this.acknowledged) this.send({ id, type: "subscribe", payload: { query, variables } });
+    this.subscriptions.set(id, { query, variables, onNext, onEnd, operationName });
+    if (this.acknowledged) this.send({ id, type: "subscribe", payload: { query, variables, operationName } });
     return () => {
       this.subscriptions.delete(id);
       if (this.acknowledged) this.send({ id, type: "complete" });
@@ -79,17 +83,19 @@ export class PokeSocket extends EventTarget {
       if (message.type === "connection_ack") {
         this.acknowledged = true;
         this.attempt = 0;
-        for (const [id, sub] of this.subscriptions) this.send({ id, type: "subscribe", payload: { query: sub.query, variables: sub.variables } });
+        for (const [id, sub] of this.subscriptions) {
+          this.send({ id, type: "subscribe", payload: { query: sub.query, variables: sub.variables, operationName: sub.operationName } });
+        }
         this.dispatchEvent(new Event("open"));
       } else if (message.type === "ping") {
         this.send({ type: "pong" });
       } else if (message.type === "next" && message.id) {
-        this.subscriptions.get(message.id)?.onNext(message.payload?.data);
+        this.subscriptions.get(message.id)?.onNext(message.payload?.data, message.payload ?? {});
       } else if ((message.type === "error" || message.type === "complete") && message.id) {
         // The server ended the subscription (the person may have lost access): it is not renewed.
         const ended = this.subscriptions.get(message.id);
         this.subscriptions.delete(message.id);
-        ended?.onEnd?.();
+        ended?.onEnd?.(message.type === "error" ? message.payload : undefined);
       }
     });
     socket.addEventListener("close", () => {

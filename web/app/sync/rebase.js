@@ -204,6 +204,12 @@ export function applyOp(view, householdId, op) {
       }
       return;
     }
+    case "markEventRead":
+      edit(keyOf(householdId, "STORE_EVENT", arg.id), (event) => ({ ...event, read: true }));
+      return;
+    case "markNotificationRead":
+      edit(keyOf(householdId, "NOTIFICATION", arg.id), (notification) => ({ ...notification, read: true }));
+      return;
     default:
       return;
   }

@@ -84,3 +84,56 @@ export function fromLocalInput(value) {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
+
+/** @type {Map<string, Intl.NumberFormat>} */
+const moneyFormatters = new Map();
+
+/**
+ * A price in the store's currency ("€12.50"); a plain number when the shop names none.
+ * @param {string | number | null | undefined} amount a Decimal as the API sends it
+ * @param {string | null} currency ISO 4217
+ */
+export function money(amount, currency) {
+  if (amount === null || amount === undefined || amount === "") return "";
+  const value = Number(amount);
+  if (!Number.isFinite(value)) return String(amount);
+  const key = currency ?? "";
+  let found = moneyFormatters.get(key);
+  if (!found) {
+    try {
+      found = currency ? new Intl.NumberFormat(undefined, { style: "currency", currency }) : new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    } catch {
+      found = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    }
+    moneyFormatters.set(key, found);
+  }
+  return found.format(value);
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+
+/**
+ * How long ago or how soon an instant is, in words ("5 minutes ago", "in 2 hours").
+ * @param {string | null} iso
+ * @param {number} [now]
+ */
+export function ago(iso, now = Date.now()) {
+  if (!iso) return "";
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  if (!Number.isFinite(seconds)) return "";
+  const size = Math.abs(seconds);
+  if (size < 60) return relative.format(seconds, "second");
+  if (size < 3600) return relative.format(Math.round(seconds / 60), "minute");
+  if (size < 86_400) return relative.format(Math.round(seconds / 3600), "hour");
+  return relative.format(Math.round(seconds / 86_400), "day");
+}
+
+/**
+ * A count with its noun ("1 store", "3 stores").
+ * @param {number} count
+ * @param {string} one
+ * @param {string} [many]
+ */
+export function plural(count, one, many = `${one}s`) {
+  return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+}

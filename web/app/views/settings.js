@@ -1,9 +1,11 @@
-// Settings: the household (name, description, zone; leave, delete), its labels, and the account (sign out).
+// Settings: the household (name, description, zone; leave, delete), its labels, the person's own
+// settings (see account-settings.js), the API explorer, and signing out.
 
 import { field, h, replace } from "../ui/dom.js";
 import { reportingTo, submitting } from "../ui/forms.js";
 import { zones } from "../ui/format.js";
 import { labelChip } from "../ui/task-item.js";
+import { accountSettings } from "./account-settings.js";
 
 /** Hearth's named label colours, as it stores them. */
 const COLORS = [["Gray", "#8E8E93"], ["Red", "#FF3B30"], ["Orange", "#FF9500"], ["Yellow", "#FFCC00"], ["Green", "#34C759"],
@@ -63,13 +65,16 @@ export function settingsView(app, navigate, notify) {
     h("div", { class: "actions" },
       h("button", { type: "button", onclick: () => void run(async () => { await app.signOut(); navigate("/signin"); }) }, "Sign out"),
       h("button", { type: "button", onclick: () => void run(async () => { await app.signOut(true); navigate("/signin"); }) }, "Sign out everywhere")),
-    h("p", { class: "hint" }, "Signing out removes your household copies from this browser."));
+    h("p", { class: "hint" }, "Signing out removes your household copies from this browser."),
+    h("p", {}, h("a", { href: "/explorer" }, "API explorer"), " — try Hearth's GraphQL API as yourself."));
+  const personal = accountSettings(app, notify);
 
   const element = h("section", { "aria-labelledby": "settings-heading" }, h("h1", { id: "settings-heading" }, "Settings"),
-    household ? form : null, household ? labels : null, household ? membership : null, account);
+    household ? form : null, household ? labels : null, household ? membership : null, personal.element, account);
 
   function update() {
     const online = app.online;
+    if (online) personal.reload();
     save.disabled = !online;
     leave.disabled = !online;
     remove.disabled = !online;
