@@ -102,4 +102,55 @@ struct HTTPSTests {
             #expect(half.stderr.contains("--tls-cert-file needs --tls-key-file"), "\(half.stderr)")
         }
     }
+
+    /// The base64 SHA-256 of a certificate's public key (SPKI), as Chromium's
+    /// `--ignore-certificate-errors-spki-list` names the keys it trusts.
+    static func spkiHash(_ certificate: String) async throws -> String {
+        let openssl = try #require(Self.openssl, "openssl is missing (Debian: apt-get install openssl)")
+        let result = try await ChildProcess.run("/bin/sh", ["-c",
+            "\"$0\" x509 -in \"$1\" -pubkey -noout | \"$0\" pkey -pubin -outform der | \"$0\" dgst -sha256 -binary | base64", openssl, certificate])
+        try #require(result.status == 0, "openssl failed: \(result.text)")
+        return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(.enabled(if: WebAppBrowserTests.hasBrowser || GQLClientTests.isCI,
+                   "SKIPPED: needs Chromium (/usr/bin/chromium) and Playwright in .build/python-web (make test installs them)"))
+    func theAppWorksOverHTTPSInChromiumAndARenewedCertificateIsServedAfterSIGHUP() async throws {
+        try #require(WebAppBrowserTests.hasBrowser, "Chromium or Playwright is missing (make test installs them: chromium, .build/python-web)")
+        try await withTemporaryDirectory { dir throws in
+            let first = try await Self.makeCertificate(dir, "first")
+            let renewed = try await Self.makeCertificate(dir, "renewed")
+            let (certificate, key) = ("\(dir)/hearth.pem", "\(dir)/hearth.key")
+            try FileManager.default.copyItem(atPath: first.certificate, toPath: certificate)
+            try FileManager.default.copyItem(atPath: first.key, toPath: key)
+            let trusted = [try await Self.spkiHash(first.certificate), try await Self.spkiHash(renewed.certificate)].joined(separator: ",")
+            let server = try HearthProcess(["serve"], environment: [
+                "HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_TLS_CERT_FILE": certificate, "HEARTH_TLS_KEY_FILE": key,
+                "HEARTH_WEB_DIR": WebAppBrowserTests.root.appendingPathComponent("web").path,
+            ])
+            let port = try await server.waitUntilListening()
+            func browse(_ commonName: String, _ mode: String) async throws -> [String] {
+                let result = try await ChildProcess.run(WebAppBrowserTests.python, [
+                    WebAppBrowserTests.root.appendingPathComponent("scripts/web/https.py").path, "https://127.0.0.1:\(port)", trusted, commonName, mode,
+                ])
+                let report = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any]
+                try #require(result.status == 0, "the HTTPS run failed \(report?["failed"] ?? ""):\n\(result.text.suffix(6000))\n\(server.stderr.suffix(3000))")
+                return report?["steps"] as? [String] ?? []
+            }
+            #expect(try await browse("first", "sign-up") == [
+                "the app loads over HTTPS with the certificate first", "its service worker registers", "the poke socket connects over WSS",
+            ])
+
+            for (from, to) in [(renewed.certificate, certificate), (renewed.key, key)] {
+                try FileManager.default.removeItem(atPath: to)
+                try FileManager.default.copyItem(atPath: from, toPath: to)
+            }
+            server.send(SIGHUP)
+            #expect(await server.waitForOutput(.seconds(30)) { $0.contains("TLS certificate reloaded") }, "\(server.stderr)")
+            #expect(try await browse("renewed", "again") == ["the app loads over HTTPS with the certificate renewed", "its service worker registers"])
+
+            server.send(SIGTERM)
+            #expect(try await server.waitForExit().status == 0, "stderr:\n\(server.stderr)")
+        }
+    }
 }
