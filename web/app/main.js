@@ -11,6 +11,7 @@ import { joinView, signInView, signUpView } from "./views/accounts.js";
 import { agendaView } from "./views/agenda.js";
 import { changesView } from "./views/changes.js";
 import { explorerView } from "./views/explorer.js";
+import { httpsHelpView } from "./views/help.js";
 import { instanceView } from "./views/instance.js";
 import { membersView } from "./views/members.js";
 import { notificationView } from "./views/notification.js";
@@ -55,6 +56,7 @@ function screen() {
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "join" && parts[1]) return joinView(app, navigate, parts[1]);
   if (parts[0] === "explorer") return explorerView(app);
+  if (parts[0] === "help" && parts[1] === "https") return httpsHelpView();
   if (!app.signedIn) return parts[0] === "signup" ? signUpView(app, navigate) : signInView(app, navigate);
   if (parts[0] === "households" && parts[1] === "new") return createHouseholdView(app, navigate, false);
   if (!app.household) return createHouseholdView(app, navigate, true);
@@ -231,8 +233,8 @@ function warnIfInsecure() {
   // Above the screen, not over it: a long notice at the bottom would cover a phone's form.
   const banner = h("div", { class: "warning", role: "status" },
     h("p", {}, h("strong", {}, "This address is not secure (plain HTTP). "),
-      "Here Hearth cannot work offline, be installed or send notifications; everything else works. "
-      + "For the rest, open Hearth over HTTPS: see “HTTPS on a home network” in Hearth's operations guide."),
+      "Here Hearth cannot work offline, be installed or send notifications; everything else works. For the rest, open Hearth over HTTPS: ",
+      h("a", { href: "/help/https" }, "how to serve Hearth over HTTPS"), "."),
     h("button", { type: "button", onclick: () => banner.remove() }, "Got it"));
   alerts.before(banner);
 }
