@@ -16,10 +16,22 @@ class Run:
         """Notes what the context's pages say the Content-Security-Policy refused (inline script or
         style would be); sets generous time-outs (the suite runs beside every other test)."""
         context.set_default_timeout(45_000)
+        self.contexts = getattr(self, "contexts", []) + [context]
         self.refused = getattr(self, "refused", [])
         context.on("console", lambda message: self.refused.append(message.text) if "Content Security Policy" in message.text else None)
         # Uncaught errors in the app, reported with the run (a failing step then says why).
         context.on("weberror", lambda error: self.report.setdefault("pageErrors", []).append(str(error.error)[:500]))
+
+    def screens(self):
+        """What every open page shows (its address and accessibility tree), for a failure's report."""
+        shown = []
+        for context in getattr(self, "contexts", []):
+            for page in context.pages:
+                try:
+                    shown.append({"url": page.url, "screen": page.locator("body").aria_snapshot(timeout=2000)[:3000]})
+                except Exception as error:  # a closed page or browser: say so
+                    shown.append({"url": page.url, "screen": f"(unreadable: {error})"[:200]})
+        return shown
 
     def accessible(self, page, screen):
         """axe-core on the screen as it is: no critical or serious violation (counted in the report)."""

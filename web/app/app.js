@@ -50,6 +50,10 @@ export class App extends EventTarget {
     this.productsByStore = new Map();
     /** @type {Map<string, import("./types.js").Product>} */
     this.productById = new Map();
+    /** @type {import("./types.js").Product[]} the records the product lists were built from */
+    this.productSource = [];
+    /** @type {import("./types.js").Store[]} */
+    this.storeSource = [];
     /** @type {import("./types.js").StoreEvent[]} newest first */
     this.eventList = [];
     /** @type {import("./types.js").AppNotification[]} newest first */
@@ -133,11 +137,16 @@ export class App extends EventTarget {
       else if (entry.type === "NOTIFICATION") notifications.push(entry.record);
     }
     this.storeList = stores.sort((a, b) => a.name.localeCompare(b.name));
-    /** @type {Map<string, import("./types.js").Product[]>} */
-    const byStore = new Map(stores.map((store) => [store.id, []]));
-    for (const product of products.sort((a, b) => a.title.localeCompare(b.title))) byStore.get(product.storeId)?.push(product);
-    this.productsByStore = byStore;
-    this.productById = new Map(products.map((product) => [product.id, product]));
+    // A store's products can be many thousands: sorted and grouped again only when one of them (or a store) changed.
+    if (!sameItems(products, this.productSource) || !sameItems(stores, this.storeSource)) {
+      /** @type {Map<string, import("./types.js").Product[]>} */
+      const byStore = new Map(stores.map((store) => [store.id, []]));
+      for (const product of [...products].sort((a, b) => a.title.localeCompare(b.title))) byStore.get(product.storeId)?.push(product);
+      this.productsByStore = byStore;
+      this.productById = new Map(products.map((product) => [product.id, product]));
+    }
+    this.productSource = products;
+    this.storeSource = [...stores];
     this.eventList = events.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
     this.notificationList = notifications.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
     this.taskList = tasks;
@@ -642,6 +651,15 @@ export class App extends EventTarget {
     const base = subject === "Household" ? { id: this.householdId } : { householdId: this.householdId };
     return this.ability.can(action, subject, { ...base, ...fields });
   }
+}
+
+/**
+ * Whether two lists hold the same objects in the same order (a record unchanged is the same object).
+ * @param {unknown[]} a
+ * @param {unknown[]} b
+ */
+function sameItems(a, b) {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 function deviceName() {
