@@ -46,14 +46,35 @@ struct HTTPSTests {
         }
     }
 
-    @Test func servesHTTPSAndAReloadedPairAfterSIGHUP() async throws {
-        try await withTemporaryDirectory { dir throws in
-            let first = try await Self.makeCertificate(dir, "first")
-            let renewed = try await Self.makeCertificate(dir, "renewed")
-            let (certificate, key) = ("\(dir)/hearth.pem", "\(dir)/hearth.key")
+    /// Two certificates for 127.0.0.1 ("first" and "renewed") and the pair Hearth is given
+    /// (`hearth.pem`, `hearth.key`, a copy of the first); `renew()` writes the renewed pair over it.
+    struct Pairs {
+        let first: (certificate: String, key: String)
+        let renewed: (certificate: String, key: String)
+        let certificate: String, key: String
+
+        init(in dir: String) async throws {
+            first = try await HTTPSTests.makeCertificate(dir, "first")
+            renewed = try await HTTPSTests.makeCertificate(dir, "renewed")
+            (certificate, key) = ("\(dir)/hearth.pem", "\(dir)/hearth.key")
             try FileManager.default.copyItem(atPath: first.certificate, toPath: certificate)
             try FileManager.default.copyItem(atPath: first.key, toPath: key)
-            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_TLS_CERT_FILE": certificate, "HEARTH_TLS_KEY_FILE": key]
+        }
+
+        /// Renewed in place, as a certificate tool writes it.
+        func renew() throws {
+            for (from, to) in [(renewed.certificate, certificate), (renewed.key, key)] {
+                try FileManager.default.removeItem(atPath: to)
+                try FileManager.default.copyItem(atPath: from, toPath: to)
+            }
+        }
+    }
+
+    @Test func servesHTTPSAndAReloadedPairAfterSIGHUP() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let pairs = try await Pairs(in: dir)
+            let (first, renewed, key) = (pairs.first, pairs.renewed, pairs.key)
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_TLS_CERT_FILE": pairs.certificate, "HEARTH_TLS_KEY_FILE": key]
             let server = try HearthProcess(["serve"], environment: env)
             let port = try await server.waitUntilListening()
             #expect(server.stdout.contains("listening on https://127.0.0.1:"))
@@ -63,10 +84,7 @@ struct HTTPSTests {
             }
 
             // Renewed in place, then SIGHUP: the next connection gets the new pair.
-            for (from, to) in [(renewed.certificate, certificate), (renewed.key, key)] {
-                try FileManager.default.removeItem(atPath: to)
-                try FileManager.default.copyItem(atPath: from, toPath: to)
-            }
+            try pairs.renew()
             server.send(SIGHUP)
             #expect(await server.waitForOutput(.seconds(30)) { $0.contains("TLS certificate reloaded") }, "\(server.stderr)")
             #expect(try await Self.get(port, "/readyz", trusting: renewed.certificate) == 200)
@@ -118,14 +136,10 @@ struct HTTPSTests {
     func theAppWorksOverHTTPSInChromiumAndARenewedCertificateIsServedAfterSIGHUP() async throws {
         try #require(WebAppBrowserTests.hasBrowser, "Chromium or Playwright is missing (make test installs them: chromium, .build/python-web)")
         try await withTemporaryDirectory { dir throws in
-            let first = try await Self.makeCertificate(dir, "first")
-            let renewed = try await Self.makeCertificate(dir, "renewed")
-            let (certificate, key) = ("\(dir)/hearth.pem", "\(dir)/hearth.key")
-            try FileManager.default.copyItem(atPath: first.certificate, toPath: certificate)
-            try FileManager.default.copyItem(atPath: first.key, toPath: key)
-            let trusted = [try await Self.spkiHash(first.certificate), try await Self.spkiHash(renewed.certificate)].joined(separator: ",")
+            let pairs = try await Pairs(in: dir)
+            let trusted = [try await Self.spkiHash(pairs.first.certificate), try await Self.spkiHash(pairs.renewed.certificate)].joined(separator: ",")
             let server = try HearthProcess(["serve"], environment: [
-                "HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_TLS_CERT_FILE": certificate, "HEARTH_TLS_KEY_FILE": key,
+                "HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_TLS_CERT_FILE": pairs.certificate, "HEARTH_TLS_KEY_FILE": pairs.key,
                 "HEARTH_WEB_DIR": WebAppBrowserTests.root.appendingPathComponent("web").path,
             ])
             let port = try await server.waitUntilListening()
@@ -141,10 +155,7 @@ struct HTTPSTests {
                 "the app loads over HTTPS with the certificate first", "its service worker registers", "the poke socket connects over WSS",
             ])
 
-            for (from, to) in [(renewed.certificate, certificate), (renewed.key, key)] {
-                try FileManager.default.removeItem(atPath: to)
-                try FileManager.default.copyItem(atPath: from, toPath: to)
-            }
+            try pairs.renew()
             server.send(SIGHUP)
             #expect(await server.waitForOutput(.seconds(30)) { $0.contains("TLS certificate reloaded") }, "\(server.stderr)")
             #expect(try await browse("renewed", "again") == ["the app loads over HTTPS with the certificate renewed", "its service worker registers"])

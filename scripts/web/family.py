@@ -4,12 +4,11 @@ running Hearth (argv[1], e.g. http://127.0.0.1:8080); argv[2] is where the READM
 Every step finds elements by role and accessible name, as a person or a screen reader would; the
 result is checked through the API as well. Prints a JSON report; exits non-zero at the first failure.
 """
-import json
 import re
 import sys
 import time
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from webtest import Run
 
@@ -27,7 +26,7 @@ def token_of(page):
     return page.evaluate("JSON.parse(localStorage.getItem('hearth.session')).token")
 
 
-watch_console, accessible, screens = run.watch_console, run.accessible, run.screens
+watch_console, accessible = run.watch_console, run.accessible
 run.refused = refused = []  # what the pages' consoles said the policy refused
 
 
@@ -75,15 +74,6 @@ def with_title(tasks, title):
 
 def status(page):
     return page.get_by_role("status").filter(has_text=re.compile("Online|Offline|Syncing|Downloading"))
-
-
-def run():
-    with sync_playwright() as playwright:
-        try:
-            journey(playwright)
-        except BaseException:
-            report["screens"] = screens()  # what each page showed when it failed
-            raise
 
 
 def journey(playwright):
@@ -354,10 +344,4 @@ def journey(playwright):
     browser.close()
 
 
-try:
-    run()
-except BaseException as error:
-    report["failed"] = f"after step {report['steps'][-1] if report['steps'] else '(none)'}: {type(error).__name__}: {error}"[:4000]
-    print(json.dumps(report))
-    raise
-print(json.dumps(report))
+run.finish(lambda: run.browse(journey))

@@ -8,11 +8,10 @@ its service worker registers and the poke socket connects over WSS. Otherwise: a
 (new connections) gets the page with the expected certificate and the service worker registers.
 Prints a JSON report; exits non-zero at the first failure.
 """
-import json
 import sys
 import time
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from webtest import Run
 
@@ -23,50 +22,43 @@ report, step = run.report, run.step
 expect.set_options(timeout=45_000)
 
 
-def main():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                             args=["--no-sandbox", f"--ignore-certificate-errors-spki-list={SPKI}"])
-        context = browser.new_context()
-        run.watch_console(context)
-        page = context.new_page()
-        # The app's socket, with every frame it receives (listened to from its creation on).
-        sockets = []
-        page.on("websocket", lambda ws: sockets.append({"socket": ws, "frames": []}) or ws.on("framereceived", lambda payload: sockets[-1]["frames"].append(payload)))
-        response = page.goto(BASE + ("/signup" if SIGN_UP else "/"))
-        details = response.security_details() or {}
-        assert details.get("subjectName") == COMMON_NAME, f"served with {details}, not the certificate named {COMMON_NAME}"
-        assert page.evaluate("window.isSecureContext") is True, "not a secure context"
-        step(f"the app loads over HTTPS with the certificate {COMMON_NAME}")
-        scope = page.evaluate("navigator.serviceWorker.ready.then((registration) => registration.active ? registration.scope : null)")
-        assert scope == BASE + "/", f"the service worker's scope is {scope}"
-        step("its service worker registers")
-        if not SIGN_UP:
-            return browser.close()
+def journey(playwright):
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                         args=["--no-sandbox", f"--ignore-certificate-errors-spki-list={SPKI}"])
+    context = browser.new_context()
+    run.watch_console(context)
+    page = context.new_page()
+    # The app's socket, with every frame it receives (listened to from its creation on).
+    sockets = []
+    page.on("websocket", lambda ws: sockets.append({"socket": ws, "frames": []}) or ws.on("framereceived", lambda payload: sockets[-1]["frames"].append(payload)))
+    response = page.goto(BASE + ("/signup" if SIGN_UP else "/"))
+    details = response.security_details() or {}
+    assert details.get("subjectName") == COMMON_NAME, f"served with {details}, not the certificate named {COMMON_NAME}"
+    assert page.evaluate("window.isSecureContext") is True, "not a secure context"
+    step(f"the app loads over HTTPS with the certificate {COMMON_NAME}")
+    scope = page.evaluate("navigator.serviceWorker.ready.then((registration) => registration.active ? registration.scope : null)")
+    assert scope == BASE + "/", f"the service worker's scope is {scope}"
+    step("its service worker registers")
+    if not SIGN_UP:
+        return browser.close()
 
-        page.get_by_label("Name", exact=True).fill("Tess")
-        page.get_by_label("Email").fill(f"tess-{int(time.time() * 1000)}@example.org")
-        page.get_by_label("Password").fill("correct horse battery")
-        page.get_by_role("button", name="Create account").click()
-        page.get_by_label("Household name").fill("Over HTTPS")
-        page.get_by_role("button", name="Create household").click()
-        expect(page.get_by_role("heading", name="Agenda")).to_be_visible()
-        if not sockets:
-            page.wait_for_event("websocket")
-        opened = sockets[0]
-        assert opened["socket"].url == BASE.replace("https://", "wss://") + "/graphql", f"the poke socket went to {opened['socket'].url}"
-        acknowledged = lambda payload: "connection_ack" in str(payload)
-        if not any(acknowledged(frame) for frame in opened["frames"]):
-            opened["socket"].wait_for_event("framereceived", predicate=acknowledged)
-        step("the poke socket connects over WSS")
-        assert not run.refused, f"the Content-Security-Policy refused: {run.refused[:5]}"
-        browser.close()
+    page.get_by_label("Name", exact=True).fill("Tess")
+    page.get_by_label("Email").fill(f"tess-{int(time.time() * 1000)}@example.org")
+    page.get_by_label("Password").fill("correct horse battery")
+    page.get_by_role("button", name="Create account").click()
+    page.get_by_label("Household name").fill("Over HTTPS")
+    page.get_by_role("button", name="Create household").click()
+    expect(page.get_by_role("heading", name="Agenda")).to_be_visible()
+    if not sockets:
+        page.wait_for_event("websocket")
+    opened = sockets[0]
+    assert opened["socket"].url == BASE.replace("https://", "wss://") + "/graphql", f"the poke socket went to {opened['socket'].url}"
+    acknowledged = lambda payload: "connection_ack" in str(payload)
+    if not any(acknowledged(frame) for frame in opened["frames"]):
+        opened["socket"].wait_for_event("framereceived", predicate=acknowledged)
+    step("the poke socket connects over WSS")
+    assert not run.refused, f"the Content-Security-Policy refused: {run.refused[:5]}"
+    browser.close()
 
 
-try:
-    main()
-except Exception as error:  # the report says where it stopped
-    report["failed"] = f"after step {report['steps'][-1] if report['steps'] else '(none)'}: {type(error).__name__}: {error}"[:4000]
-    print(json.dumps(report))
-    sys.exit(1)
-print(json.dumps(report))
+run.finish(lambda: run.browse(journey))

@@ -122,10 +122,4 @@ def main():
         browser.close()
 
 
-try:
-    main()
-except Exception as error:  # the report says which step failed and why
-    report["failed"] = f"{type(error).__name__}: {error}"
-    print(json.dumps(report))
-    raise
-print(json.dumps(report))
+run.finish(main)

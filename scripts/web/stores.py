@@ -14,7 +14,7 @@ import sys
 import time
 import urllib.request
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from webtest import Run
 
@@ -62,12 +62,7 @@ def main():
     code = gql("mutation($h: UUID!) { createInvitation(householdId: $h, role: MEMBER) { code } }", {"h": household}, ada_token)["createInvitation"]["code"]
     gql("mutation($c: String!) { acceptInvitation(code: $c) { id } }", {"c": code}, ben_token)
 
-    with sync_playwright() as playwright:
-        try:
-            journey(playwright)
-        except BaseException:
-            report["screens"] = run.screens()  # what each page showed when it failed
-            raise
+    run.browse(journey)
 
 
 def journey(playwright):
@@ -250,10 +245,4 @@ def journey(playwright):
     browser.close()
 
 
-try:
-    main()
-except Exception as error:  # the report says where it stopped
-    report["failed"] = f"after step {report['steps'][-1] if report['steps'] else '(none)'}: {type(error).__name__}: {error}"[:4000]
-    print(__import__("json").dumps(report))
-    sys.exit(1)
-print(__import__("json").dumps(report))
+run.finish(main)

@@ -22,6 +22,28 @@ class Run:
         # Uncaught errors in the app, reported with the run (a failing step then says why).
         context.on("weberror", lambda error: self.report.setdefault("pageErrors", []).append(str(error.error)[:500]))
 
+    def finish(self, body):
+        """Runs the script's `body`, then prints the report as JSON; a failure is reported with the
+        step it followed, and the script exits with status 1."""
+        try:
+            body()
+        except BaseException as error:
+            steps = self.report["steps"]
+            self.report["failed"] = f"after step {steps[-1] if steps else '(none)'}: {type(error).__name__}: {error}"[:4000]
+            print(json.dumps(self.report))
+            sys.exit(1)
+        print(json.dumps(self.report))
+
+    def browse(self, journey):
+        """Runs `journey(playwright)`; when it fails, notes what each open page showed before the browser closes."""
+        from playwright.sync_api import sync_playwright
+        with sync_playwright() as playwright:
+            try:
+                journey(playwright)
+            except BaseException:
+                self.report["screens"] = self.screens()
+                raise
+
     def screens(self):
         """What every open page shows (its address and accessibility tree), for a failure's report."""
         shown = []
