@@ -382,25 +382,28 @@ export class App extends EventTarget {
   }
 
   /**
-   * Products that left the store's feed (the local copy keeps only current ones).
+   * Products that left the store's feed (the local copy keeps only current ones): read among the
+   * store's products most recently changed first (a removal is a change), at most `limit` of them;
+   * `complete` says whether every product was looked at.
    * @param {string} storeId
-   * @returns {Promise<import("./types.js").Product[]>}
+   * @param {number} [limit]
+   * @returns {Promise<{products: import("./types.js").Product[], complete: boolean}>}
    */
-  async removedProducts(storeId) {
+  async removedProducts(storeId, limit = 5000) {
     /** @type {import("./types.js").Product[]} */
     const found = [];
     /** @type {string | null} */
     let after = null;
-    for (let page = 0; page < 50; page++) {
+    for (let read = 0; read < limit; read += 100) {
       /** @type {{store: {products: {pageInfo: {hasNextPage: boolean, endCursor: string | null}, edges: {node: import("./types.js").Product}[]}} | null}} */
       const data = await this.api.request(ops.REMOVED_PRODUCTS, { store: storeId, after });
       const products = data.store?.products;
-      if (!products) break;
+      if (!products) return { products: found, complete: true };
       found.push(...products.edges.map((edge) => edge.node).filter((product) => product.removedAt));
-      if (!products.pageInfo.hasNextPage) break;
+      if (!products.pageInfo.hasNextPage) return { products: found, complete: true };
       after = products.pageInfo.endCursor;
     }
-    return found;
+    return { products: found, complete: false };
   }
 
   /**

@@ -67,7 +67,7 @@ export const REMOVE_STORE = `mutation RemoveStore($id: UUID!) { removeStore(id: 
 export const SYNC_STORE = `mutation SyncStore($id: UUID!) { syncStore(id: $id) { ${STORE_FIELDS} } }`;
 export const MARK_ALL_READ = `mutation MarkAll($household: UUID!, $store: UUID) { markAllEventsRead(householdId: $household, storeId: $store) }`;
 export const REMOVED_PRODUCTS = `query Removed($store: UUID!, $after: String) { store(id: $store) {
-  products(includeRemoved: true, sort: TITLE, first: 100, after: $after) {
+  products(includeRemoved: true, sort: RECENTLY_CHANGED, first: 100, after: $after) {
     pageInfo { hasNextPage endCursor } edges { node { ${PRODUCT_FIELDS} } } } } }`;
 export const PRICE_HISTORY = `query History($id: UUID!) { product(id: $id) { id priceHistory(first: 200) { variantId price available recordedAt } } }`;
 

@@ -87,9 +87,10 @@ export function storeView(app, id, navigate, notify) {
     if (!app.online) return void (removedNote.textContent = "Products that left are listed when you are online.");
     removedNote.textContent = "Loading…";
     await run(async () => {
-      const gone = await app.removedProducts(id);
+      const { products: gone, complete } = await app.removedProducts(id);
       const currency = app.stores.find((s) => s.id === id)?.currency ?? null;
-      removedNote.textContent = gone.length === 0 ? "No product has left this store." : `${plural(gone.length, "product")} left the store:`;
+      const among = complete ? "" : " (among its 5 000 most recently changed products)";
+      removedNote.textContent = gone.length === 0 ? `No product has left this store${among}.` : `${plural(gone.length, "product")} left the store${among}:`;
       replace(removedList, gone.map((product) => h("li", { class: "product" },
         h("span", { class: "task-title" }, product.title),
         h("span", { class: "task-meta" }, `${money(product.minPrice, currency)} · left ${new Date(product.removedAt ?? "").toLocaleDateString()}`))));
