@@ -24,8 +24,9 @@ ANALYZE;"""], check=True, env=dict(os.environ, PGPASSWORD=password))
 
 # The API's own snapshot: the pages the app pulls (1 000 changes each), as plain HTTP.
 PULL = open(os.path.join(os.path.dirname(__file__), "../../web/app/api/operations.js")).read()
-TASK_FIELDS = re.search(r"const TASK_FIELDS = `(.*?)`;", PULL, re.S).group(1)
-SYNC = re.search(r"export const SYNC = `(.*?)`;", PULL, re.S).group(1).replace("${TASK_FIELDS}", TASK_FIELDS)
+# The app's own pull, its field lists (`${TASK_FIELDS}`, …) filled in from their constants.
+FIELDS = dict(re.findall(r"const (\w+_FIELDS) = `(.*?)`;", PULL, re.S))
+SYNC = re.sub(r"\$\{(\w+)\}", lambda m: FIELDS[m.group(1)], re.search(r"export const SYNC = `(.*?)`;", PULL, re.S).group(1))
 started = time.perf_counter()
 after, changes = None, 0
 while True:
