@@ -179,6 +179,17 @@ def journey(playwright):
     b.get_by_role("button", name="Enable notifications on this device").click()
     expect(b.get_by_role("status").filter(has_text="The browser refused")).to_be_visible()
     run.accessible(b, "notifications")
+    # A person's notifications come from every household: with another one on screen, Maple Road's stay listed.
+    maple = b.get_by_role("list", name="Notifications").get_by_role("listitem")
+    expect(maple.first).to_be_visible()
+    shown = maple.count()
+    b.goto(BASE + "/households/new")
+    b.get_by_label("Household name").fill("Ben's flat")
+    b.get_by_role("button", name="Create household").click()
+    expect(b.get_by_role("heading", name="Agenda")).to_be_visible()
+    nav(b, "Notifications")
+    expect(maple.filter(has_text="Maple Road")).to_have_count(shown)
+    b.get_by_label("Household").select_option(label="Maple Road")
     step("notifications offer this device and say why not")
 
     # Settings: Ben's own, kept on the server.

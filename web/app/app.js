@@ -9,7 +9,7 @@ import { Ability } from "./permissions.js";
 import { clearSession, loadSession, saveSession } from "./session.js";
 import { deleteDatabase } from "./store/db.js";
 import { Replica } from "./store/replica.js";
-import { keyOf, resolveConflict, target } from "./sync/rebase.js";
+import { keyOf, resolveConflict, target, withPending } from "./sync/rebase.js";
 import { newId } from "./ids.js";
 
 /** @typedef {import("./types.js").Household} Household */
@@ -125,16 +125,27 @@ export class App extends EventTarget {
 
   /** Reads the household on screen again, and what the views list from it (once, not per row). */
   async refreshView() {
-    this.view = this.replica && this.householdId ? await this.replica.view(this.householdId) : new Map();
-    const tasks = [], labels = [], members = [], stores = [], products = [], events = [], notifications = [];
-    for (const entry of this.view.values()) {
+    const replica = this.replica, householdId = this.householdId;
+    const view = replica && householdId ? await replica.view(householdId) : new Map();
+    // A person's notifications come from every household they belong to (each syncs its own): the
+    // others' are read by key range, without loading those households.
+    /** @type {Entry[]} */
+    const notifying = [...view.values()].filter((entry) => entry.type === "NOTIFICATION");
+    for (const household of replica ? this.households : []) {
+      if (!replica || household.id === householdId) continue;
+      const entries = await replica.recordsOfType(household.id, "NOTIFICATION");
+      notifying.push(...withPending(new Map(entries.map((entry) => [entry.key, entry])), replica.outbox, household.id).values());
+    }
+    // Everything read: what follows does not wait, so a later refresh cannot be overtaken by this one's lists.
+    this.view = view;
+    const tasks = [], labels = [], members = [], stores = [], products = [], events = [];
+    for (const entry of view.values()) {
       if (entry.type === "TASK") tasks.push(entry.record);
       else if (entry.type === "LABEL") labels.push(entry.record);
       else if (entry.type === "MEMBER") members.push(entry.record);
       else if (entry.type === "STORE") stores.push(entry.record);
       else if (entry.type === "PRODUCT") products.push(entry.record);
       else if (entry.type === "STORE_EVENT") events.push({ ...entry.record, id: entry.id });
-      else if (entry.type === "NOTIFICATION") notifications.push(entry.record);
     }
     this.storeList = stores.sort((a, b) => a.name.localeCompare(b.name));
     // A store's products can be many thousands: sorted and grouped again only when one of them (or a store) changed.
@@ -147,8 +158,8 @@ export class App extends EventTarget {
     }
     this.productSource = products;
     this.storeSource = [...stores];
-    this.eventList = events.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-    this.notificationList = notifications.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    this.eventList = events.sort(newestFirst);
+    this.notificationList = notifying.map((entry) => entry.record).sort(newestFirst);
     this.taskList = tasks;
     this.labelList = labels.sort((a, b) => a.name.localeCompare(b.name));
     this.memberList = members.sort((a, b) => a.joinedAt.localeCompare(b.joinedAt));
@@ -433,9 +444,12 @@ export class App extends EventTarget {
     for (const event of unread) await this.markEventRead(event.id);
   }
 
-  /** @param {string} id */
-  async markNotificationRead(id) {
-    await this.queue({ markNotificationRead: { id } });
+  /**
+   * A notification marked read, in its household's queue (works offline).
+   * @param {import("./types.js").AppNotification} notification
+   */
+  async markNotificationRead(notification) {
+    await this.queue({ markNotificationRead: { id: notification.id } }, notification.householdId);
   }
 
   /** Every service's health (instance administrators only). */
@@ -655,6 +669,13 @@ export class App extends EventTarget {
     return this.ability.can(action, subject, { ...base, ...fields });
   }
 }
+
+/**
+ * Newest first, by `createdAt` (ISO instants compare as text).
+ * @param {{createdAt: string}} a
+ * @param {{createdAt: string}} b
+ */
+const newestFirst = (a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
 
 /**
  * Whether two lists hold the same objects in the same order (a record unchanged is the same object).

@@ -3,7 +3,7 @@
 // other's writes over a BroadcastChannel. Knows nothing of the network or of views.
 
 import { committed, openDatabase, result } from "./db.js";
-import { withPending } from "../sync/rebase.js";
+import { keyOf, withPending } from "../sync/rebase.js";
 import { newId } from "../ids.js";
 
 /** @typedef {import("../types.js").Entry} Entry */
@@ -121,6 +121,20 @@ export class Replica extends EventTarget {
     const records = new Map(entries.map((entry) => [entry.key, entry]));
     this.cache.set(householdId, records);
     return records;
+  }
+
+  /**
+   * A household's records of one type (its notifications, say), without loading the household when
+   * it is not loaded: its keys (`household|type|id`) are read as one range.
+   * @param {string} householdId
+   * @param {string} type
+   * @returns {Promise<Entry[]>}
+   */
+  async recordsOfType(householdId, type) {
+    const cached = this.cache.get(householdId);
+    if (cached) return [...cached.values()].filter((entry) => entry.type === type);
+    const prefix = keyOf(householdId, type, "");
+    return result(this.db.transaction("records").objectStore("records").getAll(IDBKeyRange.bound(prefix, `${prefix}\uffff`)));
   }
 
   /**

@@ -1,5 +1,6 @@
-// Notifications: the household's in-app notifications from the local copy (newest first, unread
-// marked), Mark read, and Enable notifications on this device (Web Push, registered through the API).
+// Notifications: the person's in-app notifications from the local copy, from every household (newest
+// first, unread marked), Mark read, and Enable notifications on this device (Web Push, registered
+// through the API).
 
 import { h, reconcile } from "../ui/dom.js";
 import { plural, when } from "../ui/format.js";
@@ -25,7 +26,7 @@ export function notificationsView(app) {
     const notifications = app.notificationList;
     const zone = app.household?.timeZone ?? "UTC";
     counts.textContent = `${plural(app.unreadNotifications, "unread notification")}.`;
-    reconcile(list, notifications.slice(0, 200), (n) => n.id, (n) => `${n.version}|${n.read}`, (n) => notificationItem(app, n, zone));
+    reconcile(list, notifications.slice(0, 200), (n) => n.id, (n) => `${n.version}|${n.read}|${app.households.length}`, (n) => notificationItem(app, n, zone));
     empty.textContent = notifications.length === 0 ? "No notifications yet." : "";
   }
   update();
@@ -39,13 +40,19 @@ export function notificationsView(app) {
  */
 function notificationItem(app, notification, zone) {
   const target = notification.taskId ? `/tasks/${notification.taskId}` : notification.notificationStoreId ? `/stores/${notification.notificationStoreId}` : `/notifications/${notification.id}`;
+  const household = app.households.length > 1 ? app.households.find((h) => h.id === notification.householdId)?.name : null;
   return h("li", { class: `notification${notification.read ? "" : " unread"}`, "data-id": notification.id },
     h("div", {},
-      h("a", { href: target, class: "task-title", onclick: () => { if (!notification.read) void app.markNotificationRead(notification.id); } }, notification.title),
+      h("a", { href: target, class: "task-title", onclick: () => {
+        if (!notification.read) void app.markNotificationRead(notification);
+        // What it is about lives in its household: that one goes on screen.
+        if (notification.householdId !== app.householdId) void app.selectHousehold(notification.householdId);
+      } }, notification.title),
       h("p", { class: "notification-body" }, notification.body),
-      h("span", { class: "task-meta" }, h("time", { datetime: notification.createdAt }, when(notification.createdAt, zone)), notification.read ? "" : " · unread")),
+      h("span", { class: "task-meta" }, household ? `${household} · ` : "", h("time", { datetime: notification.createdAt }, when(notification.createdAt, zone)),
+        notification.read ? "" : " · unread")),
     notification.read ? null : h("button", { type: "button", "aria-label": `Mark read: ${notification.title}`,
-      onclick: () => void app.markNotificationRead(notification.id) }, "Mark read"));
+      onclick: () => void app.markNotificationRead(notification) }, "Mark read"));
 }
 
 /**
