@@ -24,9 +24,7 @@ struct DeliveryOptions: ParsableArguments {
                                valueName: "host"))
     var allowHosts: [String] = []
 
-    @Option(name: .customLong("secret-key-file"),
-            help: "A file holding 32 random bytes in base64 that seal stored secrets (env HEARTH_SECRET_KEY holds the key itself). With the embedded database and neither, <data-dir>/secret.key is made.")
-    var secretKeyFile: String?
+    @OptionGroup var secret: SecretKeyOptions
 
     /// The settings but the secret key (checked before the database starts, so a bad option fails at once).
     func resolve(_ env: EnvironmentValue) throws -> DeliveryConfiguration {
@@ -48,32 +46,8 @@ struct DeliveryOptions: ParsableArguments {
         return configuration
     }
 
-    /// The key from the file, the variable, or (embedded database, whose directory is given) `<data-dir>/secret.key`,
-    /// made on first start (mode 0600).
+    /// The secret key (see ``SecretKeyOptions``).
     func secretKey(_ env: EnvironmentValue, embeddedDataDirectory: String?) throws -> SecretBox {
-        do {
-            if let path = secretKeyFile {
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                    throw ValidationError("--secret-key-file \(path): the file cannot be read.")
-                }
-                return try SecretBox(base64: text)
-            }
-            if let text = env.string(nil, "HEARTH_SECRET_KEY") { return try SecretBox(base64: text) }
-            guard let directory = embeddedDataDirectory else {
-                throw ValidationError("""
-                    An external database needs a secret key to seal channel secrets: give --secret-key-file (a file with \
-                    `openssl rand -base64 32`) or HEARTH_SECRET_KEY, the same on every instance sharing the database.
-                    """)
-            }
-            let path = URL(fileURLWithPath: directory).appendingPathComponent("secret.key").path
-            if let text = try? String(contentsOfFile: path, encoding: .utf8) { return try SecretBox(base64: text) }
-            let text = SecretBox.makeKeyText()
-            guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw ValidationError("The secret key file \(path) cannot be written; give --secret-key-file.")
-            }
-            return try SecretBox(base64: text)
-        } catch let failure as SecretBox.Failure {
-            throw ValidationError(failure.description)
-        }
+        try secret.box(env, embeddedDataDirectory: embeddedDataDirectory)
     }
 }

@@ -12,7 +12,7 @@ struct UserCommand: AsyncParsableCommand {
         commandName: "user",
         abstract: "Create and administer accounts.",
         discussion: """
-            With the embedded database, stop `hearth serve` first (or point both at one DATABASE_URL). \
+            With the embedded database they work while `hearth serve` runs (on its cluster) or start the cluster briefly. \
             Passwords are read from standard input (one line) or prompted for without echo.
             """,
         subcommands: [Create.self, SetAdmin.self, ResetPassword.self, List.self])

@@ -7,10 +7,31 @@ public struct DatabaseConfiguration: Sendable {
     public var client: PostgresClient.Configuration
     /// Where the database is, with any password removed, for logs.
     public var displayAddress: String
+    /// libpq's `sslmode` for the same server (nil over a unix socket).
+    public var sslMode: String?
 
-    public init(client: PostgresClient.Configuration, displayAddress: String) {
+    public init(client: PostgresClient.Configuration, displayAddress: String, sslMode: String? = nil) {
         self.client = client
         self.displayAddress = displayAddress
+        self.sslMode = sslMode
+    }
+
+    /// The same database for libpq's programs (`pg_dump`, `pg_restore`): `PGHOST`, `PGPORT`,
+    /// `PGUSER`, `PGPASSWORD`, `PGDATABASE` and `PGSSLMODE`, given in their environment so a password
+    /// never shows on a command line.
+    public var libpqEnvironment: [String: String] {
+        var environment = ["PGUSER": client.username]
+        if let socket = client.unixSocketPath, let marker = socket.range(of: "/.s.PGSQL.", options: .backwards) {
+            environment["PGHOST"] = String(socket[..<marker.lowerBound])
+            environment["PGPORT"] = String(socket[marker.upperBound...])
+        } else {
+            environment["PGHOST"] = client.host
+            environment["PGPORT"] = client.port.map(String.init)
+        }
+        environment["PGPASSWORD"] = client.password
+        environment["PGDATABASE"] = client.database
+        environment["PGSSLMODE"] = sslMode
+        return environment
     }
 
     /// Makes PostgreSQL cancel any statement on the pool's connections that runs longer than
@@ -75,12 +96,14 @@ public struct DatabaseConfiguration: Sendable {
         }
         var client: PostgresClient.Configuration
         let display: String
+        var sslMode: String?
         if host.hasPrefix("/") {
             client = .init(unixSocketPath: "\(host)/.s.PGSQL.\(port)", username: username, password: password, database: database)
             display = "postgres://\(username)@unix:\(host)/.s.PGSQL.\(port)/\(database)"
         } else {
             let tls: PostgresClient.Configuration.TLS
-            switch query["sslmode"]?.lowercased() ?? "prefer" {
+            sslMode = query["sslmode"]?.lowercased() ?? "prefer"
+            switch sslMode ?? "prefer" {
             case "disable", "allow":
                 tls = .disable
             case "prefer":
@@ -104,7 +127,7 @@ public struct DatabaseConfiguration: Sendable {
             client.options.connectTimeout = .seconds(seconds)
         }
         client.options.maximumConnections = poolSize
-        return DatabaseConfiguration(client: client, displayAddress: display)
+        return DatabaseConfiguration(client: client, displayAddress: display, sslMode: sslMode)
     }
 }
 
