@@ -89,6 +89,87 @@ import Glibc
         }
     }
 
+    /// Every record of a household as a snapshot pull gives it: type, id and version.
+    static func snapshot(_ port: Int, _ household: String, token: String) async throws -> (records: Set<String>, cursor: String) {
+        let data = try await graphql(port, #"{ sync(householdId: "\#(household)", first: 1000) { cursor changes { type id version deleted } } }"#, token: token)
+        let sync = try #require(data["sync"] as? [String: Any])
+        let changes = try #require(sync["changes"] as? [[String: Any]])
+        return (Set(changes.map { "\($0["type"] ?? "")/\($0["id"] ?? "")/\($0["version"] ?? "")/\($0["deleted"] ?? "")" }), try #require(sync["cursor"] as? String))
+    }
+
+    @Test func aBackupRestoredOnANewDataDirectoryGivesTheSameRecordsSessionsAndKeys() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_SECRET_KEY": ""]
+            let first = try HearthProcess(["serve"], environment: env)
+            var port = try await first.waitUntilListening()
+            let signUp = try await Self.graphql(port, #"mutation { signUp(input: {email: "bo@example.org", password: "correct horse battery", displayName: "Bo"}) { token } }"#)
+            let token = try #require((signUp["signUp"] as? [String: Any])?["token"] as? String)
+            let home = try await Self.graphql(port, #"mutation { createHousehold(input: {name: "Oak", timeZone: "UTC"}) { id } }"#, token: token)
+            let household = try #require((home["createHousehold"] as? [String: Any])?["id"] as? String)
+            for title in ["Buy milk", "Call grandma"] {
+                _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "\#(title)", labels: ["Home"], subtasks: ["one"]}) { id } }"#, token: token)
+            }
+            let before = try await Self.snapshot(port, household, token: token)
+            #expect(before.records.count >= 5, "\(before.records)")
+            let backup = try await Self.hearth(["backup", "--to", dir + "/oak.backup"], env)
+            #expect(try await backup.waitForExit().status == 0, "\(backup.stderr)")
+            first.send(SIGTERM)
+            #expect(try await first.waitForExit().status == 0)
+
+            // The wrong key: refused before anything is made.
+            let elsewhere = ["HEARTH_DATA_DIR": dir + "/new", "HEARTH_PORT": "0", "HEARTH_SECRET_KEY": ""]
+            try BackupKey.make(secretKey: Data(count: 32)).recoveryText.write(toFile: dir + "/other.key", atomically: true, encoding: .utf8)
+            let wrong = try await Self.hearth(["restore", dir + "/oak.backup", "--key-file", dir + "/other.key"], elsewhere)
+            #expect(try await wrong.waitForExit().status == 1 && wrong.stderr.contains("encrypted with another backup key"), "\(wrong.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/new"), "nothing was made")
+
+            // Onto a new data directory with the emergency kit: the same records at the same versions, the same session.
+            let kit = try await Self.hearth(["backup", "key"], env)
+            try String(kit.stdout.split(separator: "\n").last ?? "").write(toFile: dir + "/kit.txt", atomically: true, encoding: .utf8)
+            let restore = try await Self.hearth(["restore", dir + "/oak.backup", "--key-file", dir + "/kit.txt"], elsewhere)
+            #expect(try await restore.waitForExit().status == 0, "\(restore.stderr)")
+            #expect(restore.stdout.contains("restored \(dir)/oak.backup"), "\(restore.stdout)")
+            #expect(try String(contentsOfFile: dir + "/new/secret.key", encoding: .utf8) == String(contentsOfFile: dir + "/pg/secret.key", encoding: .utf8),
+                    "the kit's secret key is the new installation's")
+            let second = try HearthProcess(["serve"], environment: elsewhere)
+            port = try await second.waitUntilListening()
+            let me = try await Self.graphql(port, "{ me { email } }", token: token)
+            #expect((me["me"] as? [String: Any])?["email"] as? String == "bo@example.org", "the same session signs in")
+            let after = try await Self.snapshot(port, household, token: token)
+            #expect(after.records == before.records)
+            // The old cursor expires; a write after the restore reaches the next pull.
+            let old = try await Self.graphqlErrors(port, #"{ sync(householdId: "\#(household)", after: "\#(before.cursor)") { cursor } }"#, token: token)
+            #expect(old == ["SYNC_CURSOR_EXPIRED"])
+            _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "After the restore"}) { id } }"#, token: token)
+            let next = try await Self.graphql(port, #"{ sync(householdId: "\#(household)", after: "\#(after.cursor)") { changes { type } } }"#, token: token)
+            #expect(((next["sync"] as? [String: Any])?["changes"] as? [[String: Any]])?.map { $0["type"] as? String } == ["TASK"])
+
+            // A second restore: not while it serves; refused over data without --replace; with it, a safety backup first.
+            let busy = try await Self.hearth(["restore", dir + "/oak.backup"], elsewhere)
+            #expect(try await busy.waitForExit().status == 1 && busy.stderr.contains("in use by another running hearth"), "\(busy.stderr)")
+            second.send(SIGTERM)
+            #expect(try await second.waitForExit().status == 0)
+            let full = try await Self.hearth(["restore", dir + "/oak.backup"], elsewhere)
+            #expect(try await full.waitForExit().status == 1 && full.stderr.contains("give --replace"), "\(full.stderr)")
+            let replaced = try await Self.hearth(["restore", dir + "/oak.backup", "--replace"], elsewhere)
+            #expect(try await replaced.waitForExit().status == 0, "\(replaced.stderr)")
+            let safety = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("hearth-before-restore-") }
+            #expect(safety.count == 1)
+            #expect(try BackupArchive.manifest(of: dir + "/" + (safety.first ?? "")).tasks == 3, "the safety backup holds the task written after the restore")
+        }
+    }
+
+    /// The error codes of an operation's answer.
+    static func graphqlErrors(_ port: Int, _ query: String, token: String) async throws -> [String] {
+        let body = try JSONSerialization.data(withJSONObject: ["query": query])
+        let answer = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            try await client.execute(TestClient.Request("/graphql", method: .post, headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],
+                                                        body: ByteBuffer(bytes: body)))
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(buffer: try #require(answer.body))) as? [String: Any]
+        return (json?["errors"] as? [[String: Any]] ?? []).compactMap { ($0["extensions"] as? [String: Any])?["code"] as? String }
+    }
+
     static func get(_ port: Int) async throws -> Int {
         try await ServeCommandTests.get(port, "/readyz").0.code
     }

@@ -33,14 +33,28 @@ public struct DatabaseDump: Sendable {
 
     /// Dumps the database to `path` (custom format).
     public func dump(to path: String, logger: Logger) async throws {
+        do {
+            try await run(pgDump, ["--format=custom", "--no-owner", "--no-privileges", "--file=\(path)"], logger: logger)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+    }
+
+    /// Loads a dump into the (empty) database, all or nothing: one transaction, stopping at the first error.
+    public func restore(from path: String, logger: Logger) async throws {
+        try await run(binaries.directory + "/pg_restore", [
+            "--single-transaction", "--exit-on-error", "--no-owner", "--no-privileges", "--dbname=\(environment["PGDATABASE"] ?? "")", path,
+        ], logger: logger)
+    }
+
+    private func run(_ program: String, _ arguments: [String], logger: Logger) async throws {
+        let name = (program as NSString).lastPathComponent
         let process = try ChildProcess(
-            executable: pgDump, arguments: ["--format=custom", "--no-owner", "--no-privileges", "--file=\(path)"],
+            executable: program, arguments: arguments,
             environment: ProcessInfo.processInfo.environment.merging(environment) { _, ours in ours },
             currentDirectory: FileManager.default.currentDirectoryPath, logger: logger)
         let status = await process.waitForExit()
-        guard status == 0 else {
-            try? FileManager.default.removeItem(atPath: path)
-            throw BackupError.io("pg_dump failed (exit status \(status)): \(process.lastOutput)")
-        }
+        guard status == 0 else { throw BackupError.io("\(name) failed (exit status \(status)): \(process.lastOutput)") }
     }
 }

@@ -104,6 +104,13 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
                      field: "after")
     }
 
+    /// A sync cursor issued before the database was restored from a backup: its snapshots belong to
+    /// the cluster the backup was taken from. The client pulls a snapshot again, keeping its queue.
+    public static var syncCursorBeforeRestore: ServiceError {
+        ServiceError(.syncCursorExpired, "This sync cursor was issued before Hearth was restored from a backup; pull a snapshot again (after: null).",
+                     field: "after")
+    }
+
     // MARK: Permissions
 
     /// The caller may see it but not do this, said in a sentence.

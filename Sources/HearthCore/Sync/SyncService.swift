@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// How long the change log keeps tombstones, and with them how long a cursor stays valid.
 public struct SyncConfiguration: Sendable {
@@ -27,6 +28,9 @@ public final class SyncService: Sendable {
     let logger: Logger
     /// Households whose changes committed (on any instance), for `syncAvailable`.
     public let pokes = SyncPokeFeed()
+    /// When the database was restored from a backup, read once per process (a restore needs every
+    /// instance stopped): cursors issued before it expire. nil until read; `.some(nil)`: never restored.
+    private let restoredAt = Mutex<Date??>(nil)
 
     public init(database: Database, households: HouseholdService, tasks: TaskService, stores: StoreService, notifications: NotificationService,
                 clock: any HearthClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(), logger: Logger? = nil) {
@@ -71,6 +75,9 @@ public final class SyncService: Sendable {
             if let since = cursor.baseAt ?? cursor.targetAt, since < now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400) {
                 throw ServiceError.syncCursorExpired(retentionDays: configuration.retentionDays)
             }
+            if let since = cursor.baseAt ?? cursor.targetAt, let restored = try await lastRestore(), since < restored {
+                throw ServiceError.syncCursorBeforeRestore
+            }
         } else {
             cursor = SyncCursor(household: householdID)
         }
@@ -94,6 +101,13 @@ public final class SyncService: Sendable {
         }
         return SyncPage(changes: try await withRecords(page, householdID: householdID, caller: caller), cursor: cursor.encoded, hasMore: hasMore,
                         lastMutationID: try await lastMutationID(clientID, caller))
+    }
+
+    private func lastRestore() async throws -> Date? {
+        if let known = restoredAt.withLock({ $0 }) { return known }
+        let found = try await Restore.restoredAt(database)
+        restoredAt.withLock { $0 = .some(found) }
+        return found
     }
 
     private func currentSnapshot() async throws -> String {

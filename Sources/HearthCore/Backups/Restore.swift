@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Restoring a backup's dump into an empty database: what the target holds (to refuse a full one),
+/// clearing it (after a safety backup), loading the dump, and leaving the sync log right for the
+/// new cluster — whose transaction counter starts again, so the log's transaction ids are moved
+/// into the past (every old change counts as long done) and sync cursors issued before the restore
+/// expire (`SYNC_CURSOR_EXPIRED`: devices take a fresh snapshot and keep their queued changes).
+public enum Restore {
+    /// The `hearth_settings` key holding when the database was last restored.
+    public static let restoredAtKey = "restored_at"
+
+    /// Tables in the target's `public` schema, and how many households and people they hold.
+    public static func holdings(_ database: Database) async throws -> (tables: Int, households: Int, people: Int) {
+        let tables = try await database.count("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+        guard tables > 0 else { return (0, 0, 0) }
+        let hasHearth = try await database.count("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename IN ('households', 'users')") == 2
+        guard hasHearth else { return (tables, 0, 0) }
+        return (tables, try await database.count("SELECT count(*) FROM households"), try await database.count("SELECT count(*) FROM users"))
+    }
+
+    /// Drops everything in `public` (the caller made a safety backup first).
+    public static func clear(_ database: Database) async throws {
+        try await database.transaction(logger: database.logger) { connection in
+            try await connection.query("DROP SCHEMA public CASCADE", logger: database.logger)
+            try await connection.query("CREATE SCHEMA public", logger: database.logger)
+        }
+    }
+
+    /// After the dump is loaded: the log's transactions moved into the past, and the restore's time kept.
+    public static func settle(_ database: Database, at now: Date) async throws {
+        try await database.transaction(logger: database.logger) { connection in
+            // 3 is PostgreSQL's frozen transaction id: visible in every snapshot, so no pull returns these rows
+            // as new, and a snapshot pull still finds them.
+            try await connection.query("UPDATE sync_changes SET xid = '3'::xid8", logger: database.logger)
+            try await connection.query("""
+                INSERT INTO hearth_settings (key, value) VALUES (\(restoredAtKey), \(String(now.timeIntervalSince1970)))
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+                """, logger: database.logger)
+        }
+    }
+
+    /// When the database was last restored (nil: never).
+    public static func restoredAt(_ database: Database) async throws -> Date? {
+        let rows = try await database.client.query("SELECT value FROM hearth_settings WHERE key = \(restoredAtKey)", logger: database.logger)
+        for try await value in rows.decode(String.self) { return Double(value).map { Date(timeIntervalSince1970: $0) } }
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthServer
+
+/// `hearth restore FILE`: a backup back into an empty data directory or database (`--replace` for
+/// one that is not, after a safety backup of it), checked whole before anything is touched, then
+/// migrated forward when it is older than this Hearth.
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Restore a backup into an empty data directory or database.",
+        discussion: """
+            Stop every hearth serve using the database first. The backup is read whole and checked (its key, every part, \
+            its checksum) before anything changes; a backup from a newer Hearth is refused; an older one is restored then \
+            migrated. A target that holds data is refused unless --replace, which first writes a safety backup of it \
+            beside FILE. Devices keep their queued changes and take a fresh copy on their next sync.
+            """)
+
+    @Argument(help: "The backup file.") var file: String
+
+    @Option(name: .customLong("key-file"),
+            help: "A file holding the backup key's recovery text (env HEARTH_BACKUP_KEY holds the text itself; default: the data directory's backup.key).")
+    var keyFile: String?
+
+    @Flag(help: "Replace what the target holds (a safety backup of it is written first).") var replace = false
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let options = try database.resolve()
+        let logger = Bootstrap.logging(level: options.logLevel)
+        try await reportingFailures {
+            let migrations = try Migration.load(from: options.migrationsDirectory)
+            let manifest = try BackupArchive.manifest(of: file)
+            let known = migrations.map(\.version).max() ?? 0
+            guard manifest.migration <= known else {
+                throw ValidationError("""
+                    \(file) was made by a newer Hearth (\(manifest.hearthVersion), migration \(manifest.migration); this one knows up to \
+                    \(known)): restore it with that version or later.
+                    """)
+            }
+            let dataDirectory = BackupKeyOptions.dataDirectory(options)
+            let key = try BackupKeyOptions.existingKey(file: keyFile, .init(), dataDirectory: dataDirectory)
+            // Checked whole, and its dump taken out into a private folder, before the target is touched.
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-restore-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            defer { try? FileManager.default.removeItem(atPath: work) }
+            try BackupArchive.verify(file, key: key, extractingTo: work + "/dump")
+            let binaries = try PostgresBinaries.locate(PostgresBinarySearch(explicitDirectory: options.pgBinDirectory))
+
+            let setup = try await DatabaseSetup.start(options, sharing: false, logger: logger)
+            if let directory = setup.embedded?.configuration.absoluteDataDirectory, let key {
+                try Self.keepKeys(key, in: directory)
+            }
+            let applied = try await setup.run { configuration in
+                try await Database(configuration: configuration, logger: logger).whileRunning { db in
+                    let dump = DatabaseDump(binaries: binaries, environment: configuration.libpqEnvironment)
+                    let holding = try await Restore.holdings(db)
+                    if holding.tables > 0 {
+                        guard replace else {
+                            throw ValidationError("""
+                                the target holds a database already (\(holding.households) households, \(holding.people) people): \
+                                give --replace to replace it (a safety backup of it is written first).
+                                """)
+                        }
+                        let safety = ((file as NSString).deletingLastPathComponent.isEmpty ? "." : (file as NSString).deletingLastPathComponent)
+                            + "/hearth-before-restore-\(BackupCommand.Make.stamp(Date())).backup"
+                        _ = try await Backup.make(db, dump: dump, key: key, to: safety, hearthVersion: HearthVersion.current, logger: logger)
+                        UserCommand.print("hearth: safety backup of what was there: \(safety)")
+                        try await Restore.clear(db)
+                    }
+                    try await dump.restore(from: work + "/dump", logger: logger)
+                    try await Restore.settle(db, at: Date())
+                    return try await Migrator(migrations: migrations, logger: logger).migrate(db.client)
+                }
+            }
+            if setup.embedded == nil, key != nil {
+                UserCommand.print("hearth: give the instances the secret key the backup key carries (hearth backup key prints the kit), or sealed channel secrets will not open")
+            }
+            UserCommand.print("hearth: restored \(file) (\(BackupCommand.summary(manifest)))"
+                + (applied.isEmpty ? "" : "; then applied \(applied.count) migration(s): \(applied.map(String.init).joined(separator: ", "))"))
+        }
+    }
+
+    /// Onto a new machine's data directory: the secret key the kit carries (so the channel secrets it
+    /// sealed open) and the backup key itself (so the next backups use it), each only when absent.
+    static func keepKeys(_ key: BackupKey, in directory: String) throws {
+        for (name, text) in [("secret.key", key.secretKey.base64EncodedString()), ("backup.key", key.recoveryText)] {
+            let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+            guard !FileManager.default.fileExists(atPath: path) else { continue }
+            guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw ValidationError("\(path) cannot be written.")
+            }
+        }
+    }
+}
