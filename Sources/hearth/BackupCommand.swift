@@ -85,14 +85,11 @@ struct BackupCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Read a whole backup and check it (key, every part, checksum); changes nothing.")
 
         @Argument(help: "The backup file.") var file: String
-        @Option(name: .customLong("key-file"), help: "A file holding the backup key's recovery text (env HEARTH_BACKUP_KEY holds the text itself; default: the data directory's backup.key).")
-        var keyFile: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var reading: BackupReadingOptions
 
         func run() async throws {
-            let options = try database.resolve()
             try await reportingFailures {
-                let key = try BackupKeyOptions.existingKey(file: keyFile, .init(), dataDirectory: BackupKeyOptions.dataDirectory(options))
+                let key = try reading.key()
                 let manifest = try BackupArchive.verify(file, key: key)
                 UserCommand.print("hearth: \(file) is a whole backup (\(BackupCommand.summary(manifest)))")
             }
@@ -103,14 +100,11 @@ struct BackupCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the backups in a directory: what each holds, and whether it verifies.")
 
         @Argument(help: "The directory.") var directory: String
-        @Option(name: .customLong("key-file"), help: "A file holding the backup key's recovery text (env HEARTH_BACKUP_KEY; default: the data directory's backup.key).")
-        var keyFile: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var reading: BackupReadingOptions
 
         func run() async throws {
-            let options = try database.resolve()
             try await reportingFailures {
-                let key = try BackupKeyOptions.existingKey(file: keyFile, .init(), dataDirectory: BackupKeyOptions.dataDirectory(options))
+                let key = try reading.key()
                 let names: [String]
                 do {
                     names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
@@ -142,6 +136,20 @@ struct BackupCommand: AsyncParsableCommand {
         return "made \(when) by Hearth \(manifest.hearthVersion) at migration \(manifest.migration); \(manifest.households) households, "
             + "\(manifest.people) people, \(manifest.tasks) tasks, \(manifest.products) products; "
             + (manifest.keyIdentifier.map { "encrypted with key \($0)" } ?? "not encrypted")
+    }
+}
+
+/// The key for reading backups (verify, list, restore): `--key-file`, `HEARTH_BACKUP_KEY`, or the
+/// data directory's `backup.key`; none for unencrypted backups.
+struct BackupReadingOptions: ParsableArguments {
+    @Option(name: .customLong("key-file"),
+            help: "A file holding the backup key's recovery text (env HEARTH_BACKUP_KEY holds the text itself; default: the data directory's backup.key).")
+    var keyFile: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    func key() throws -> BackupKey? {
+        try BackupKeyOptions.existingKey(file: keyFile, .init(), dataDirectory: BackupKeyOptions.dataDirectory(try database.resolve()))
     }
 }
 

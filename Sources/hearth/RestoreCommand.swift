@@ -19,16 +19,12 @@ struct RestoreCommand: AsyncParsableCommand {
 
     @Argument(help: "The backup file.") var file: String
 
-    @Option(name: .customLong("key-file"),
-            help: "A file holding the backup key's recovery text (env HEARTH_BACKUP_KEY holds the text itself; default: the data directory's backup.key).")
-    var keyFile: String?
-
     @Flag(help: "Replace what the target holds (a safety backup of it is written first).") var replace = false
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var reading: BackupReadingOptions
 
     func run() async throws {
-        let options = try database.resolve()
+        let options = try reading.database.resolve()
         let logger = Bootstrap.logging(level: options.logLevel)
         try await reportingFailures {
             let migrations = try Migration.load(from: options.migrationsDirectory)
@@ -40,8 +36,7 @@ struct RestoreCommand: AsyncParsableCommand {
                     \(known)): restore it with that version or later.
                     """)
             }
-            let dataDirectory = BackupKeyOptions.dataDirectory(options)
-            let key = try BackupKeyOptions.existingKey(file: keyFile, .init(), dataDirectory: dataDirectory)
+            let key = try reading.key()
             // Checked whole, and its dump taken out into a private folder, before the target is touched.
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-restore-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])

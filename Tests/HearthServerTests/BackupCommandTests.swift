@@ -24,6 +24,17 @@ import Glibc
         return try #require(json?["data"] as? [String: Any], "\(json ?? [:])")
     }
 
+    /// `hearth serve` with `env`, a person signed up and a household of theirs.
+    static func serveWithHousehold(_ env: [String: String], person: String) async throws
+        -> (server: HearthProcess, port: Int, token: String, household: String) {
+        let server = try HearthProcess(["serve"], environment: env)
+        let port = try await server.waitUntilListening()
+        let signUp = try await graphql(port, #"mutation { signUp(input: {email: "\#(person)@example.org", password: "correct horse battery", displayName: "\#(person)"}) { token } }"#)
+        let token = try #require((signUp["signUp"] as? [String: Any])?["token"] as? String)
+        let home = try await graphql(port, #"mutation { createHousehold(input: {name: "Home", timeZone: "UTC"}) { id } }"#, token: token)
+        return (server, port, token, try #require((home["createHousehold"] as? [String: Any])?["id"] as? String))
+    }
+
     static func hearth(_ arguments: [String], _ env: [String: String]) async throws -> HearthProcess {
         let process = try HearthProcess(arguments, environment: env)
         _ = try await process.waitForExit()
@@ -34,12 +45,7 @@ import Glibc
         try await withTemporaryDirectory { dir throws in
             // As installed: the secret key is the data directory's own (none in the environment).
             let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_SECRET_KEY": ""]
-            let server = try HearthProcess(["serve"], environment: env)
-            let port = try await server.waitUntilListening()
-            let signUp = try await Self.graphql(port, #"mutation { signUp(input: {email: "ada@example.org", password: "correct horse battery", displayName: "Ada"}) { token } }"#)
-            let token = try #require((signUp["signUp"] as? [String: Any])?["token"] as? String)
-            let home = try await Self.graphql(port, #"mutation { createHousehold(input: {name: "Elm", timeZone: "UTC"}) { id } }"#, token: token)
-            let household = try #require((home["createHousehold"] as? [String: Any])?["id"] as? String)
+            let (server, port, token, household) = try await Self.serveWithHousehold(env, person: "ada")
             _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "Buy milk"}) { id } }"#, token: token)
 
             try FileManager.default.createDirectory(atPath: dir + "/backups", withIntermediateDirectories: true)
@@ -100,12 +106,7 @@ import Glibc
     @Test func aBackupRestoredOnANewDataDirectoryGivesTheSameRecordsSessionsAndKeys() async throws {
         try await withTemporaryDirectory { dir throws in
             let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_SECRET_KEY": ""]
-            let first = try HearthProcess(["serve"], environment: env)
-            var port = try await first.waitUntilListening()
-            let signUp = try await Self.graphql(port, #"mutation { signUp(input: {email: "bo@example.org", password: "correct horse battery", displayName: "Bo"}) { token } }"#)
-            let token = try #require((signUp["signUp"] as? [String: Any])?["token"] as? String)
-            let home = try await Self.graphql(port, #"mutation { createHousehold(input: {name: "Oak", timeZone: "UTC"}) { id } }"#, token: token)
-            let household = try #require((home["createHousehold"] as? [String: Any])?["id"] as? String)
+            var (first, port, token, household) = try await Self.serveWithHousehold(env, person: "bo")
             for title in ["Buy milk", "Call grandma"] {
                 _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "\#(title)", labels: ["Home"], subtasks: ["one"]}) { id } }"#, token: token)
             }
