@@ -160,6 +160,33 @@ import Glibc
         }
     }
 
+    @Test func anExternalDatabaseIsBackedUpAndRestoredIntoAnother() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let source = try await TestPostgres.shared.createDatabase()
+            let target = try await TestPostgres.shared.createDatabase(migrated: false)
+            let env = ["DATABASE_URL": source.url, "HEARTH_PORT": "0"]
+            let (server, port, token, household) = try await Self.serveWithHousehold(env, person: "cy")
+            _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "Mow"}) { id } }"#, token: token)
+            let before = try await Self.snapshot(port, household, token: token)
+
+            // An external database has no data directory for the key: it is named, and made there on first use.
+            let keyless = try await Self.hearth(["backup", "--to", dir + "/ext.backup"], env)
+            #expect(try await keyless.waitForExit().status == 1 && keyless.stderr.contains("An external database needs a backup key"), "\(keyless.stderr)")
+            let backup = try await Self.hearth(["backup", "--to", dir + "/ext.backup", "--backup-key-file", dir + "/ext.key"], env)
+            #expect(try await backup.waitForExit().status == 0, "\(backup.stderr)")
+            server.send(SIGTERM)
+            #expect(try await server.waitForExit().status == 0)
+
+            let restore = try await Self.hearth(["restore", dir + "/ext.backup", "--key-file", dir + "/ext.key"], ["DATABASE_URL": target.url])
+            #expect(try await restore.waitForExit().status == 0, "\(restore.stderr)")
+            let restored = try HearthProcess(["serve"], environment: ["DATABASE_URL": target.url, "HEARTH_PORT": "0"])
+            let newPort = try await restored.waitUntilListening()
+            #expect(try await Self.snapshot(newPort, household, token: token).records == before.records)
+            restored.send(SIGTERM)
+            #expect(try await restored.waitForExit().status == 0)
+        }
+    }
+
     /// The error codes of an operation's answer.
     static func graphqlErrors(_ port: Int, _ query: String, token: String) async throws -> [String] {
         let body = try JSONSerialization.data(withJSONObject: ["query": query])
