@@ -187,6 +187,19 @@ import Glibc
         }
     }
 
+    @Test func aBackupFromANewerHearthIsRefusedBeforeAnythingIsMade() async throws {
+        try await withTemporaryDirectory { dir throws in
+            try Data("not restored".utf8).write(to: URL(fileURLWithPath: dir + "/dump"))
+            let manifest = BackupManifest(hearthVersion: "9.0.0", migration: 9_999, createdAt: Date(), households: 1, people: 1, tasks: 0, products: 0,
+                                          dumpBytes: 0, dumpSHA256: "", keyIdentifier: nil)
+            try BackupArchive.write(dump: dir + "/dump", manifest: manifest, key: nil, to: dir + "/future.backup")
+            let restore = try await Self.hearth(["restore", dir + "/future.backup"], ["HEARTH_DATA_DIR": dir + "/pg"])
+            #expect(try await restore.waitForExit().status == 1)
+            #expect(restore.stderr.contains("was made by a newer Hearth (9.0.0, migration 9999"), "\(restore.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/pg"), "nothing was made")
+        }
+    }
+
     /// The error codes of an operation's answer.
     static func graphqlErrors(_ port: Int, _ query: String, token: String) async throws -> [String] {
         let body = try JSONSerialization.data(withJSONObject: ["query": query])
