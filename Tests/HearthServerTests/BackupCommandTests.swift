@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestSupport
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -110,10 +111,26 @@ import Glibc
             for title in ["Buy milk", "Call grandma"] {
                 _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "\#(title)", labels: ["Home"], subtasks: ["one"]}) { id } }"#, token: token)
             }
-            let before = try await Self.snapshot(port, household, token: token)
-            #expect(before.records.count >= 5, "\(before.records)")
+            // Four clients write continuously while the backup is made; it holds exactly what one snapshot saw.
+            let stop = StopFlag()
+            let writers = (0..<4).map { writer in
+                Task { [port, token, household] () -> Int in
+                    var written = 0
+                    while !stop.isSet {
+                        _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "w\#(writer)-\#(written)"}) { id } }"#, token: token)
+                        written += 1
+                    }
+                    return written
+                }
+            }
             let backup = try await Self.hearth(["backup", "--to", dir + "/oak.backup"], env)
+            stop.set()
+            var written = 0
+            for writer in writers { written += try await writer.value }
             #expect(try await backup.waitForExit().status == 0, "\(backup.stderr)")
+            let before = try await Self.snapshot(port, household, token: token)
+            let manifest = try BackupArchive.manifest(of: dir + "/oak.backup")
+            #expect(written > 0 && manifest.tasks >= 2 && manifest.tasks <= 2 + written, "\(manifest.tasks) tasks backed up of \(2 + written)")
             first.send(SIGTERM)
             #expect(try await first.waitForExit().status == 0)
 
@@ -137,7 +154,10 @@ import Glibc
             let me = try await Self.graphql(port, "{ me { email } }", token: token)
             #expect((me["me"] as? [String: Any])?["email"] as? String == "bo@example.org", "the same session signs in")
             let after = try await Self.snapshot(port, household, token: token)
-            #expect(after.records == before.records)
+            // What the backup's snapshot saw, at the same versions; what it did not see is only the tasks written after it.
+            #expect(after.records.isSubset(of: before.records), "\(after.records.subtracting(before.records))")
+            #expect(after.records.filter { $0.hasPrefix("TASK/") }.count == manifest.tasks)
+            #expect(before.records.subtracting(after.records).allSatisfy { $0.hasPrefix("TASK/") })
             // The old cursor expires; a write after the restore reaches the next pull.
             let old = try await Self.graphqlErrors(port, #"{ sync(householdId: "\#(household)", after: "\#(before.cursor)") { cursor } }"#, token: token)
             #expect(old == ["SYNC_CURSOR_EXPIRED"])
@@ -156,7 +176,8 @@ import Glibc
             #expect(try await replaced.waitForExit().status == 0, "\(replaced.stderr)")
             let safety = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("hearth-before-restore-") }
             #expect(safety.count == 1)
-            #expect(try BackupArchive.manifest(of: dir + "/" + (safety.first ?? "")).tasks == 3, "the safety backup holds the task written after the restore")
+            #expect(try BackupArchive.manifest(of: dir + "/" + (safety.first ?? "")).tasks == manifest.tasks + 1,
+                    "the safety backup holds the task written after the restore")
         }
     }
 
@@ -214,4 +235,11 @@ import Glibc
     static func get(_ port: Int) async throws -> Int {
         try await ServeCommandTests.get(port, "/readyz").0.code
     }
+}
+
+/// Tells the writer tasks to stop.
+private final class StopFlag: Sendable {
+    private let stopped = Mutex(false)
+    var isSet: Bool { stopped.withLock { $0 } }
+    func set() { stopped.withLock { $0 = true } }
 }

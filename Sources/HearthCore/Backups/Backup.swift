@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostgresNIO
 
 /// Making a backup: the database dumped (one consistent snapshot, writers going on), what it holds
 /// counted for the manifest, and the dump written as a backup file — encrypted with the backup key
@@ -11,17 +12,36 @@ public enum Backup {
                             hearthVersion: String, now: Date = Date(), logger: Logger) async throws -> BackupManifest {
         let serverVersion = try await database.count("SELECT current_setting('server_version_num')::int8")
         try dump.check(serverMajorVersion: serverVersion / 10_000)
-        let migration = try await database.count("SELECT coalesce(max(version), 0)::int8 FROM schema_migrations")
-        let households = try await database.count("SELECT count(*) FROM households")
-        let people = try await database.count("SELECT count(*) FROM users")
-        let tasks = try await database.count("SELECT count(*) FROM task_items")
-        let products = try await database.count("SELECT count(*) FROM products WHERE removed_at IS NULL")
         let temporary = path + ".dump"
         defer { try? FileManager.default.removeItem(atPath: temporary) }
-        try await dump.dump(to: temporary, logger: logger)
+        // The counts and the dump read one snapshot: a repeatable-read transaction exports it and
+        // stays open while pg_dump reads it (`--snapshot`), so the manifest says what the dump holds
+        // however many people write meanwhile.
+        let counted = try await database.client.withConnection { connection in
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            do {
+                var snapshot = ""
+                for try await text in try await connection.query("SELECT pg_export_snapshot()", logger: logger).decode(String.self) { snapshot = text }
+                func count(_ query: PostgresQuery) async throws -> Int {
+                    for try await value in try await connection.query(query, logger: logger).decode(Int.self) { return value }
+                    return 0
+                }
+                let counts = Counts(
+                    migration: try await count("SELECT coalesce(max(version), 0)::int8 FROM schema_migrations"),
+                    households: try await count("SELECT count(*) FROM households"), people: try await count("SELECT count(*) FROM users"),
+                    tasks: try await count("SELECT count(*) FROM task_items"),
+                    products: try await count("SELECT count(*) FROM products WHERE removed_at IS NULL"))
+                try await dump.dump(to: temporary, snapshot: snapshot, logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+                return counts
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
         let manifest = BackupManifest(
-            hearthVersion: hearthVersion, migration: migration, createdAt: now, households: households,
-            people: people, tasks: tasks, products: products,
+            hearthVersion: hearthVersion, migration: counted.migration, createdAt: now, households: counted.households,
+            people: counted.people, tasks: counted.tasks, products: counted.products,
             dumpBytes: 0, dumpSHA256: "", keyIdentifier: nil)
         let written = try BackupArchive.write(dump: temporary, manifest: manifest, key: key, to: path)
         do {
@@ -31,5 +51,10 @@ public enum Backup {
             throw error
         }
         return written
+    }
+
+    /// What the manifest counts.
+    private struct Counts: Sendable {
+        var migration, households, people, tasks, products: Int
     }
 }

@@ -31,10 +31,12 @@ public struct DatabaseDump: Sendable {
         }
     }
 
-    /// Dumps the database to `path` (custom format).
-    public func dump(to path: String, logger: Logger) async throws {
+    /// Dumps the database to `path` (custom format), reading `snapshot` when given (one another
+    /// transaction exported and holds open).
+    public func dump(to path: String, snapshot: String? = nil, logger: Logger) async throws {
         do {
-            try await run(pgDump, ["--format=custom", "--no-owner", "--no-privileges", "--file=\(path)"], logger: logger)
+            try await run(pgDump, ["--format=custom", "--no-owner", "--no-privileges", "--file=\(path)"]
+                + (snapshot.map { ["--snapshot=\($0)"] } ?? []), logger: logger)
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             throw error
