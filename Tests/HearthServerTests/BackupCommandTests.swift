@@ -106,8 +106,11 @@ import Glibc
 
     @Test func aBackupRestoredOnANewDataDirectoryGivesTheSameRecordsSessionsAndKeys() async throws {
         try await withTemporaryDirectory { dir throws in
-            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_SECRET_KEY": ""]
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_SECRET_KEY": "", "HEARTH_DELIVERY_ALLOW_HOSTS": "127.0.0.1"]
             var (first, port, token, household) = try await Self.serveWithHousehold(env, person: "bo")
+            // A webhook: its signing secret is sealed with the installation's secret key.
+            let hook = try await Self.graphql(port, #"mutation { addWebhook(input: {url: "http://127.0.0.1:9/hook"}) { channel { id } } }"#, token: token)
+            let channel = try #require(((hook["addWebhook"] as? [String: Any])?["channel"] as? [String: Any])?["id"] as? String)
             for title in ["Buy milk", "Call grandma"] {
                 _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "\#(title)", labels: ["Home"], subtasks: ["one"]}) { id } }"#, token: token)
             }
@@ -135,7 +138,7 @@ import Glibc
             #expect(try await first.waitForExit().status == 0)
 
             // The wrong key: refused before anything is made.
-            let elsewhere = ["HEARTH_DATA_DIR": dir + "/new", "HEARTH_PORT": "0", "HEARTH_SECRET_KEY": ""]
+            let elsewhere = ["HEARTH_DATA_DIR": dir + "/new", "HEARTH_PORT": "0", "HEARTH_SECRET_KEY": "", "HEARTH_DELIVERY_ALLOW_HOSTS": "127.0.0.1"]
             try BackupKey.make(secretKey: Data(count: 32)).recoveryText.write(toFile: dir + "/other.key", atomically: true, encoding: .utf8)
             let wrong = try await Self.hearth(["restore", dir + "/oak.backup", "--key-file", dir + "/other.key"], elsewhere)
             #expect(try await wrong.waitForExit().status == 1 && wrong.stderr.contains("encrypted with another backup key"), "\(wrong.stderr)")
@@ -153,6 +156,8 @@ import Glibc
             port = try await second.waitUntilListening()
             let me = try await Self.graphql(port, "{ me { email } }", token: token)
             #expect((me["me"] as? [String: Any])?["email"] as? String == "bo@example.org", "the same session signs in")
+            // The webhook's secret opens on the new installation (a test delivery is tried: nobody listens on port 9).
+            #expect(try await Self.graphqlErrors(port, #"mutation { testChannel(id: "\#(channel)") }"#, token: token).isEmpty)
             let after = try await Self.snapshot(port, household, token: token)
             // What the backup's snapshot saw, at the same versions; what it did not see is only the tasks written after it.
             #expect(after.records.isSubset(of: before.records), "\(after.records.subtracting(before.records))")
