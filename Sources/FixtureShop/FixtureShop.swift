@@ -169,20 +169,10 @@ public final class FixtureShop: Sendable {
         }
         // One product's first variant at a price (`product=2&price=1999`, cents), or a product gone (`remove=2`).
         if let product = query.get("product", as: Int.self), let cents = query.get("price", as: Int64.self) {
-            let known = update(name) { catalog -> Bool in
-                guard catalog.products.indices.contains(product) else { return false }
-                catalog.setPrice(product: product, to: cents)
-                return true
-            }
-            guard known == true else { throw HTTPError(.badRequest, message: "shop \(name) has no product \(product)") }
+            try update(name, product: product) { $0.setPrice(product: product, to: cents) }
         }
         if let product = query.get("remove", as: Int.self) {
-            let known = update(name) { catalog -> Bool in
-                guard catalog.products.indices.contains(product) else { return false }
-                _ = catalog.remove(product: product)
-                return true
-            }
-            guard known == true else { throw HTTPError(.badRequest, message: "shop \(name) has no product \(product)") }
+            try update(name, product: product) { _ = $0.remove(product: product) }
         }
         if let mode = query.get("fail") {
             switch mode {
@@ -197,6 +187,16 @@ public final class FixtureShop: Sendable {
         }
         guard let count = catalog(name)?.products.count else { throw HTTPError(.notFound, message: "no shop \(name)") }
         return json(#"{"products":\#(count)}"#)
+    }
+
+    /// Changes one product of the shop; a shop or product that does not exist is a bad request.
+    private func update(_ name: String, product: Int, _ change: (inout FixtureCatalog) -> Void) throws {
+        let known = update(name) { catalog -> Bool in
+            guard catalog.products.indices.contains(product) else { return false }
+            change(&catalog)
+            return true
+        }
+        guard known == true else { throw HTTPError(.badRequest, message: "shop \(name) has no product \(product)") }
     }
 
     // MARK: Running

@@ -71,7 +71,7 @@ struct BackupCommand: AsyncParsableCommand {
         func run() async throws {
             let options = try database.resolve()
             try await reportingFailures {
-                let key = try keys.key(.init(), embeddedDataDirectory: options.databaseURL == nil ? BackupKeyOptions.dataDirectory(options) : nil)
+                let key = try keys.key(.init(), embeddedDataDirectory: BackupKeyOptions.dataDirectory(options))
                 UserCommand.print("""
                     The emergency kit: Hearth's backup key (id \(key.identifier)). Keep this line off this machine (printed, \
                     or in a password manager); restoring any backup needs it:
@@ -169,36 +169,33 @@ struct BackupKeyOptions: ParsableArguments {
         if let file = backupKeyFile {
             path = file
         } else if let directory = embeddedDataDirectory {
-            path = URL(fileURLWithPath: directory).appendingPathComponent("backup.key").path
+            path = KeyFile.path("backup.key", in: directory)
         } else {
             throw ValidationError("""
                 An external database needs a backup key: give --backup-key-file (made there on first use) or HEARTH_BACKUP_KEY \
                 (the text `hearth backup key --backup-key-file …` prints), or --no-encrypt.
                 """)
         }
-        if let text = try? String(contentsOfFile: path, encoding: .utf8) { return try Self.parse(text, from: path) }
+        if let text = KeyFile.read(path) { return try Self.parse(text, from: path) }
         let secretText = try secret.text(env, embeddedDataDirectory: embeddedDataDirectory).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let secretKey = Data(base64Encoded: secretText), secretKey.count == 32 else {
             throw ValidationError("The secret key is not 32 bytes of base64: a backup key carries it, so fix it first.")
         }
         let key = BackupKey.make(secretKey: secretKey)
-        guard FileManager.default.createFile(atPath: path, contents: Data((key.recoveryText + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw ValidationError("The backup key file \(path) cannot be written; give --backup-key-file.")
-        }
+        try KeyFile.create(path, holding: key.recoveryText, else: "The backup key file \(path) cannot be written; give --backup-key-file.")
         return key
     }
 
     /// A key that exists already (for reading backups): the file, the variable, or the data directory's; nil when none.
     static func existingKey(file: String?, _ env: EnvironmentValue, dataDirectory: String?) throws -> BackupKey? {
         if let file {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw ValidationError("--key-file \(file): the file cannot be read.") }
+            guard let text = KeyFile.read(file) else { throw ValidationError("--key-file \(file): the file cannot be read.") }
             return try parse(text, from: file)
         }
         if let text = env.string(nil, "HEARTH_BACKUP_KEY") { return try parse(text, from: "HEARTH_BACKUP_KEY") }
-        guard let directory = dataDirectory,
-              let text = try? String(contentsOfFile: URL(fileURLWithPath: directory).appendingPathComponent("backup.key").path, encoding: .utf8)
-        else { return nil }
-        return try parse(text, from: directory + "/backup.key")
+        guard let directory = dataDirectory else { return nil }
+        let path = KeyFile.path("backup.key", in: directory)
+        return try KeyFile.read(path).map { try parse($0, from: path) }
     }
 
     static func parse(_ text: String, from source: String) throws -> BackupKey {

@@ -82,11 +82,9 @@ struct RestoreCommand: AsyncParsableCommand {
     /// sealed open) and the backup key itself (so the next backups use it), each only when absent.
     static func keepKeys(_ key: BackupKey, in directory: String) throws {
         for (name, text) in [("secret.key", key.secretKey.base64EncodedString()), ("backup.key", key.recoveryText)] {
-            let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+            let path = KeyFile.path(name, in: directory)
             guard !FileManager.default.fileExists(atPath: path) else { continue }
-            guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw ValidationError("\(path) cannot be written.")
-            }
+            try KeyFile.create(path, holding: text, else: "\(path) cannot be written.")
         }
     }
 }

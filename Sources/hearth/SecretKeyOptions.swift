@@ -13,7 +13,7 @@ struct SecretKeyOptions: ParsableArguments {
     /// The key's base64 text.
     func text(_ env: EnvironmentValue, embeddedDataDirectory: String?) throws -> String {
         if let path = secretKeyFile {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            guard let text = KeyFile.read(path) else {
                 throw ValidationError("--secret-key-file \(path): the file cannot be read.")
             }
             return text
@@ -25,12 +25,10 @@ struct SecretKeyOptions: ParsableArguments {
                 `openssl rand -base64 32`) or HEARTH_SECRET_KEY, the same on every instance sharing the database.
                 """)
         }
-        let path = URL(fileURLWithPath: directory).appendingPathComponent("secret.key").path
-        if let text = try? String(contentsOfFile: path, encoding: .utf8) { return text }
+        let path = KeyFile.path("secret.key", in: directory)
+        if let text = KeyFile.read(path) { return text }
         let text = SecretBox.makeKeyText()
-        guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw ValidationError("The secret key file \(path) cannot be written; give --secret-key-file.")
-        }
+        try KeyFile.create(path, holding: text, else: "The secret key file \(path) cannot be written; give --secret-key-file.")
         return text
     }
 

@@ -15,14 +15,20 @@ import Glibc
 @Suite struct BackupCommandTests {
     /// GraphQL over the running server's HTTP.
     static func graphql(_ port: Int, _ query: String, token: String? = nil) async throws -> [String: Any] {
-        let body = try JSONSerialization.data(withJSONObject: ["query": query])
+        let json = try await answer(port, query, token: token)
+        return try #require(json["data"] as? [String: Any], "\(json)")
+    }
+
+    /// The whole JSON answer to one GraphQL request.
+    static func answer(_ port: Int, _ query: String, token: String?) async throws -> [String: Any] {
+        let request = try JSONSerialization.data(withJSONObject: ["query": query])
         let answer = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
             var headers: HTTPFields = [.contentType: "application/json"]
             if let token { headers[.authorization] = "Bearer \(token)" }
-            return try await client.execute(TestClient.Request("/graphql", method: .post, headers: headers, body: ByteBuffer(bytes: body)))
+            return try await client.execute(TestClient.Request("/graphql", method: .post, headers: headers, body: ByteBuffer(bytes: request)))
         }
-        let json = try JSONSerialization.jsonObject(with: Data(buffer: try #require(answer.body))) as? [String: Any]
-        return try #require(json?["data"] as? [String: Any], "\(json ?? [:])")
+        let body = try #require(answer.body)
+        return try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])
     }
 
     /// `hearth serve` with `env`, a person signed up and a household of theirs.
@@ -228,13 +234,7 @@ import Glibc
 
     /// The error codes of an operation's answer.
     static func graphqlErrors(_ port: Int, _ query: String, token: String) async throws -> [String] {
-        let body = try JSONSerialization.data(withJSONObject: ["query": query])
-        let answer = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-            try await client.execute(TestClient.Request("/graphql", method: .post, headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],
-                                                        body: ByteBuffer(bytes: body)))
-        }
-        let json = try JSONSerialization.jsonObject(with: Data(buffer: try #require(answer.body))) as? [String: Any]
-        return (json?["errors"] as? [[String: Any]] ?? []).compactMap { ($0["extensions"] as? [String: Any])?["code"] as? String }
+        (try await answer(port, query, token: token)["errors"] as? [[String: Any]] ?? []).compactMap { ($0["extensions"] as? [String: Any])?["code"] as? String }
     }
 
     static func get(_ port: Int) async throws -> Int {

@@ -56,6 +56,12 @@ export class App extends EventTarget {
     this.storeSource = [];
     /** @type {import("./types.js").StoreEvent[]} newest first */
     this.eventList = [];
+    /** @type {Map<string, number>} the household's unread store changes, by store */
+    this.unreadByStore = new Map();
+    /** The household's unread store changes. */
+    this.unreadChanges = 0;
+    /** The person's unread notifications (every household). */
+    this.unreadNotifications = 0;
     /** @type {import("./types.js").AppNotification[]} newest first */
     this.notificationList = [];
     /** @type {{syncing: boolean, progress: string | null, error: string | null}} */
@@ -159,7 +165,13 @@ export class App extends EventTarget {
     this.productSource = products;
     this.storeSource = [...stores];
     this.eventList = events.sort(newestFirst);
+    /** @type {Map<string, number>} */
+    const unread = new Map();
+    for (const event of events) if (!event.read) unread.set(event.storeId, (unread.get(event.storeId) ?? 0) + 1);
+    this.unreadByStore = unread;
+    this.unreadChanges = [...unread.values()].reduce((sum, count) => sum + count, 0);
     this.notificationList = notifying.map((entry) => entry.record).sort(newestFirst);
+    this.unreadNotifications = this.notificationList.filter((notification) => !notification.read).length;
     this.taskList = tasks;
     this.labelList = labels.sort((a, b) => a.name.localeCompare(b.name));
     this.memberList = members.sort((a, b) => a.joinedAt.localeCompare(b.joinedAt));
@@ -645,18 +657,6 @@ export class App extends EventTarget {
     return this.storeList;
   }
 
-  /** The household's unread store changes. */
-  get unreadChanges() {
-    let count = 0;
-    for (const event of this.eventList) if (!event.read) count++;
-    return count;
-  }
-
-  get unreadNotifications() {
-    let count = 0;
-    for (const notification of this.notificationList) if (!notification.read) count++;
-    return count;
-  }
 
   /**
    * Whether the person may do `action` on `subject` in the current household.

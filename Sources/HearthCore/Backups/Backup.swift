@@ -22,15 +22,12 @@ public enum Backup {
             do {
                 var snapshot = ""
                 for try await text in try await connection.query("SELECT pg_export_snapshot()", logger: logger).decode(String.self) { snapshot = text }
-                func count(_ query: PostgresQuery) async throws -> Int {
-                    for try await value in try await connection.query(query, logger: logger).decode(Int.self) { return value }
-                    return 0
-                }
                 let counts = Counts(
-                    migration: try await count("SELECT coalesce(max(version), 0)::int8 FROM schema_migrations"),
-                    households: try await count("SELECT count(*) FROM households"), people: try await count("SELECT count(*) FROM users"),
-                    tasks: try await count("SELECT count(*) FROM task_items"),
-                    products: try await count("SELECT count(*) FROM products WHERE removed_at IS NULL"))
+                    migration: try await database.count("SELECT coalesce(max(version), 0)::int8 FROM schema_migrations", on: connection),
+                    households: try await database.count("SELECT count(*) FROM households", on: connection),
+                    people: try await database.count("SELECT count(*) FROM users", on: connection),
+                    tasks: try await database.count("SELECT count(*) FROM task_items", on: connection),
+                    products: try await database.count("SELECT count(*) FROM products WHERE removed_at IS NULL", on: connection))
                 try await dump.dump(to: temporary, snapshot: snapshot, logger: logger)
                 try await connection.query("COMMIT", logger: logger)
                 return counts

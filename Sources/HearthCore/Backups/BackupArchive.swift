@@ -100,7 +100,7 @@ public enum BackupArchive {
             var index: UInt64 = 0
             reading: while true {
                 guard let length = try input.read(upToCount: 4), length.count == 4 else { throw BackupError.truncated(path) }
-                let size = Int(length.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) })
+                let size = readUInt32(length)
                 guard size <= chunkSize + 16 else { throw BackupError.damaged(file: path, why: "a chunk claims \(size) bytes") }
                 let stored = try exactly(size, from: input, path)
                 let plain: Data
@@ -145,8 +145,7 @@ public enum BackupArchive {
     /// that damage a file on purpose.
     public static func headerLength(of file: Data) -> Int {
         guard file.count >= magic.count + 4 else { return file.count }
-        let length = file.subdata(in: magic.count..<magic.count + 4).withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }
-        return magic.count + 4 + Int(length)
+        return magic.count + 4 + readUInt32(file.subdata(in: magic.count..<magic.count + 4))
     }
 
     // MARK: Parts
@@ -168,8 +167,7 @@ public enum BackupArchive {
 
     private static func readHeader(_ input: FileHandle, _ path: String) throws -> (manifest: BackupManifest, header: Data) {
         guard let start = try input.read(upToCount: magic.count), start == magic else { throw BackupError.notABackup(path) }
-        let length = try exactly(4, from: input, path)
-        let size = Int(length.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) })
+        let size = readUInt32(try exactly(4, from: input, path))
         guard size <= maximumManifestBytes else { throw BackupError.damaged(file: path, why: "its manifest claims \(size) bytes") }
         let header = try exactly(size, from: input, path)
         guard let manifest = try? BackupManifest.decoder.decode(BackupManifest.self, from: header) else {
@@ -207,6 +205,11 @@ public enum BackupArchive {
 
     private static func additionalData(_ binding: Data, _ index: UInt64, last: Bool) -> Data {
         binding + bigEndian(index) + Data([last ? 1 : 0])
+    }
+
+    /// Four bytes as a big-endian UInt32 (a length in the file).
+    private static func readUInt32(_ bytes: Data) -> Int {
+        Int(bytes.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) })
     }
 
     private static func bigEndian<T: FixedWidthInteger>(_ value: T) -> Data {

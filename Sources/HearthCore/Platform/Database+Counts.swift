@@ -2,11 +2,11 @@ import Foundation
 import PostgresNIO
 
 extension Database {
-    /// The count a `SELECT count(*) …` statement returns; 0 without running it when not `wanted`
-    /// (a page that does not show its total).
-    func count(_ query: PostgresQuery, wanted: Bool = true) async throws -> Int {
+    /// The count a `SELECT count(*) …` statement returns (on `connection`, inside its transaction,
+    /// when given); 0 without running it when not `wanted` (a page that does not show its total).
+    func count(_ query: PostgresQuery, wanted: Bool = true, on connection: PostgresConnection? = nil) async throws -> Int {
         guard wanted else { return 0 }
-        for try await total in try await client.query(query, logger: logger).decode(Int.self) { return total }
+        for try await total in try await self.query(query, on: connection, logger: logger).decode(Int.self) { return total }
         return 0
     }
 

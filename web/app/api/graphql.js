@@ -37,16 +37,7 @@ export class GraphQLClient {
    * @returns {Promise<{status: number, body: unknown}>}
    */
   async raw(query, variables, operationName) {
-    /** @type {Record<string, string>} */
-    const headers = { "Content-Type": "application/json", Accept: "application/graphql-response+json, application/json" };
-    const token = this.token();
-    if (token) headers.Authorization = `Bearer ${token}`;
-    let response;
-    try {
-      response = await fetch(this.endpoint, { method: "POST", headers, body: JSON.stringify({ query, variables, operationName }) });
-    } catch {
-      throw new ApiError("NETWORK", "Hearth cannot be reached: you seem to be offline.");
-    }
+    const response = await this.post({ query, variables, operationName });
     const text = await response.text();
     try {
       return { status: response.status, body: JSON.parse(text) };
@@ -63,16 +54,7 @@ export class GraphQLClient {
    * @returns {Promise<T>}
    */
   async request(query, variables = {}) {
-    /** @type {Record<string, string>} */
-    const headers = { "Content-Type": "application/json", Accept: "application/graphql-response+json, application/json" };
-    const token = this.token();
-    if (token) headers.Authorization = `Bearer ${token}`;
-    let response;
-    try {
-      response = await fetch(this.endpoint, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
-    } catch {
-      throw new ApiError("NETWORK", "Hearth cannot be reached: you seem to be offline.");
-    }
+    const response = await this.post({ query, variables });
     /** @type {{data?: any, errors?: {message: string, extensions?: Record<string, unknown>}[]}} */
     let body;
     try {
@@ -87,5 +69,22 @@ export class GraphQLClient {
       throw new ApiError(String(extensions.code ?? "ERROR"), error.message, field, extensions);
     }
     return /** @type {T} */ (body.data);
+  }
+
+  /**
+   * POSTs one GraphQL request with the session's token; not reaching Hearth is an ApiError (NETWORK).
+   * @param {{query: string, variables: Record<string, unknown>, operationName?: string}} body
+   * @returns {Promise<Response>}
+   */
+  async post(body) {
+    /** @type {Record<string, string>} */
+    const headers = { "Content-Type": "application/json", Accept: "application/graphql-response+json, application/json" };
+    const token = this.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    try {
+      return await fetch(this.endpoint, { method: "POST", headers, body: JSON.stringify(body) });
+    } catch {
+      throw new ApiError("NETWORK", "Hearth cannot be reached: you seem to be offline.");
+    }
   }
 }

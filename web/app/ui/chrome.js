@@ -14,19 +14,22 @@ export function renderBar(bar, app, path) {
     replace(bar, h("a", { href: "/", class: "brand" }, "Hearth"));
     return;
   }
-  /** @param {string} href @param {string} text @param {number} [unread] shown as a badge */
-  const link = (href, text, unread = 0) => h("a", { href, "aria-current": path.startsWith(href) ? "page" : false }, text,
-    unread > 0 ? [" ", h("span", { class: "badge" }, unread > 99 ? "99+" : String(unread), h("span", { class: "visually-hidden" }, " unread"))] : null);
-  const storesCurrent = path.startsWith("/stores") || path.startsWith("/products") || path.startsWith("/changes");
+  /**
+   * A screen's link: the current one (its address, or any of `also`) marked, and a badge when something is unread.
+   * @param {string} href @param {string} text
+   * @param {{unread?: number, what?: string, also?: string[]}} badge `what` names the unread things for a screen reader
+   */
+  const link = (href, text, { unread = 0, what = "unread", also = [] } = {}) =>
+    h("a", { href, "aria-current": [href, ...also].some((prefix) => path.startsWith(prefix)) ? "page" : false }, text,
+      unread > 0 ? [" ", h("span", { class: "badge" }, unread > 99 ? "99+" : String(unread), h("span", { class: "visually-hidden" }, ` ${what}`))] : null);
   const switcher = app.households.length > 1 ? h("select", { "aria-label": "Household", class: "switcher",
     onchange: (/** @type {Event} */ e) => void app.selectHousehold(/** @type {HTMLSelectElement} */ (e.target).value) },
     app.households.map((household) => h("option", { value: household.id, selected: household.id === app.householdId }, household.name)))
     : h("span", { class: "household-name" }, app.household?.name ?? "");
   replace(bar, h("a", { href: "/", class: "brand" }, "Hearth"), switcher,
     h("nav", { "aria-label": "Main" }, link("/agenda", "Agenda"), link("/tasks", "Tasks"),
-      h("a", { href: "/stores", "aria-current": storesCurrent ? "page" : false }, "Stores", " ",
-        app.unreadChanges > 0 ? h("span", { class: "badge" }, app.unreadChanges > 99 ? "99+" : String(app.unreadChanges), h("span", { class: "visually-hidden" }, " unread changes")) : null),
-      link("/members", "Members"), link("/notifications", "Notifications", app.unreadNotifications), link("/settings", "Settings"),
+      link("/stores", "Stores", { unread: app.unreadChanges, what: "unread changes", also: ["/products", "/changes"] }),
+      link("/members", "Members"), link("/notifications", "Notifications", { unread: app.unreadNotifications }), link("/settings", "Settings"),
       app.me?.isAdmin ? link("/instance", "Instance") : null));
 }
 

@@ -1,6 +1,7 @@
-// Running a form's action: the button waits, the API's errors appear next to the field they name.
+// Running a form's action: the button waits, the API's errors appear next to the field they name; a copy button.
 
 import { ApiError } from "../api/graphql.js";
+import { h } from "./dom.js";
 
 /**
  * @param {HTMLFormElement} form
@@ -43,4 +44,15 @@ export function reportingTo(area) {
       area.textContent = error instanceof Error ? error.message : String(error);
     }
   };
+}
+
+/**
+ * A button that copies `text` to the clipboard and says so (`copied`, through `notify`).
+ * @param {string} label
+ * @param {string} text
+ * @param {(text: string) => void} notify
+ * @param {string} copied
+ */
+export function copyButton(label, text, notify, copied) {
+  return h("button", { type: "button", onclick: () => void navigator.clipboard?.writeText(text).then(() => notify(copied)) }, label);
 }

@@ -4,7 +4,7 @@
 // (created with scopes and expiry, shown once, revoked), and preferences exported or imported.
 
 import { field, h, replace } from "../ui/dom.js";
-import { reportingTo, submitting } from "../ui/forms.js";
+import { copyButton, reportingTo, submitting } from "../ui/forms.js";
 import { ago, zones } from "../ui/format.js";
 
 /** @typedef {import("../account.js").Preferences} Preferences */
@@ -168,7 +168,7 @@ function channelsSection(app, notify) {
     const signing = await app.account.addWebhook(url.control.value);
     url.control.value = "";
     replace(secret, h("p", {}, "The webhook's signing secret, shown this once: ", h("code", {}, signing), " ",
-      h("button", { type: "button", onclick: () => void navigator.clipboard?.writeText(signing).then(() => notify("Secret copied.")) }, "Copy secret")));
+      copyButton("Copy secret", signing, notify, "Secret copied.")));
     await draw();
   });
   void run(draw);
@@ -208,7 +208,7 @@ function tokensSection(app, notify) {
       expiresInDays: Number(days.control.value) });
     name.control.value = "";
     replace(shown, h("p", {}, "The token, shown this once: ", h("code", {}, token), " ",
-      h("button", { type: "button", onclick: () => void navigator.clipboard?.writeText(token).then(() => notify("Token copied.")) }, "Copy token")));
+      copyButton("Copy token", token, notify, "Token copied.")));
     await draw();
   });
   void run(draw);

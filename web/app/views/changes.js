@@ -40,7 +40,7 @@ export function changesView(app, notify) {
     const currencies = new Map(app.stores.map((s) => [s.id, s.currency]));
     const events = app.eventList.filter((e) => (!type.control.value || e.type === type.control.value)
       && (!store.control.value || e.storeId === store.control.value) && (!unreadOnly.checked || !e.read));
-    const unread = app.eventList.filter((e) => !e.read && (!store.control.value || e.storeId === store.control.value)).length;
+    const unread = store.control.value ? app.unreadByStore.get(store.control.value) ?? 0 : app.unreadChanges;
     counts.textContent = `${plural(unread, "unread change")}.`;
     markAll.disabled = unread === 0;
     const shown = events.slice(0, limit);

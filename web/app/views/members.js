@@ -1,7 +1,7 @@
 // Members and roles; invitations (create for a role → a link to copy, list, revoke). Online only.
 
 import { field, h, replace } from "../ui/dom.js";
-import { reportingTo } from "../ui/forms.js";
+import { copyButton, reportingTo } from "../ui/forms.js";
 
 const ROLES = ["OWNER", "ADMIN", "MEMBER", "VIEWER"];
 /** @param {string} role */
@@ -31,7 +31,7 @@ export function membersView(app, notify) {
     await run(async () => {
       const url = await app.invite(role.control.value);
       replace(link, "Send this link: ", h("a", { href: url }, url), " ",
-        h("button", { type: "button", onclick: () => void navigator.clipboard?.writeText(url).then(() => notify("Link copied.")) }, "Copy link"));
+        copyButton("Copy link", url, notify, "Link copied."));
       await loadInvitations();
     });
   }

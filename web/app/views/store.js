@@ -128,7 +128,7 @@ export function storeView(app, id, navigate, notify) {
     const markRead = (eventId) => void app.markEventRead(eventId);
     reconcile(changes, recent.slice(0, RECENT), (e) => e.id, changeSignature,
       (e) => changeItem(e, { currency: store.currency, timeZone: zone, showStore: false, markRead }));
-    const unread = recent.filter((e) => !e.read).length;
+    const unread = app.unreadByStore.get(id) ?? 0;
     noChanges.textContent = recent.length === 0 ? "No changes yet: they appear after the next sync finds some." : "";
     markAll.hidden = unread === 0;
   }

@@ -77,17 +77,7 @@ export function storesView(app, navigate) {
  */
 function storeSignature(app, store, now) {
   const products = app.productsByStore.get(store.id) ?? [];
-  return `${store.version}|${products.length}|${products[0]?.version}|${unreadOf(app, store.id)}|${Math.floor(now / 60_000)}`;
-}
-
-/**
- * @param {import("../app.js").App} app
- * @param {string} storeId
- */
-function unreadOf(app, storeId) {
-  let count = 0;
-  for (const event of app.eventList) if (!event.read && event.storeId === storeId) count++;
-  return count;
+  return `${store.version}|${products.length}|${products[0]?.version}|${app.unreadByStore.get(store.id) ?? 0}|${Math.floor(now / 60_000)}`;
 }
 
 /**
@@ -98,7 +88,7 @@ function unreadOf(app, storeId) {
 function storeItem(app, store, now) {
   const products = app.productsByStore.get(store.id) ?? [];
   const pictures = products.map((p) => p.images[0]?.src).filter((src) => src && src.startsWith("https:")).slice(0, 3);
-  const unread = unreadOf(app, store.id);
+  const unread = app.unreadByStore.get(store.id) ?? 0;
   return h("li", { class: "store", "data-id": store.id },
     h("div", { class: "store-pictures", "aria-hidden": "true" }, pictures.map((src) => h("img", { src, alt: "", loading: "lazy", width: 48, height: 48 }))),
     h("div", {},
