@@ -13,13 +13,15 @@ public struct HearthServices: Sendable {
         public var shopify: ShopifyClientConfiguration
         public var sync: SyncConfiguration
         public var delivery: DeliveryConfiguration
+        /// Scheduled backups; nil: none (`hearth serve` without `--backup-dir`).
+        public var backups: BackupSchedule?
         public var clock: any HearthClock
 
         public init(
             users: UsersConfiguration = UsersConfiguration(), households: HouseholdsConfiguration = HouseholdsConfiguration(),
             stores: StoresConfiguration = StoresConfiguration(), shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
             sync: SyncConfiguration = SyncConfiguration(), delivery: DeliveryConfiguration = DeliveryConfiguration(),
-            clock: any HearthClock = SystemClock()
+            backups: BackupSchedule? = nil, clock: any HearthClock = SystemClock()
         ) {
             self.users = users
             self.households = households
@@ -27,6 +29,7 @@ public struct HearthServices: Sendable {
             self.shopify = shopify
             self.sync = sync
             self.delivery = delivery
+            self.backups = backups
             self.clock = clock
         }
     }
@@ -40,6 +43,8 @@ public struct HearthServices: Sendable {
     public let notificationActions: NotificationActionService
     public let sync: SyncService
     public let delivery: DeliveryService
+    /// Scheduled backups, when configured.
+    public let backups: ScheduledBackups?
     /// Every service's health check (and the database's and its bus's), for `Query.health` and `/healthz`.
     public let health: HealthRegistry
     /// The clock the services run on.
@@ -59,7 +64,8 @@ public struct HearthServices: Sendable {
         sync = SyncService(database: database, households: households, tasks: tasks, stores: stores, notifications: notifications, clock: clock,
                            configuration: configuration.sync, logger: logger)
         delivery = DeliveryService(database: database, clock: clock, configuration: configuration.delivery, logger: logger)
-        health = HealthRegistry([database, database.bus, users, households, stores, tasks, delivery])
+        backups = configuration.backups.map { ScheduledBackups(schedule: $0, database: database, clock: clock, logger: logger) }
+        health = HealthRegistry([database, database.bus, users, households, stores, tasks, delivery] + (backups.map { [$0] } ?? []))
         self.clock = clock
     }
 

@@ -100,7 +100,7 @@ public struct HearthRuntime: Sendable {
     }
 
     /// The background loops, each starting once `ready` returns: reminders (with the hourly, leased
-    /// pruning of sync tombstones), notification deliveries, and store syncs when configured.
+    /// pruning of sync tombstones), notification deliveries, and store syncs and scheduled backups when configured.
     /// Run them after the pool and before the HTTP server stops, so no loop is cut off by the pool closing under it.
     public func loops(startWhen ready: @escaping @Sendable () async -> Void) -> [any Service] {
         let sync = services.sync
@@ -115,6 +115,7 @@ public struct HearthRuntime: Sendable {
                                                      housekeeping: housekeeping, startWhen: ready)]
         loops.append(DeliveryLoop(delivery: services.delivery, startWhen: ready))
         if configuration.syncsStores { loops.append(StoreSyncLoop(stores: services.stores, startWhen: ready)) }
+        if let backups = services.backups { loops.append(BackupLoop(backups: backups, startWhen: ready)) }
         return loops
     }
 

@@ -27,20 +27,21 @@ struct BackupCommand: AsyncParsableCommand {
         var noEncrypt = false
 
         @OptionGroup var keys: BackupKeyOptions
+        @OptionGroup var secret: SecretKeyOptions
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             let options = try database.resolve()
             let logger = Bootstrap.logging(level: options.logLevel)
             try await reportingFailures {
-                let path = to ?? "hearth-\(Self.stamp(Date())).backup"
+                let path = to ?? "hearth-\(ScheduledBackups.stamp(Date())).backup"
                 guard !FileManager.default.fileExists(atPath: path) else {
                     throw ValidationError("\(path) exists already: give another --to (a backup never replaces a file).")
                 }
                 let binaries = try PostgresBinaries.locate(PostgresBinarySearch(explicitDirectory: options.pgBinDirectory))
                 let setup = try await DatabaseSetup.start(options, logger: logger)
                 let manifest = try await setup.run { configuration in
-                    let key = noEncrypt ? nil : try keys.key(.init(), embeddedDataDirectory: setup.embedded?.configuration.absoluteDataDirectory)
+                    let key = noEncrypt ? nil : try keys.key(.init(), embeddedDataDirectory: setup.embedded?.configuration.absoluteDataDirectory, secret: secret)
                     return try await Database(configuration: configuration, logger: logger).whileRunning { database in
                         try await Backup.make(database, dump: DatabaseDump(binaries: binaries, environment: configuration.libpqEnvironment),
                                               key: key, to: path, hearthVersion: HearthVersion.current, logger: logger)
@@ -50,14 +51,6 @@ struct BackupCommand: AsyncParsableCommand {
                 UserCommand.print("hearth: backup written to \(path) (\(size) bytes; \(BackupCommand.summary(manifest)))")
             }
         }
-
-        static func stamp(_ date: Date) -> String {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyyMMdd-HHmmss"
-            return formatter.string(from: date)
-        }
     }
 
     struct Key: AsyncParsableCommand {
@@ -66,12 +59,13 @@ struct BackupCommand: AsyncParsableCommand {
             discussion: "The last line of the output is the key. It also carries the server's secret key, so channel secrets survive a restore onto a new machine.")
 
         @OptionGroup var keys: BackupKeyOptions
+        @OptionGroup var secret: SecretKeyOptions
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             let options = try database.resolve()
             try await reportingFailures {
-                let key = try keys.key(.init(), embeddedDataDirectory: BackupKeyOptions.dataDirectory(options))
+                let key = try keys.key(.init(), embeddedDataDirectory: BackupKeyOptions.dataDirectory(options), secret: secret)
                 UserCommand.print("""
                     The emergency kit: Hearth's backup key (id \(key.identifier)). Keep this line off this machine (printed, \
                     or in a password manager); restoring any backup needs it:
@@ -155,15 +149,13 @@ struct BackupReadingOptions: ParsableArguments {
 
 /// The installation's backup key: `--backup-key-file` (made there on first use), `HEARTH_BACKUP_KEY`
 /// (the recovery text itself), or with the embedded database `<data-dir>/backup.key`, made once
-/// (mode 0600). A new key carries the server's secret key.
+/// (mode 0600). A new key carries the server's secret key (the command's ``SecretKeyOptions``).
 struct BackupKeyOptions: ParsableArguments {
     @Option(name: .customLong("backup-key-file"),
             help: "A file holding the backup key's recovery text, made there on first use (env HEARTH_BACKUP_KEY holds the text itself). With the embedded database and neither, <data-dir>/backup.key.")
     var backupKeyFile: String?
 
-    @OptionGroup var secret: SecretKeyOptions
-
-    func key(_ env: EnvironmentValue, embeddedDataDirectory: String?) throws -> BackupKey {
+    func key(_ env: EnvironmentValue, embeddedDataDirectory: String?, secret: SecretKeyOptions) throws -> BackupKey {
         if backupKeyFile == nil, let text = env.string(nil, "HEARTH_BACKUP_KEY") { return try Self.parse(text, from: "HEARTH_BACKUP_KEY") }
         let path: String
         if let file = backupKeyFile {

@@ -60,7 +60,7 @@ struct RestoreCommand: AsyncParsableCommand {
                                 """)
                         }
                         let safety = ((file as NSString).deletingLastPathComponent.isEmpty ? "." : (file as NSString).deletingLastPathComponent)
-                            + "/hearth-before-restore-\(BackupCommand.Make.stamp(Date())).backup"
+                            + "/hearth-before-restore-\(ScheduledBackups.stamp(Date())).backup"
                         _ = try await Backup.make(db, dump: dump, key: key, to: safety, hearthVersion: HearthVersion.current, logger: logger)
                         UserCommand.print("hearth: safety backup of what was there: \(safety)")
                         try await Restore.clear(db)

@@ -51,6 +51,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var delivery: DeliveryOptions
 
+    @OptionGroup var backups: BackupScheduleOptions
+
     func run() async throws {
         let env = EnvironmentValue()
         let options = try database.resolve(env)
@@ -59,6 +61,7 @@ struct Serve: AsyncParsableCommand {
         let householdsConfiguration = try households.resolve(env)
         let storesConfiguration = try stores.resolve(env)
         let deliveryOptions = try delivery.resolve(env)
+        _ = try backups.resolve(env)
         let cors = (env.string(corsOrigins, "HEARTH_CORS_ORIGINS") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         // Browsers may call /mcp from Hearth's own address and the CORS origins only (DNS-rebinding protection).
@@ -89,11 +92,14 @@ struct Serve: AsyncParsableCommand {
             do {
                 try await setup.run { configuration in
                     var deliveryConfiguration = deliveryOptions
-                    deliveryConfiguration.secrets = try delivery.secretKey(env, embeddedDataDirectory: setup.embedded?.configuration.absoluteDataDirectory)
+                    let dataDirectory = setup.embedded?.configuration.absoluteDataDirectory
+                    deliveryConfiguration.secrets = try delivery.secretKey(env, embeddedDataDirectory: dataDirectory)
+                    let schedule = try backups.schedule(env, database: configuration, options: options, embeddedDataDirectory: dataDirectory,
+                                                        secret: delivery.secret, instanceID: storesConfiguration.stores.instanceID)
                     try await serve(server, database: configuration, embedded: setup.embedded, restartDelay: options.embeddedRestartDelay, migrations: migrations,
                                     graphQL: (schemaSource, facts, limits.executor), users: usersConfiguration,
                                     households: householdsConfiguration, stores: storesConfiguration, delivery: deliveryConfiguration,
-                                    registry: registry, logger: logger)
+                                    backups: schedule, registry: registry, logger: logger)
                 }
             } catch {
                 throw Self.explain(error, server: server)
@@ -136,12 +142,13 @@ struct Serve: AsyncParsableCommand {
         migrations: [Migration], graphQL: (source: HearthGraphQLSchema.Source, facts: HearthGraphQLSchema.ServerFacts, executor: ExecutorConfiguration),
         users usersConfiguration: UsersConfiguration, households householdsConfiguration: HouseholdsConfiguration,
         stores storesConfiguration: (stores: StoresConfiguration, client: ShopifyClientConfiguration, loop: Bool, sync: SyncConfiguration),
-        delivery deliveryConfiguration: DeliveryConfiguration, registry: PrometheusCollectorRegistry, logger: Logger
+        delivery deliveryConfiguration: DeliveryConfiguration, backups: BackupSchedule?, registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         let runtime = try HearthRuntime(
             .init(server: server, database: configuration,
                   services: .init(users: usersConfiguration, households: householdsConfiguration, stores: storesConfiguration.stores,
-                                  shopify: storesConfiguration.client, sync: storesConfiguration.sync, delivery: deliveryConfiguration),
+                                  shopify: storesConfiguration.client, sync: storesConfiguration.sync, delivery: deliveryConfiguration,
+                                  backups: backups),
                   executor: graphQL.executor, syncsStores: storesConfiguration.loop),
             schema: graphQL.source, facts: graphQL.facts, migrations: migrations, metrics: registry, logger: logger)
         var app = runtime.application { port in

@@ -237,6 +237,65 @@ import Glibc
         (try await answer(port, query, token: token)["errors"] as? [[String: Any]] ?? []).compactMap { ($0["extensions"] as? [String: Any])?["code"] as? String }
     }
 
+    /// `hearth serve --backup-dir` with a directory that cannot be made: `/admin/health`'s `backup`
+    /// entry and `/metrics` show the failure, and the instance's administrator finds the notice
+    /// (`notifications(kinds: [INSTANCE])`), which the plain list leaves out. Then, with a good
+    /// directory, a backup is made at start (none was made yet) and verifies.
+    @Test func scheduledBackupsReportAFailingDirectoryAndTellTheAdministrator() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_ADMIN_TOKEN": "tok"]
+            let create = try HearthProcess(["user", "create", "--email", "op@example.org", "--admin"], environment: env, input: "correct horse\n")
+            #expect(try await create.waitForExit().status == 0, "stderr:\n\(create.stderr)")
+            try Data("a file".utf8).write(to: URL(fileURLWithPath: dir + "/file"))
+            let server = try HearthProcess(["serve", "--backup-dir", dir + "/file/backups"], environment: env)
+            let port = try await server.waitUntilListening()
+            var backup: [String: Any] = [:]
+            #expect(try await eventually {
+                backup = try await Self.backupHealth(port)
+                return backup["isHealthy"] as? Bool == false
+            }, "\(backup)")
+            let failure = "the backup directory \(dir)/file/backups cannot be made: Not a directory"
+            #expect((backup["details"] as? [String: Any])?["lastFailure"] as? String == failure)
+            #expect(backup["errors"] as? [String] == ["The backup into \(dir)/file/backups failed: \(failure). No backup has been made yet."])
+            var metrics = ""
+            #expect(try await eventually {
+                metrics = try await ServeCommandTests.get(port, "/metrics").1
+                return metrics.contains("\nhearth_backup_healthy 0")
+            }, "\(metrics)")
+
+            let signIn = try await Self.graphql(port, #"mutation { signIn(email: "op@example.org", password: "correct horse") { token } }"#)
+            let token = try #require((signIn["signIn"] as? [String: Any])?["token"] as? String)
+            let notices = try await Self.graphql(port, """
+                { instance: notifications(kinds: [INSTANCE]) { edges { node { kind title body householdId priority } } }
+                  all: notifications { totalCount } }
+                """, token: token)
+            let node = ((notices["instance"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any]
+            #expect(node?["kind"] as? String == "INSTANCE" && node?["title"] as? String == "Hearth's backup needs attention")
+            #expect(node?["body"] as? String == (backup["errors"] as? [String])?.first && node?["householdId"] is NSNull && node?["priority"] as? String == "HIGH")
+            #expect((notices["all"] as? [String: Any])?["totalCount"] as? Int == 0)
+            server.send(SIGTERM)
+            #expect(try await server.waitForExit().status == 0, "stderr:\n\(server.stderr)")
+
+            // Mended: at start the failed backup is tried again at once, and verifies with the data directory's key.
+            let good = try HearthProcess(["serve", "--backup-dir", dir + "/backups", "--backup-every", "24", "--backup-keep", "3"], environment: env)
+            let goodPort = try await good.waitUntilListening()
+            #expect(try await eventually { try await Self.backupHealth(goodPort)["isHealthy"] as? Bool == true })
+            let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/backups")
+            #expect(files.count == 1 && files.first?.hasPrefix("hearth-") == true && files.first?.hasSuffix(".backup") == true, "\(files)")
+            let verify = try await Self.hearth(["backup", "verify", dir + "/backups/" + (files.first ?? "")], env)
+            #expect(try await verify.waitForExit().status == 0, "\(verify.stderr)")
+            good.send(SIGTERM)
+            #expect(try await good.waitForExit().status == 0, "stderr:\n\(good.stderr)")
+        }
+    }
+
+    /// The `backup` entry of `/admin/health`.
+    static func backupHealth(_ port: Int) async throws -> [String: Any] {
+        let (_, body) = try await ServeCommandTests.get(port, "/admin/health", token: "tok")
+        let services = (try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["services"] as? [[String: Any]]
+        return services?.first { $0["name"] as? String == "backup" } ?? [:]
+    }
+
     static func get(_ port: Int) async throws -> Int {
         try await ServeCommandTests.get(port, "/readyz").0.code
     }

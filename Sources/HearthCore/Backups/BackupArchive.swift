@@ -64,6 +64,13 @@ public enum BackupArchive {
             try? FileManager.default.removeItem(atPath: partial)
             throw BackupError.io("cannot rename \(partial) to \(path): \(why)")
         }
+        // The rename itself reaches the disk with its directory.
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = Glibc.open(parent.isEmpty ? "." : parent, O_RDONLY)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
         return manifest
     }
 

@@ -13,7 +13,8 @@ public struct HouseholdNotification: Sendable, Equatable {
 
     public var id: UUID
     public var userID: UUID
-    public var householdID: UUID
+    /// Nil for an instance notice (kind ``NotificationKind/instance``), which belongs to no household.
+    public var householdID: UUID?
     public var storeID: UUID?
     /// The store's name, e.g. "Allbirds".
     public var title: String
@@ -68,7 +69,9 @@ extension HouseholdNotification {
     }
 }
 
-/// What a notification is about.
+/// What a notification is about. INSTANCE: a notice to the instance's administrators (a failed
+/// backup), of no household; lists leave it out unless asked for by kind.
 public enum NotificationKind: String, Sendable, CaseIterable, Codable {
     case storeChanges = "STORE_CHANGES", reminder = "REMINDER", taskAssigned = "TASK_ASSIGNED", membership = "MEMBERSHIP"
+    case instance = "INSTANCE"
 }

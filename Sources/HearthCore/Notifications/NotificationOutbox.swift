@@ -5,10 +5,10 @@ import PostgresNIO
 /// Where notifications are written: the rows and, in the same transaction, the deliveries each
 /// recipient's channels are owed (the outbox the delivery loop drains), held back by quiet hours.
 enum NotificationOutbox {
-    /// Writes one household's notifications made at `at` (of one store, or of none) and queues
+    /// Writes one household's notifications (or, `householdID` nil, instance notices) made at `at` (of one store, or of none) and queues
     /// their deliveries to each recipient's enabled channels that take their kind, in the caller's
     /// transaction (the outbox commits with them).
-    static func write(_ notifications: [HouseholdNotification], householdID: UUID, storeID: UUID?, at: Date,
+    static func write(_ notifications: [HouseholdNotification], householdID: UUID?, storeID: UUID?, at: Date,
                       on connection: PostgresConnection, logger: Logger) async throws {
         guard !notifications.isEmpty else { return }
         let counts = notifications.map { notification in

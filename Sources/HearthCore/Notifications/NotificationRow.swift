@@ -8,7 +8,7 @@ struct NotificationRow: TypedRow {
     let micros: Int64
 
     init(_ row: inout RowCells) throws {
-        let (id, userID, householdID, storeID): (UUID, UUID, UUID, UUID?) =
+        let (id, userID, householdID, storeID): (UUID, UUID, UUID?, UUID?) =
             (try row("id"), try row("user_id"), try row("household_id"), try row("store_id"))
         let (title, body, priority): (String, String, HouseholdNotification.Priority) = (try row("title"), try row("body"), try row("priority"))
         var counts: [StoreEventType: Int] = [:]

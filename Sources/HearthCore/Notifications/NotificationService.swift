@@ -19,8 +19,12 @@ public struct NotificationService: Sendable {
     public func list(_ caller: Caller, unreadOnly: Bool, kinds: [NotificationKind]? = nil, page: PageRequest) async throws -> Page<HouseholdNotification> {
         let after = try page.afterKeyset()
         var filters: [SQLCondition] = unreadOnly ? [.predicate([.sql("n.read_at IS NULL")])] : []
+        // Instance notices (no household) only when asked for by kind: clients that list every
+        // notification expect each to have its household.
         if let kinds {
             filters.append(.or(kinds.map { .predicate([.sql("n.kind = "), .bind(.text($0.rawValue))]) }))
+        } else {
+            filters.append(.predicate([.sql("n.kind <> "), .bind(.text(NotificationKind.instance.rawValue))]))
         }
         let unread = SQLCondition.and(filters)
         let total = try await database.count(
