@@ -63,9 +63,12 @@ public actor TestPostgres {
             configuration: .init(
                 dataDirectory: root + "/data",
                 database: templateName,
-                // pg_stat_statements counts each database's statements, for tests that bound them.
+                // pg_stat_statements counts each database's statements, for tests that bound them. Every
+                // database has its own entries, and a pg_dump (the backup tests) adds hundreds: past
+                // `max`, entries are evicted and the counts of other tests go wrong, so it is large.
                 settings: ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "300",
-                           "shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track_utility": "on"]),
+                           "shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track_utility": "on",
+                           "pg_stat_statements.max": "100000"]),
             logger: logger)
         let endpoint = try await cluster.start()
         if let pid = await cluster.serverPID { serverPID.store(pid, ordering: .relaxed) }
