@@ -43,6 +43,8 @@ public struct HearthServices: Sendable {
     public let notificationActions: NotificationActionService
     public let sync: SyncService
     public let delivery: DeliveryService
+    /// Household export and import.
+    public let transfers: HouseholdTransferService
     /// Scheduled backups, when configured.
     public let backups: ScheduledBackups?
     /// Every service's health check (and the database's and its bus's), for `Query.health` and `/healthz`.
@@ -64,6 +66,7 @@ public struct HearthServices: Sendable {
         sync = SyncService(database: database, households: households, tasks: tasks, stores: stores, notifications: notifications, clock: clock,
                            configuration: configuration.sync, logger: logger)
         delivery = DeliveryService(database: database, clock: clock, configuration: configuration.delivery, logger: logger)
+        transfers = HouseholdTransferService(database: database, households: households, clock: clock, logger: logger)
         backups = configuration.backups.map { ScheduledBackups(schedule: $0, database: database, clock: clock, logger: logger) }
         health = HealthRegistry([database, database.bus, users, households, stores, tasks, delivery] + (backups.map { [$0] } ?? []))
         self.clock = clock

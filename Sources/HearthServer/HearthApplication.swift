@@ -28,6 +28,8 @@ public struct HearthDependencies: Sendable {
     var mcp: MCPSessions?
     /// What reminders' action links do; without it `/actions/…` is absent.
     var notificationActions: NotificationActionService?
+    /// Household export and import; without it `/households/…` is absent.
+    var transfers: HouseholdTransferService?
 
     public init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
@@ -39,7 +41,8 @@ public struct HearthDependencies: Sendable {
 
     init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
-        graphQL: Executor?, authenticator: Authenticator, mcp: MCPSessions?, notificationActions: NotificationActionService?
+        graphQL: Executor?, authenticator: Authenticator, mcp: MCPSessions?, notificationActions: NotificationActionService?,
+        transfers: HouseholdTransferService? = nil
     ) {
         self.authenticator = authenticator
         self.database = database
@@ -51,11 +54,12 @@ public struct HearthDependencies: Sendable {
         self.readiness = ReadinessCheck(database: database, migrator: migrator)
         self.mcp = mcp
         self.notificationActions = notificationActions
+        self.transfers = transfers
     }
 }
 
-/// Builds Hearth's router: request logging, metrics, health, GraphQL, MCP, reminders' action links
-/// and the household app.
+/// Builds Hearth's router: request logging, metrics, health, GraphQL, MCP, reminders' action links,
+/// household export and import, and the household app.
 public func buildRouter(
     configuration: HearthServerConfiguration, dependencies: HearthDependencies, startedAt: Date = Date()
 ) -> Router<HearthRequestContext> {
@@ -81,6 +85,9 @@ public func buildRouter(
         MCPController(sessions: sessions, authenticator: dependencies.authenticator, configuration: configuration.mcp).addRoutes(to: router)
     }
     if let actions = dependencies.notificationActions { ActionLinkController(actions: actions).addRoutes(to: router) }
+    if let transfers = dependencies.transfers {
+        HouseholdTransferController(transfers: transfers, authenticator: dependencies.authenticator).addRoutes(to: router)
+    }
     if let app = configuration.webApp { WebAppController(app: app).addRoutes(to: router) }
     return router
 }

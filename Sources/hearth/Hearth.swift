@@ -9,7 +9,7 @@ struct Hearth: AsyncParsableCommand {
         abstract: "Hearth, a self-hosted household server.",
         discussion: "Every option can also be set by an environment variable named HEARTH_<OPTION> (for example HEARTH_PORT).",
         version: HearthVersion.current,
-        subcommands: [Serve.self, Migrate.self, UserCommand.self, BackupCommand.self, RestoreCommand.self, AbilityCommand.self, GraphQLCommand.self, MCPCommand.self, DevCommand.self],
+        subcommands: [Serve.self, Migrate.self, UserCommand.self, HouseholdCommand.self, BackupCommand.self, RestoreCommand.self, AbilityCommand.self, GraphQLCommand.self, MCPCommand.self, DevCommand.self],
         defaultSubcommand: nil
     )
 }

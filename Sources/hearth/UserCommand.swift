@@ -85,6 +85,11 @@ struct UserCommand: AsyncParsableCommand {
     /// Runs `body` with the users service on a migrated database; service refusals become one
     /// line on stderr and exit status 1.
     static func withUsers(_ options: DatabaseOptions, _ body: @escaping @Sendable (UserService) async throws -> Void) async throws {
+        try await withServices(options) { services in try await body(services.users) }
+    }
+
+    /// Runs `body` with the services on a migrated database, as ``withUsers(_:_:)`` does.
+    static func withServices(_ options: DatabaseOptions, _ body: @escaping @Sendable (HearthServices) async throws -> Void) async throws {
         let resolved = try options.resolve()
         let logger = Bootstrap.logging(level: resolved.logLevel)
         try await reportingFailures {
@@ -96,11 +101,11 @@ struct UserCommand: AsyncParsableCommand {
                     // The services as `hearth serve` builds them (an account's households are handled as there).
                     let services = HearthServices(database: database, logger: logger)
                     do {
-                        try await body(services.users)
+                        try await body(services)
                         try await services.shutdown()
                     } catch {
                         try? await services.shutdown()
-                        throw (error as? ServiceError).map { PlainError($0.message) } ?? error
+                        throw (error as? ServiceError).map { PlainError(($0.field.map { "\($0): " } ?? "") + $0.message) } ?? error
                     }
                 }
             }

@@ -1,5 +1,5 @@
 /// A member's role in a household, from most to least trusted.
-public enum HouseholdRole: String, Sendable, CaseIterable, Comparable, Decodable {
+public enum HouseholdRole: String, Sendable, CaseIterable, Comparable, Codable {
     case owner = "OWNER"
     case admin = "ADMIN"
     case member = "MEMBER"

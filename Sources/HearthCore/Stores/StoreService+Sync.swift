@@ -10,6 +10,9 @@ struct ClaimedStore: Sendable {
     var name: String
     /// Consecutive failures before this sync (for the back-off if it fails too).
     var failures: Int
+    /// Never synced (an imported household's store): its first sync brings the catalog, as adding a
+    /// store does, with no changes to report.
+    var isFirstSync = false
 }
 
 /// What one sync did.
@@ -73,11 +76,11 @@ extension StoreService {
             UPDATE stores SET lease_owner = \(configuration.instanceID), lease_expires_at = \(now.addingTimeInterval(configuration.leaseDuration.seconds)),
                               last_attempt_at = \(now)
             WHERE (lease_expires_at IS NULL OR lease_expires_at < \(now)) AND \(selection)
-            RETURNING id, household_id, domain, name, failure_count
+            RETURNING id, household_id, domain, name, failure_count, sync_count = 0
             """, logger: logger)
         var claimed: [ClaimedStore] = []
-        for try await (id, household, domain, name, failures) in rows.decode((UUID, UUID, String, String, Int).self) {
-            claimed.append(ClaimedStore(id: id, householdID: household, domain: domain, name: name, failures: failures))
+        for try await (id, household, domain, name, failures, first) in rows.decode((UUID, UUID, String, String, Int, Bool).self) {
+            claimed.append(ClaimedStore(id: id, householdID: household, domain: domain, name: name, failures: failures, isFirstSync: first))
         }
         return claimed
     }
@@ -94,7 +97,7 @@ extension StoreService {
             let domain = try StoreDomain(claimed.domain)
             let currency = try await client.fetchCurrency(domain, logger: logger)
             let (report, changes, notifications) = try await database.transaction(logger: logger) { connection async throws in
-                var sync = CatalogSync(storeID: claimed.id, householdID: claimed.householdID, now: now, recordsChanges: true,
+                var sync = CatalogSync(storeID: claimed.id, householdID: claimed.householdID, now: now, recordsChanges: !claimed.isFirstSync,
                                        connection: connection, logger: logger)
                 let fetched = try await client.fetchCatalog(domain, logger: logger) { page in try await sync.apply(page) }
                 try await sync.finish(complete: fetched.complete)

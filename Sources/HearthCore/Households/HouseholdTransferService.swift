@@ -1,0 +1,313 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Moving a household between servers: its owners export it as a ``HouseholdExport``, and anyone
+/// signed in imports one as a new household of theirs — new ids, members matched to accounts by
+/// email (the rest invited), all in one transaction: the whole household or nothing.
+public struct HouseholdTransferService: Sendable {
+    let database: Database
+    let households: HouseholdService
+    let clock: any HearthClock
+    let logger: Logger
+
+    public init(database: Database, households: HouseholdService, clock: any HearthClock, logger: Logger) {
+        self.database = database
+        self.households = households
+        self.clock = clock
+        self.logger = logger
+    }
+
+    // MARK: Export
+
+    /// The household as a document (its owners only), read from one snapshot.
+    public func export(_ caller: Caller, householdID: UUID) async throws -> HouseholdExport {
+        let household = try await households.readableHousehold(caller, householdID)
+        try HouseholdService.authorize(caller, "export", household.subject)
+        let logger = self.logger
+        let exported = try await database.client.withConnection { connection in
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            do {
+                let document = try await Self.read(household, on: connection, logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+                return document
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+        return HouseholdExport(format: HouseholdExport.formatName, version: HouseholdExport.currentVersion, exportedAt: clock.now,
+                               household: exported.household, members: exported.members, labels: exported.labels, items: exported.items,
+                               stores: exported.stores)
+    }
+
+    private struct ItemRow: TypedRow {
+        let id: UUID
+        let item: HouseholdExport.Item
+
+        init(_ row: inout RowCells) throws {
+            id = try row("id")
+            item = HouseholdExport.Item(
+                kind: try row("kind"), title: try row("title"), notes: try row("notes"), priority: try row("priority"), deadline: try row("deadline"),
+                estimateMinutes: try row("estimate_minutes"), assignee: try row("assignee"), startsAt: try row("starts_at"), endsAt: try row("ends_at"),
+                location: try row("location"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"),
+                completedAt: try row("completed_at"), completedBy: try row("completed_by"), createdAt: try row("created_at"), labels: [], subtasks: [])
+        }
+    }
+
+    private static func read(_ household: Household, on connection: PostgresConnection, logger: Logger) async throws -> HouseholdExport {
+        let id = household.id
+        var members: [HouseholdExport.Member] = []
+        for try await (name, email, role) in try await connection.query("""
+            SELECT u.display_name, u.email, m.role FROM household_members m JOIN users u ON u.id = m.user_id
+            WHERE m.household_id = \(id) ORDER BY m.joined_at, u.email
+            """, logger: logger).decode((String, String, HouseholdRole).self) {
+            members.append(.init(name: name, email: email, role: role))
+        }
+        var labels: [HouseholdExport.Label] = []
+        for try await (name, color) in try await connection.query(
+            "SELECT name, color FROM labels WHERE household_id = \(id) ORDER BY lower(name)", logger: logger).decode((String, String).self) {
+            labels.append(.init(name: name, color: color))
+        }
+        let rows = try await connection.query("""
+            SELECT t.id, t.kind, t.title, t.notes, t.priority, t.deadline, t.estimate_minutes, a.email AS assignee, t.starts_at, t.ends_at,
+                   t.location, t.remind_at, t.reminder_due_at, t.completed_at, c.email AS completed_by, t.created_at
+            FROM task_items t LEFT JOIN users a ON a.id = t.assignee_id LEFT JOIN users c ON c.id = t.completed_by
+            WHERE t.household_id = \(id) ORDER BY t.created_at, t.id
+            """, logger: logger).rows(as: ItemRow.self)
+        var items = rows.map(\.item)
+        let index = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($0.element.id, $0.offset) })
+        for try await (task, name) in try await connection.query("""
+            SELECT tl.task_id, l.name FROM task_labels tl JOIN labels l ON l.id = tl.label_id
+            WHERE l.household_id = \(id) ORDER BY lower(l.name)
+            """, logger: logger).decode((UUID, String).self) {
+            if let at = index[task] { items[at].labels.append(name) }
+        }
+        for try await (task, title, done) in try await connection.query("""
+            SELECT s.task_id, s.title, s.done FROM subtasks s JOIN task_items t ON t.id = s.task_id
+            WHERE t.household_id = \(id) ORDER BY s.task_id, s.position
+            """, logger: logger).decode((UUID, String, Bool).self) {
+            if let at = index[task] { items[at].subtasks.append(.init(title: title, done: done)) }
+        }
+        var stores: [HouseholdExport.Store] = []
+        for try await (domain, name) in try await connection.query(
+            "SELECT domain, name FROM stores WHERE household_id = \(id) ORDER BY created_at, domain", logger: logger).decode((String, String).self) {
+            stores.append(.init(domain: domain, name: name))
+        }
+        return HouseholdExport(format: HouseholdExport.formatName, version: HouseholdExport.currentVersion, exportedAt: Date(),
+                               household: .init(name: household.name, description: household.description, timeZone: household.timeZone),
+                               members: members, labels: labels, items: items, stores: stores)
+    }
+
+    // MARK: Import
+
+    /// What an import made.
+    public struct Imported: Sendable {
+        public var household: Household
+        /// Members who had an account here (by email), added with their role.
+        public var members: [(email: String, role: HouseholdRole)]
+        /// Members without one: an invitation each (its code is shown once, here).
+        public var invitations: [(email: String, role: HouseholdRole, code: String)]
+        public var labels: Int
+        public var items: Int
+        public var stores: Int
+    }
+
+    /// Makes the document's household anew, owned by the caller; nothing is written when any part is refused.
+    public func importHousehold(_ caller: Caller, _ document: HouseholdExport) async throws -> Imported {
+        try HouseholdService.authorize(caller, "create", .type("Household"))
+        let checked = try Self.checked(document)
+        let now = clock.now
+        let logger = self.logger
+        let lifetime = households.configuration.defaultInvitationLifetime
+        let imported = try await database.transaction(logger: logger) { connection in
+            try await Self.write(checked, owner: caller.userID, now: now, invitationLifetime: lifetime, households: households, on: connection, logger: logger)
+        }
+        await households.forget(users: [caller.userID] + imported.memberIDs)
+        logger.info("household imported", metadata: [
+            "household": "\(imported.result.household.id)", "user": "\(caller.userID)", "items": "\(imported.result.items)",
+            "members": "\(imported.result.members.count)", "invited": "\(imported.result.invitations.count)",
+        ])
+        return imported.result
+    }
+
+    /// The document with every field checked as the API checks it (trimmed, limits); a refusal names where (`items[3].title`).
+    static func checked(_ raw: HouseholdExport) throws(ServiceError) -> HouseholdExport {
+        var document = raw
+        func at(_ path: String, _ check: () throws(ServiceError) -> Void) throws(ServiceError) {
+            do {
+                try check()
+            } catch {
+                var error = error
+                error.field = path + (error.field.map { $0.isEmpty || $0 == "document" ? "" : "." + $0 } ?? "")
+                throw error
+            }
+        }
+        func limit(_ count: Int, _ maximum: Int, _ field: String) throws(ServiceError) {
+            guard count <= maximum else { throw .invalidInput(field: field, message: "An import takes at most \(maximum) \(field).") }
+        }
+        try limit(raw.members.count, HouseholdExport.maximumMembers, "members")
+        try limit(raw.labels.count, HouseholdExport.maximumLabels, "labels")
+        try limit(raw.items.count, HouseholdExport.maximumItems, "items")
+        try limit(raw.stores.count, HouseholdExport.maximumStores, "stores")
+        try at("household") { () throws(ServiceError) in
+            document.household.name = try UserInput.text(raw.household.name, field: "name", maxLength: 80)
+            document.household.description = try HouseholdService.description(raw.household.description) ?? ""
+            document.household.timeZone = try UserInput.timeZone(raw.household.timeZone)
+        }
+        for (index, member) in raw.members.enumerated() {
+            try at("members[\(index)]") { () throws(ServiceError) in document.members[index].email = try UserInput.email(member.email) }
+        }
+        for (index, label) in raw.labels.enumerated() {
+            try at("labels[\(index)]") { () throws(ServiceError) in
+                document.labels[index].name = try TaskDraft.labelName(label.name, field: "name")
+                document.labels[index].color = try LabelColor.parse(label.color)
+            }
+        }
+        for (index, item) in raw.items.enumerated() {
+            try at("items[\(index)]") { () throws(ServiceError) in
+                let draft = try TaskDraft(kind: item.kind, title: item.title, notes: item.notes, priority: item.priority, deadline: item.deadline,
+                                          estimateMinutes: item.estimateMinutes, labelNames: item.labels, startsAt: item.startsAt, endsAt: item.endsAt,
+                                          location: item.location, remindAt: item.remindAt, subtasks: item.subtasks.map(\.title)).validated()
+                if item.kind == .event, draft.startsAt == nil || draft.endsAt == nil {
+                    throw .invalidInput(field: "startsAt", message: "An event needs startsAt and endsAt.")
+                }
+                document.items[index].title = draft.title
+                document.items[index].notes = draft.notes
+                document.items[index].location = draft.location
+                document.items[index].labels = draft.labelNames
+                for (position, title) in draft.subtasks.enumerated() { document.items[index].subtasks[position].title = title }
+                document.items[index].assignee = try item.assignee.map { email throws(ServiceError) in try UserInput.email(email, field: "assignee") }
+                document.items[index].completedBy = item.completedBy.flatMap { try? UserInput.email($0, field: "completedBy") }
+            }
+        }
+        var domains = Set<String>()
+        for (index, store) in raw.stores.enumerated() {
+            try at("stores[\(index)]") { () throws(ServiceError) in
+                let domain = try StoreDomain(store.domain).host
+                guard domains.insert(domain).inserted else { throw .invalidInput(field: "domain", message: "\(domain) is in the export twice.") }
+                document.stores[index].domain = domain
+                document.stores[index].name = try StoreService.name(store.name, default: domain)
+            }
+        }
+        return document
+    }
+
+    /// Writes the checked document in the caller's transaction.
+    private static func write(_ document: HouseholdExport, owner: UUID, now: Date, invitationLifetime: TimeInterval, households: HouseholdService,
+                              on connection: PostgresConnection, logger: Logger) async throws -> (result: Imported, memberIDs: [UUID]) {
+        let household = Household(id: UUID(), name: document.household.name, description: document.household.description,
+                                  timeZone: document.household.timeZone, createdAt: now, updatedAt: now)
+        try await connection.query("""
+            INSERT INTO households (id, name, description, time_zone, created_at, updated_at)
+            VALUES (\(household.id), \(household.name), \(household.description), \(household.timeZone), \(now), \(now))
+            """, logger: logger)
+        try await connection.query("""
+            INSERT INTO household_members (household_id, user_id, role, joined_at) VALUES (\(household.id), \(owner), \(HouseholdRole.owner.rawValue), \(now))
+            """, logger: logger)
+        try await households.makeCurrentIfNone(household.id, userID: owner, on: connection)
+        try await households.record(.householdCreated, household: household.id, by: owner, on: connection)
+
+        // Members: accounts here by email join with their role; the others are invited.
+        var accounts: [String: UUID] = [:]
+        let emails = Array(Set(document.members.map(\.email) + document.items.compactMap(\.assignee) + document.items.compactMap(\.completedBy)))
+        for try await (id, email) in try await connection.query("SELECT id, email FROM users WHERE email = ANY(\(emails))", logger: logger)
+            .decode((UUID, String).self) {
+            accounts[email] = id
+        }
+        var members: [String: UUID] = [:]
+        var added: [(email: String, role: HouseholdRole)] = []
+        var invitations: [(email: String, role: HouseholdRole, code: String)] = []
+        for member in document.members {
+            if let id = accounts[member.email] {
+                members[member.email] = id
+                guard id != owner, !added.contains(where: { $0.email == member.email }) else { continue }
+                try await connection.query("""
+                    INSERT INTO household_members (household_id, user_id, role, joined_at) VALUES (\(household.id), \(id), \(member.role.rawValue), \(now))
+                    """, logger: logger)
+                try await households.makeCurrentIfNone(household.id, userID: id, on: connection)
+                try await households.record(.memberAdded, household: household.id, by: owner, member: id, role: member.role, on: connection)
+                added.append((member.email, member.role))
+            } else if !invitations.contains(where: { $0.email == member.email }) {
+                let code = SessionToken.generate()
+                let invitation = UUID()
+                try await connection.query("""
+                    INSERT INTO household_invitations (id, household_id, code_hash, role, created_by, created_at, expires_at, max_uses)
+                    VALUES (\(invitation), \(household.id), \(HouseholdService.codeHash(code)), \(member.role.rawValue), \(owner), \(now),
+                            \(now.addingTimeInterval(invitationLifetime)), 1)
+                    """, logger: logger)
+                try await households.record(.invitationCreated, household: household.id, by: owner, role: member.role, invitation: invitation, on: connection)
+                invitations.append((member.email, member.role, code))
+            }
+        }
+
+        // Labels, and any an item names that the list lacks (gray, as a create makes them).
+        var labelIDs: [String: UUID] = [:]
+        var labelRows: [(id: UUID, name: String, color: String)] = []
+        let gray = LabelColor.named.first { $0.name == "gray" }?.hex ?? "#8E8E93"
+        for label in document.labels + document.items.flatMap(\.labels).map({ HouseholdExport.Label(name: $0, color: gray) })
+        where labelIDs[label.name.lowercased()] == nil {
+            let id = UUID()
+            labelIDs[label.name.lowercased()] = id
+            labelRows.append((id, label.name, label.color))
+        }
+        if !labelRows.isEmpty {
+            try await connection.query("""
+                INSERT INTO labels (id, household_id, name, color, created_at)
+                SELECT l.id, \(household.id), l.name, l.color, \(now) FROM unnest(\(labelRows.map(\.id)), \(labelRows.map(\.name)), \(labelRows.map(\.color))) AS l(id, name, color)
+                """, logger: logger)
+        }
+
+        // Items in one statement per table, however many.
+        let items = document.items
+        let ids = items.map { _ in UUID() }
+        if !items.isEmpty {
+            func text(_ values: [String?]) -> [String] { values.map { $0 ?? "" } }
+            // Times cross as seconds since 1970 (a double keeps microseconds), NaN for none.
+            func time(_ values: [Date?]) -> [Double] { values.map { $0?.timeIntervalSince1970 ?? .nan } }
+            let assignees = items.map { $0.assignee.flatMap { members[$0] }?.lowercasedString ?? "" }
+            let completers = items.map { item in item.completedAt == nil ? "" : item.completedBy.flatMap { accounts[$0] }?.lowercasedString ?? "" }
+            let reminders = items.map { item in item.completedAt == nil ? TaskService.armedReminder(at: item.reminderDueAt, now: now) : nil }
+            try await connection.query("""
+                INSERT INTO task_items (id, household_id, kind, title, notes, priority, deadline, estimate_minutes, assignee_id, starts_at, ends_at,
+                                        location, completed_at, completed_by, created_by, created_at, updated_by, updated_at, create_digest,
+                                        reminder_id, remind_at, reminder_due_at)
+                SELECT i.id, \(household.id), i.kind, i.title, NULLIF(i.notes, ''), i.priority, to_timestamp(NULLIF(i.deadline, 'NaN')), NULLIF(i.estimate, 0),
+                       NULLIF(i.assignee, '')::uuid, to_timestamp(NULLIF(i.starts_at, 'NaN')), to_timestamp(NULLIF(i.ends_at, 'NaN')), NULLIF(i.location, ''),
+                       to_timestamp(NULLIF(i.completed_at, 'NaN')), NULLIF(i.completed_by, '')::uuid, \(owner), to_timestamp(i.created_at), \(owner), \(now),
+                       'import', gen_random_uuid(), to_timestamp(NULLIF(i.remind_at, 'NaN')), to_timestamp(NULLIF(i.reminder_due_at, 'NaN'))
+                FROM unnest(\(ids), \(items.map(\.kind.rawValue)), \(items.map(\.title)), \(text(items.map(\.notes))), \(items.map(\.priority.rawValue)),
+                            \(time(items.map(\.deadline))), \(items.map { $0.estimateMinutes ?? 0 }), \(assignees), \(time(items.map(\.startsAt))),
+                            \(time(items.map(\.endsAt))), \(text(items.map(\.location))), \(time(items.map(\.completedAt))), \(completers),
+                            \(time(items.map(\.createdAt))), \(time(items.map(\.remindAt))), \(time(reminders)))
+                     AS i(id, kind, title, notes, priority, deadline, estimate, assignee, starts_at, ends_at, location, completed_at, completed_by,
+                          created_at, remind_at, reminder_due_at)
+                """, logger: logger)
+            let links = zip(ids, items).flatMap { id, item in Set(item.labels.compactMap { labelIDs[$0.lowercased()] }).map { (id, $0) } }
+            if !links.isEmpty {
+                try await connection.query(
+                    "INSERT INTO task_labels (task_id, label_id) SELECT * FROM unnest(\(links.map(\.0)), \(links.map(\.1)))", logger: logger)
+            }
+            let subtasks = zip(ids, items).flatMap { id, item in item.subtasks.enumerated().map { (id, $0.offset, $0.element) } }
+            if !subtasks.isEmpty {
+                try await connection.query("""
+                    INSERT INTO subtasks (id, task_id, position, title, done, created_at)
+                    SELECT gen_random_uuid(), s.task, s.position, s.title, s.done, \(now)
+                    FROM unnest(\(subtasks.map(\.0)), \(subtasks.map(\.1)), \(subtasks.map(\.2.title)), \(subtasks.map(\.2.done))) AS s(task, position, title, done)
+                    """, logger: logger)
+            }
+        }
+
+        // Stores: due at once; their first sync brings the products back (as an add does, without changes to report).
+        if !document.stores.isEmpty {
+            try await connection.query("""
+                INSERT INTO stores (id, household_id, domain, name, created_by, created_at, next_sync_at)
+                SELECT gen_random_uuid(), \(household.id), s.domain, s.name, \(owner), \(now), \(now)
+                FROM unnest(\(document.stores.map(\.domain)), \(document.stores.map(\.name))) AS s(domain, name)
+                """, logger: logger)
+        }
+        let result = Imported(household: household, members: added, invitations: invitations, labels: labelRows.count, items: items.count,
+                              stores: document.stores.count)
+        return (result, Array(Set(members.values)))
+    }
+}
