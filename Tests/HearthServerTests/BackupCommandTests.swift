@@ -104,10 +104,18 @@ import Glibc
 
     /// Every record of a household as a snapshot pull gives it: type, id and version.
     static func snapshot(_ port: Int, _ household: String, token: String) async throws -> (records: Set<String>, cursor: String) {
-        let data = try await graphql(port, #"{ sync(householdId: "\#(household)", first: 1000) { cursor changes { type id version deleted } } }"#, token: token)
-        let sync = try #require(data["sync"] as? [String: Any])
-        let changes = try #require(sync["changes"] as? [[String: Any]])
-        return (Set(changes.map { "\($0["type"] ?? "")/\($0["id"] ?? "")/\($0["version"] ?? "")/\($0["deleted"] ?? "")" }), try #require(sync["cursor"] as? String))
+        var records = Set<String>()
+        var cursor: String?
+        while true {
+            let after = cursor.map { #", after: "\#($0)""# } ?? ""
+            let data = try await graphql(port, #"{ sync(householdId: "\#(household)", first: 1000\#(after)) { cursor hasMore changes { type id version deleted } } }"#,
+                                         token: token)
+            let sync = try #require(data["sync"] as? [String: Any])
+            let changes = try #require(sync["changes"] as? [[String: Any]])
+            records.formUnion(changes.map { "\($0["type"] ?? "")/\($0["id"] ?? "")/\($0["version"] ?? "")/\($0["deleted"] ?? "")" })
+            cursor = try #require(sync["cursor"] as? String)
+            guard sync["hasMore"] as? Bool == true else { return (records, cursor ?? "") }
+        }
     }
 
     @Test func aBackupRestoredOnANewDataDirectoryGivesTheSameRecordsSessionsAndKeys() async throws {
@@ -121,21 +129,9 @@ import Glibc
                 _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "\#(title)", labels: ["Home"], subtasks: ["one"]}) { id } }"#, token: token)
             }
             // Four clients write continuously while the backup is made; it holds exactly what one snapshot saw.
-            let stop = StopFlag()
-            let writers = (0..<4).map { writer in
-                Task { [port, token, household] () -> Int in
-                    var written = 0
-                    while !stop.isSet {
-                        _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "w\#(writer)-\#(written)"}) { id } }"#, token: token)
-                        written += 1
-                    }
-                    return written
-                }
+            let (backup, written) = try await Self.whileFourClientsWrite(port, token: token, household: household) {
+                try await Self.hearth(["backup", "--to", dir + "/oak.backup"], env)
             }
-            let backup = try await Self.hearth(["backup", "--to", dir + "/oak.backup"], env)
-            stop.set()
-            var written = 0
-            for writer in writers { written += try await writer.value }
             #expect(try await backup.waitForExit().status == 0, "\(backup.stderr)")
             let before = try await Self.snapshot(port, household, token: token)
             let manifest = try BackupArchive.manifest(of: dir + "/oak.backup")
@@ -192,6 +188,33 @@ import Glibc
         }
     }
 
+    /// Runs `body` while four clients create tasks continuously (from before it starts until it
+    /// ends); returns its result and how many tasks they wrote.
+    static func whileFourClientsWrite<T>(_ port: Int, token: String, household: String, _ body: () async throws -> T) async throws -> (T, Int) {
+        let stop = StopFlag()
+        let writers = (0..<4).map { writer in
+            Task { () -> Int in
+                var written = 0
+                while !stop.isSet {
+                    _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "w\#(writer)-\#(written)"}) { id } }"#, token: token)
+                    written += 1
+                }
+                return written
+            }
+        }
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            stop.set()
+            throw error
+        }
+        stop.set()
+        var written = 0
+        for writer in writers { written += try await writer.value }
+        return (result, written)
+    }
+
     @Test func anExternalDatabaseIsBackedUpAndRestoredIntoAnother() async throws {
         try await withTemporaryDirectory { dir throws in
             let source = try await TestPostgres.shared.createDatabase()
@@ -204,8 +227,14 @@ import Glibc
             // An external database has no data directory for the key: it is named, and made there on first use.
             let keyless = try await Self.hearth(["backup", "--to", dir + "/ext.backup"], env)
             #expect(try await keyless.waitForExit().status == 1 && keyless.stderr.contains("An external database needs a backup key"), "\(keyless.stderr)")
-            let backup = try await Self.hearth(["backup", "--to", dir + "/ext.backup", "--backup-key-file", dir + "/ext.key"], env)
+            // Made while four clients write: the restore holds what its snapshot saw, at the same versions.
+            let (backup, written) = try await Self.whileFourClientsWrite(port, token: token, household: household) {
+                try await Self.hearth(["backup", "--to", dir + "/ext.backup", "--backup-key-file", dir + "/ext.key"], env)
+            }
             #expect(try await backup.waitForExit().status == 0, "\(backup.stderr)")
+            let all = try await Self.snapshot(port, household, token: token)
+            let manifest = try BackupArchive.manifest(of: dir + "/ext.backup")
+            #expect(written > 0 && manifest.tasks >= 1 && manifest.tasks <= 1 + written, "\(manifest.tasks) tasks backed up of \(1 + written)")
             server.send(SIGTERM)
             #expect(try await server.waitForExit().status == 0)
 
@@ -213,7 +242,11 @@ import Glibc
             #expect(try await restore.waitForExit().status == 0, "\(restore.stderr)")
             let restored = try HearthProcess(["serve"], environment: ["DATABASE_URL": target.url, "HEARTH_PORT": "0"])
             let newPort = try await restored.waitUntilListening()
-            #expect(try await Self.snapshot(newPort, household, token: token).records == before.records)
+            // The same session signs in (the snapshot reads with it); every record it holds is one the source had, at its version.
+            let after = try await Self.snapshot(newPort, household, token: token)
+            #expect(before.records.isSubset(of: after.records) && after.records.isSubset(of: all.records), "\(after.records.subtracting(all.records))")
+            #expect(after.records.filter { $0.hasPrefix("TASK/") }.count == manifest.tasks)
+            #expect(all.records.subtracting(after.records).allSatisfy { $0.hasPrefix("TASK/") })
             restored.send(SIGTERM)
             #expect(try await restored.waitForExit().status == 0)
         }
