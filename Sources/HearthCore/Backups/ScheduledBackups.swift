@@ -54,7 +54,7 @@ public struct ScheduledBackups: ServiceHealth {
         }
         switch outcome {
         case .made(let name, _):
-            try await database.client.query("DELETE FROM maintenance_leases WHERE name = 'backup-notice'", logger: logger)
+            try await MaintenanceLease.release("backup-notice", holder: nil, on: database.client, logger: logger)
             logger.info("scheduled backup made", metadata: ["file": "\(name)", "directory": "\(schedule.directory)"])
         case .failed(let message):
             logger.error("scheduled backup failed", metadata: ["directory": "\(schedule.directory)", "error": "\(message)"])
@@ -188,21 +188,13 @@ public struct ScheduledBackups: ServiceHealth {
         try await claim("backup", for: BackupSchedule.leaseDuration, at: now)
     }
 
-    /// Claims the maintenance lease `name` until `now + duration` unless another holder's is still running.
     private func claim(_ name: String, for duration: TimeInterval, at now: Date) async throws -> Bool {
-        let claimed = try await database.client.query("""
-            INSERT INTO maintenance_leases (name, holder, expires_at) VALUES (\(name), \(schedule.instanceID), \(now.addingTimeInterval(duration)))
-            ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-            WHERE maintenance_leases.expires_at <= \(now)
-            RETURNING name
-            """, logger: logger)
-        for try await _ in claimed.decode(String.self) { return true }
-        return false
+        try await MaintenanceLease.claim(name, holder: schedule.instanceID, until: now.addingTimeInterval(duration), now: now,
+                                         on: database.client, logger: logger)
     }
 
     private func releaseLease() async throws {
-        try await database.client.query(
-            "DELETE FROM maintenance_leases WHERE name = 'backup' AND holder = \(schedule.instanceID)", logger: logger)
+        try await MaintenanceLease.release("backup", holder: schedule.instanceID, on: database.client, logger: logger)
     }
 
     // MARK: Pruning

@@ -261,15 +261,8 @@ public final class SyncService: Sendable {
     @discardableResult
     public func pruneTombstonesIfLeased(instance: String) async throws -> Int? {
         let now = clock.now
-        let claimed = try await database.client.query("""
-            INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ('sync-prune', \(instance), \(now.addingTimeInterval(3600)))
-            ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-            WHERE maintenance_leases.expires_at <= \(now)
-            RETURNING name
-            """, logger: logger)
-        var mine = false
-        for try await _ in claimed.decode(String.self) { mine = true }
-        guard mine else { return nil }
+        guard try await MaintenanceLease.claim("sync-prune", holder: instance, until: now.addingTimeInterval(3600), now: now,
+                                               on: database.client, logger: logger) else { return nil }
         return try await pruneTombstones()
     }
 
