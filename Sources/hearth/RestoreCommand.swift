@@ -42,6 +42,7 @@ struct RestoreCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             defer { try? FileManager.default.removeItem(atPath: work) }
             try BackupArchive.verify(file, key: key, extractingTo: work + "/dump")
+            logger.info("backup checked whole; restoring", metadata: ["file": "\(file)"])
             let binaries = try PostgresBinaries.locate(PostgresBinarySearch(explicitDirectory: options.pgBinDirectory))
 
             let setup = try await DatabaseSetup.start(options, sharing: false, logger: logger)
@@ -66,7 +67,9 @@ struct RestoreCommand: AsyncParsableCommand {
                         try await Restore.clear(db)
                     }
                     try await dump.restore(from: work + "/dump", logger: logger)
+                    logger.info("dump loaded; settling the sync log")
                     try await Restore.settle(db, at: Date())
+                    logger.info("sync log settled; migrating")
                     return try await Migrator(migrations: migrations, logger: logger).migrate(db.client)
                 }
             }

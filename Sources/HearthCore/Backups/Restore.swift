@@ -4,8 +4,8 @@ import PostgresNIO
 
 /// Restoring a backup's dump into an empty database: what the target holds (to refuse a full one),
 /// clearing it (after a safety backup), loading the dump, and leaving the sync log right for the
-/// new cluster — whose transaction counter starts again, so the log's transaction ids are moved
-/// into the past (every old change counts as long done) and sync cursors issued before the restore
+/// new cluster — whose transaction counter starts again, so the log's transaction ids not already
+/// in every snapshot's past are moved there (every old change counts as long done) and sync cursors issued before the restore
 /// expire (`SYNC_CURSOR_EXPIRED`: devices take a fresh snapshot and keep their queued changes).
 public enum Restore {
     /// The `hearth_settings` key holding when the database was last restored.
@@ -32,8 +32,11 @@ public enum Restore {
     public static func settle(_ database: Database, at now: Date) async throws {
         try await database.transaction(logger: database.logger) { connection in
             // 3 is PostgreSQL's frozen transaction id: visible in every snapshot, so no pull returns these rows
-            // as new, and a snapshot pull still finds them.
-            try await connection.query("UPDATE sync_changes SET xid = '3'::xid8", logger: database.logger)
+            // as new, and a snapshot pull still finds them. Only rows at or past the oldest transaction any
+            // snapshot may still see as running need it: those below it are visible to every snapshot from
+            // now on already (restoring on the cluster that made the backup, or an older one, rewrites none).
+            try await connection.query("UPDATE sync_changes SET xid = '3'::xid8 WHERE xid >= pg_snapshot_xmin(pg_current_snapshot())",
+                                       logger: database.logger)
             try await connection.query("""
                 INSERT INTO hearth_settings (key, value) VALUES (\(restoredAtKey), \(String(now.timeIntervalSince1970)))
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
