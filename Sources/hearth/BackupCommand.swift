@@ -165,7 +165,7 @@ struct BackupKeyOptions: ParsableArguments {
         } else {
             throw ValidationError("""
                 An external database needs a backup key: give --backup-key-file (made there on first use) or HEARTH_BACKUP_KEY \
-                (the text `hearth backup key --backup-key-file …` prints), or --no-encrypt.
+                (the text `hearth backup key --backup-key-file …` prints); `hearth backup` also takes --no-encrypt.
                 """)
         }
         if let text = KeyFile.read(path) { return try Self.parse(text, from: path) }

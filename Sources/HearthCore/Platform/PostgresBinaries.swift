@@ -57,20 +57,23 @@ extension PostgresBinaries {
         }
         var searched: [String] = []
         var candidates: [PostgresBinaries] = []
-        for dir in search.path.split(separator: ":").map(String.init) where !dir.isEmpty {
-            if let found = candidate(dir) { candidates.append(found); break }
-        }
-        searched.append("PATH")
-        if let bindir = runPgConfig(search.pgConfig, path: search.path), let found = candidate(bindir) {
+        // Without a preferred version the first found wins: the rest are not asked (each asks `postgres --version`).
+        var done: Bool { search.preferredMajorVersion == nil && !candidates.isEmpty }
+        func consider(_ directory: String) {
+            guard !done, !candidates.contains(where: { $0.directory == directory }), let found = candidate(directory),
+                  !candidates.contains(found) else { return }
             candidates.append(found)
         }
+        for dir in search.path.split(separator: ":").map(String.init) where !dir.isEmpty && candidates.isEmpty {
+            consider(dir)
+        }
+        searched.append("PATH")
+        if !done, let bindir = runPgConfig(search.pgConfig, path: search.path) { consider(bindir) }
         searched.append("\(search.pgConfig) --bindir")
-        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: search.versionedRoot)) ?? [])
+        let versions = done ? [] : ((try? FileManager.default.contentsOfDirectory(atPath: search.versionedRoot)) ?? [])
             .compactMap(Int.init)
             .sorted(by: >)
-        for version in versions {
-            if let found = candidate("\(search.versionedRoot)/\(version)/bin") { candidates.append(found) }
-        }
+        for version in versions { consider("\(search.versionedRoot)/\(version)/bin") }
         searched.append("\(search.versionedRoot)/*/bin")
         if let preferred = search.preferredMajorVersion,
            let match = candidates.first(where: { $0.majorVersion == preferred }) {
