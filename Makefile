@@ -38,6 +38,7 @@ bench: graphql-reference web-verifiers
 	scripts/bench/sync.sh
 	scripts/bench/delivery.sh
 	scripts/bench/web.sh
+	scripts/bench/backup.sh
 	scripts/bench/hostile-memory.sh
 
 # Schema-driven fuzzing (Schemathesis) of a Hearth started for it, anonymous and signed in, with

@@ -2,7 +2,7 @@
 hand-written statement with pgbench, and prints both side by side."""
 import datetime, json, os, re, statistics, subprocess, sys
 
-from hearth_graphql import client
+from hearth_graphql import client, seed_household
 
 url, work, duration, connections = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 graphql = client(url, timeout=120)
@@ -20,30 +20,7 @@ def psql(sql):
     return done.stdout
 
 
-psql(f"""
-INSERT INTO stores (id, household_id, domain, name, created_at, next_sync_at, product_count)
-SELECT gen_random_uuid(), '{household}', 'shop' || s || '.example', 'Shop ' || s, now() + s * interval '1 second', now() + interval '1 day', 200
-FROM generate_series(1, 20) AS s;
-INSERT INTO products (id, store_id, household_id, shopify_id, title, handle, vendor, product_type, tags, images, image_signature,
-                      min_price, max_price, available, search_key, first_seen_at, last_changed_at, content_hash)
-SELECT gen_random_uuid(), s.id, s.household_id, p, 'Product ' || p, 'product-' || p, 'Acme', 'Thing', '{{}}', '[]', '',
-       1000 + (p * 37 % 200) * 10, 2000 + (p * 37 % 200) * 10, true, 'product ' || p, now(), now(), 'x'
-FROM stores s, generate_series(1, 200) AS p WHERE s.household_id = '{household}';
-INSERT INTO variants (id, product_id, store_id, shopify_id, title, position, price, available)
-SELECT gen_random_uuid(), p.id, p.store_id, p.shopify_id * 10 + v, 'Size ' || v, v, p.min_price + (v - 1) * 1000, v = 1
-FROM products p, generate_series(1, 2) AS v WHERE p.household_id = '{household}';
-INSERT INTO labels (id, household_id, name, color, created_at)
-SELECT gen_random_uuid(), '{household}', 'Label ' || l, '#3366CC', now() FROM generate_series(1, 8) AS l;
-INSERT INTO task_items (id, household_id, kind, title, priority, deadline, created_at, updated_at, create_digest, reminder_id)
-SELECT gen_random_uuid(), '{household}', 'TASK', 'Task ' || i, 'NONE', now() + i * interval '72 minutes', now(), now(), 'bench', gen_random_uuid()
-FROM generate_series(1, 2000) AS i;
-INSERT INTO task_labels (task_id, label_id)
-SELECT t.id, (SELECT l.id FROM labels l WHERE l.household_id = t.household_id ORDER BY l.name LIMIT 1 OFFSET (hashtext(t.id::text) & 7))
-FROM task_items t WHERE t.household_id = '{household}';
-INSERT INTO subtasks (id, task_id, position, title, created_at)
-SELECT gen_random_uuid(), t.id, p, 'Step ' || p, now() FROM task_items t, generate_series(0, 1) AS p WHERE t.household_id = '{household}';
-ANALYZE;
-""")
+seed_household(psql, household, stores=20, products=200, tasks=2000)
 
 start, end = now.strftime("%Y-%m-%dT%H:%M:%SZ"), (now + datetime.timedelta(days=7)).strftime("%Y-%m-%dT%H:%M:%SZ")
 query = """query Dashboard($from: DateTime!, $to: DateTime!) { households { edges { node { name
