@@ -147,6 +147,28 @@ import Testing
         }
     }
 
+    /// An imported household's store (watched, never synced) gets its catalog from its first
+    /// background sync as adding a store does: every product, and no change to report.
+    @Test func anImportedStoresFirstSyncBringsTheCatalogWithoutChanges() async throws {
+        try await Self.withFixture { f in
+            f.shop.addShop("alpha", products: 12)
+            let owner = try await f.households.caller(for: f.owner)
+            let document = HouseholdExport(exportedAt: f.clock.now, household: .init(name: "Moved", description: "", timeZone: "UTC"), members: [],
+                                           labels: [], items: [], stores: [.init(domain: "alpha.test", name: "Alpha")])
+            let services = HearthServices(database: f.database, configuration: .init(clock: f.clock))
+            let imported = try await services.transfers.importHousehold(owner, document)
+            #expect(try await StoreSyncLoop(stores: f.stores).runRound() == 1)
+            #expect(try await f.count("SELECT count(*) FROM products WHERE household_id = \(imported.household.id)") == 12)
+            #expect(try await f.count("SELECT count(*) FROM store_events") == 0)
+            #expect(try await f.count("SELECT count(*) FROM notifications") == 0)
+            // The next sync reports what changed, as any sync does.
+            _ = f.shop.update("alpha") { $0.setPrice(product: 0, to: 1) }
+            f.clock.advance(by: 3601)
+            #expect(try await StoreSyncLoop(stores: f.stores).runRound() == 1)
+            #expect(try await f.count("SELECT count(*) FROM store_events WHERE type = 'PRICE_DROPPED'") == 1)
+        }
+    }
+
     /// A crashed instance's lease runs out and another takes the store over.
     @Test func anExpiredLeaseIsTakenOver() async throws {
         try await Self.withFixture(configuration: StoresConfiguration(leaseDuration: .seconds(600))) { f in
