@@ -45,6 +45,8 @@ public struct HearthServices: Sendable {
     public let delivery: DeliveryService
     /// Household export and import.
     public let transfers: HouseholdTransferService
+    /// Private calendar feeds.
+    public let calendarFeeds: CalendarFeedService
     /// Scheduled backups, when configured.
     public let backups: ScheduledBackups?
     /// Every service's health check (and the database's and its bus's), for `Query.health` and `/healthz`.
@@ -67,6 +69,8 @@ public struct HearthServices: Sendable {
                            configuration: configuration.sync, logger: logger)
         delivery = DeliveryService(database: database, clock: clock, configuration: configuration.delivery, logger: logger)
         transfers = HouseholdTransferService(database: database, households: households, clock: clock, logger: logger)
+        calendarFeeds = CalendarFeedService(database: database, households: households, clock: clock, publicURL: configuration.delivery.publicURL,
+                                            logger: logger)
         backups = configuration.backups.map { ScheduledBackups(schedule: $0, database: database, clock: clock, logger: logger) }
         health = HealthRegistry([database, database.bus, users, households, stores, tasks, delivery] + (backups.map { [$0] } ?? []))
         self.clock = clock

@@ -30,6 +30,8 @@ public struct HearthDependencies: Sendable {
     var notificationActions: NotificationActionService?
     /// Household export and import; without it `/households/…` is absent.
     var transfers: HouseholdTransferService?
+    /// Private calendar feeds; without them `/feeds/…` is absent.
+    var calendarFeeds: CalendarFeedService?
 
     public init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
@@ -42,7 +44,7 @@ public struct HearthDependencies: Sendable {
     init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
         graphQL: Executor?, authenticator: Authenticator, mcp: MCPSessions?, notificationActions: NotificationActionService?,
-        transfers: HouseholdTransferService? = nil
+        transfers: HouseholdTransferService? = nil, calendarFeeds: CalendarFeedService? = nil
     ) {
         self.authenticator = authenticator
         self.database = database
@@ -55,11 +57,12 @@ public struct HearthDependencies: Sendable {
         self.mcp = mcp
         self.notificationActions = notificationActions
         self.transfers = transfers
+        self.calendarFeeds = calendarFeeds
     }
 }
 
 /// Builds Hearth's router: request logging, metrics, health, GraphQL, MCP, reminders' action links,
-/// household export and import, and the household app.
+/// household export and import, calendar feeds, and the household app.
 public func buildRouter(
     configuration: HearthServerConfiguration, dependencies: HearthDependencies, startedAt: Date = Date()
 ) -> Router<HearthRequestContext> {
@@ -78,7 +81,7 @@ public func buildRouter(
         GraphQLController(
             executor: executor, configuration: configuration.graphQL,
             persistedQueries: dependencies.persistedQueries, authenticator: dependencies.authenticator,
-            databaseStatus: dependencies.database.status
+            databaseStatus: dependencies.database.status, secure: configuration.tls != nil
         ).addRoutes(to: router)
     }
     if let sessions = dependencies.mcp {
@@ -88,6 +91,7 @@ public func buildRouter(
     if let transfers = dependencies.transfers {
         HouseholdTransferController(transfers: transfers, authenticator: dependencies.authenticator).addRoutes(to: router)
     }
+    if let feeds = dependencies.calendarFeeds { CalendarFeedController(feeds: feeds).addRoutes(to: router) }
     if let app = configuration.webApp { WebAppController(app: app).addRoutes(to: router) }
     return router
 }

@@ -76,7 +76,8 @@ public struct HearthRuntime: Sendable {
         dependencies = HearthDependencies(
             database: database, migrator: migrator, health: services.health, metrics: metrics,
             graphQL: schema.makeExecutor(logger: logger, configuration: configuration.executor), authenticator: .sessions(services.users, services.households), mcp: mcp,
-            notificationActions: services.notificationActions, transfers: services.transfers)
+            notificationActions: services.notificationActions, transfers: services.transfers,
+            calendarFeeds: services.calendarFeeds)
     }
 
     /// The HTTP application; `onServerRunning` receives the bound port (useful with port 0).

@@ -15,14 +15,18 @@ public struct GraphQLRequestContext: Sendable {
     public var userAgent: String?
     /// Builds the signed-in person's ``Caller`` for the services (``FieldInput/caller()``).
     public var callers: Authenticator.Resolve
+    /// The address the client reached Hearth at (`https://home.example:8443`), from the request's
+    /// Host, for links it answers with (a calendar feed's); nil when unknown.
+    public var origin: String?
 
     public init(logger: Logger, peer: SocketAddress? = nil, identity: Identity = .anonymous, userAgent: String? = nil,
-                callers: @escaping Authenticator.Resolve = Authenticator.noAccounts.caller) {
+                callers: @escaping Authenticator.Resolve = Authenticator.noAccounts.caller, origin: String? = nil) {
         self.logger = logger
         self.peer = peer
         self.identity = identity
         self.userAgent = userAgent
         self.callers = callers
+        self.origin = origin
     }
 
     /// The id returned in `X-Request-Id` (for a WebSocket, the upgrade request's), from the logger.

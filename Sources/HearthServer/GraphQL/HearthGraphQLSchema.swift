@@ -108,6 +108,7 @@ public struct HearthGraphQLSchema: Sendable {
         SyncResolvers.register(&resolvers, sync: services.sync)
         DeliveryResolvers.register(&resolvers, delivery: services.delivery)
         AccessTokenResolvers.register(&resolvers, users: services.users)
+        CalendarFeedResolvers.register(&resolvers, feeds: services.calendarFeeds)
         resolvers.field("Query.serverInfo") { _ in .object(facts) }
         resolvers.subscription("Subscription.heartbeat") { input in
             try heartbeat(every: try input.arguments(HeartbeatArguments.self).intervalSeconds)
@@ -127,6 +128,7 @@ public struct HearthGraphQLSchema: Sendable {
         SyncChange.registerGraphQL(&resolvers)
         DeliveryChannel.registerGraphQL(&resolvers)
         AccessToken.registerGraphQL(&resolvers)
+        CalendarFeed.registerGraphQL(&resolvers)
         return resolvers
     }
 

@@ -25,14 +25,17 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
     public let authenticator: Authenticator
     /// When it says the database is away, requests are answered `SERVICE_UNAVAILABLE` at once.
     public let databaseStatus: DatabaseStatus?
+    /// Whether requests arrive over HTTPS (for the origin links are made with).
+    public let secure: Bool
     let logger: Logger
     let metrics = GraphQLMetrics()
 
     public init(
         executor: Executor, configuration: GraphQLHTTPConfiguration = GraphQLHTTPConfiguration(),
         persistedQueries: PersistedQueryStore? = nil, authenticator: Authenticator = .noAccounts, databaseStatus: DatabaseStatus? = nil,
-        logger: Logger = Logger(label: "hearth.graphql")
+        secure: Bool = false, logger: Logger = Logger(label: "hearth.graphql")
     ) {
+        self.secure = secure
         self.databaseStatus = databaseStatus
         self.executor = executor
         self.configuration = configuration
@@ -100,7 +103,8 @@ public struct GraphQLController<Context: RequestContext>: Sendable {
         }
         return GraphQLRequestContext(
             logger: context.logger, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress, identity: identity,
-            userAgent: request.headers[.userAgent], callers: authenticator.caller)
+            userAgent: request.headers[.userAgent], callers: authenticator.caller,
+            origin: request.head.authority.map { (secure ? "https://" : "http://") + $0 })
     }
 
     func post(_ request: Request, _ requestContext: Context) async -> Response {
