@@ -272,7 +272,7 @@ import Glibc
 
     /// `hearth serve --backup-dir` with a directory that cannot be made: `/admin/health`'s `backup`
     /// entry and `/metrics` show the failure, and the instance's administrator finds the notice
-    /// (`notifications(kinds: [INSTANCE])`), which the plain list leaves out. Then, with a good
+    /// (`instanceNotices`), which `notifications` leaves out. Then, with a good
     /// directory, a backup is made at start (none was made yet) and verifies.
     @Test func scheduledBackupsReportAFailingDirectoryAndTellTheAdministrator() async throws {
         try await withTemporaryDirectory { dir throws in
@@ -299,12 +299,12 @@ import Glibc
             let signIn = try await Self.graphql(port, #"mutation { signIn(email: "op@example.org", password: "correct horse") { token } }"#)
             let token = try #require((signIn["signIn"] as? [String: Any])?["token"] as? String)
             let notices = try await Self.graphql(port, """
-                { instance: notifications(kinds: [INSTANCE]) { edges { node { kind title body householdId priority } } }
+                { instance: instanceNotices { edges { node { title body priority read } } }
                   all: notifications { totalCount } }
                 """, token: token)
             let node = ((notices["instance"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any]
-            #expect(node?["kind"] as? String == "INSTANCE" && node?["title"] as? String == "Hearth's backup needs attention")
-            #expect(node?["body"] as? String == (backup["errors"] as? [String])?.first && node?["householdId"] is NSNull && node?["priority"] as? String == "HIGH")
+            #expect(node?["title"] as? String == "Hearth's backup needs attention" && node?["read"] as? Bool == false)
+            #expect(node?["body"] as? String == (backup["errors"] as? [String])?.first && node?["priority"] as? String == "HIGH")
             #expect((notices["all"] as? [String: Any])?["totalCount"] as? Int == 0)
             server.send(SIGTERM)
             #expect(try await server.waitForExit().status == 0, "stderr:\n\(server.stderr)")

@@ -46,6 +46,12 @@ public struct ScheduledBackups: ServiceHealth {
             return .notDue
         }
         guard try await claimLease(at: now) else { return .leasedElsewhere }
+        // Read again under the lease: another instance may have made it between the read above and the claim.
+        let current = try await status()
+        guard current.isDue(at: now, schedule: schedule) || (retryingNow && current.isFailing && current == state) else {
+            try await releaseLease()
+            return .notDue
+        }
         let outcome = await makeBackup(at: now)
         do {
             try await releaseLease()

@@ -2,10 +2,23 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A notice to the instance's administrators (kind INSTANCE, of no household): a failed or overdue
-/// backup. Written with its deliveries to each administrator's channels, as a household's
-/// notifications are; HIGH, so quiet hours do not hold it back.
-enum InstanceNotice {
+/// A notice to the instance's administrators, of no household: a failed or overdue backup.
+/// Stored and delivered as a notification of kind INSTANCE (written with its deliveries to each
+/// administrator's channels, HIGH so quiet hours do not hold it back), and read apart from the
+/// household notifications (`instanceNotices`), whose every item has its household.
+public struct InstanceNotice: Sendable, Equatable {
+    public var id: UUID
+    public var title: String
+    public var body: String
+    public var priority: HouseholdNotification.Priority
+    public var createdAt: Date
+    public var readAt: Date?
+
+    init(_ notification: HouseholdNotification) {
+        (id, title, body, priority) = (notification.id, notification.title, notification.body, notification.priority)
+        (createdAt, readAt) = (notification.createdAt, notification.readAt)
+    }
+
     /// Writes the notice for every instance administrator in the caller's transaction; returns how many got it.
     @discardableResult
     static func send(title: String, body: String, at date: Date, on connection: PostgresConnection, logger: Logger) async throws -> Int {

@@ -15,17 +15,24 @@ public struct NotificationService: Sendable {
         self.logger = logger ?? database.logger
     }
 
-    /// The caller's notifications, newest first; only unread ones, or only `kinds`, when asked.
+    /// The caller's household notifications, newest first; only unread ones, or only `kinds`, when
+    /// asked. Instance notices are never among them (each of these has its household): see ``instanceNotices(_:unreadOnly:page:)``.
     public func list(_ caller: Caller, unreadOnly: Bool, kinds: [NotificationKind]? = nil, page: PageRequest) async throws -> Page<HouseholdNotification> {
+        let wanted = (kinds ?? NotificationKind.allCases).filter { $0 != .instance }
+        guard !wanted.isEmpty else { return .empty }
+        return try await notifications(caller, unreadOnly: unreadOnly, kinds: wanted, page: page)
+    }
+
+    /// The caller's instance notices (an administrator's: a failed or overdue backup), newest first.
+    public func instanceNotices(_ caller: Caller, unreadOnly: Bool, page: PageRequest) async throws -> Page<InstanceNotice> {
+        let found = try await notifications(caller, unreadOnly: unreadOnly, kinds: [.instance], page: page)
+        return Page(items: found.items.map { ($0.cursor, InstanceNotice($0.item)) }, hasNextPage: found.hasNextPage, totalCount: found.totalCount)
+    }
+
+    private func notifications(_ caller: Caller, unreadOnly: Bool, kinds: [NotificationKind], page: PageRequest) async throws -> Page<HouseholdNotification> {
         let after = try page.afterKeyset()
         var filters: [SQLCondition] = unreadOnly ? [.predicate([.sql("n.read_at IS NULL")])] : []
-        // Instance notices (no household) only when asked for by kind: clients that list every
-        // notification expect each to have its household.
-        if let kinds {
-            filters.append(.or(kinds.map { .predicate([.sql("n.kind = "), .bind(.text($0.rawValue))]) }))
-        } else {
-            filters.append(.predicate([.sql("n.kind <> "), .bind(.text(NotificationKind.instance.rawValue))]))
-        }
+        filters.append(.or(kinds.map { .predicate([.sql("n.kind = "), .bind(.text($0.rawValue))]) }))
         let unread = SQLCondition.and(filters)
         let total = try await database.count(
             "SELECT count(*) FROM notifications n WHERE n.user_id = \(caller.userID) AND \(unread)", wanted: page.countsTotal)
@@ -41,19 +48,30 @@ public struct NotificationService: Sendable {
                     item: \.notification)
     }
 
-    /// Marks one of the caller's notifications read (again: nothing changes).
+    /// Marks one of the caller's household notifications read (again: nothing changes).
     public func markRead(_ caller: Caller, id: UUID) async throws -> HouseholdNotification {
         try await database.transaction(logger: logger) { connection in
             try await self.markRead(caller, id: id, on: connection)
         }
     }
 
-    func markRead(_ caller: Caller, id: UUID, on connection: PostgresConnection) async throws -> HouseholdNotification {
+    /// Marks one of the caller's instance notices read (again: nothing changes).
+    public func markInstanceNoticeRead(_ caller: Caller, id: UUID) async throws -> InstanceNotice {
+        try await database.transaction(logger: logger) { connection in
+            InstanceNotice(try await self.markRead(caller, id: id, instance: true, on: connection))
+        }
+    }
+
+    func markRead(_ caller: Caller, id: UUID, instance: Bool = false, on connection: PostgresConnection) async throws -> HouseholdNotification {
+        let kind = NotificationKind.instance.rawValue
         let rows = try await connection.query("""
-            UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now)) WHERE id = \(id) AND user_id = \(caller.userID)
+            UPDATE notifications SET read_at = COALESCE(read_at, \(clock.now))
+            WHERE id = \(id) AND user_id = \(caller.userID) AND (kind = \(kind)) = \(instance)
             RETURNING id, user_id, household_id, store_id, title, body, priority, counts, created_at, read_at, version, kind, task_id, state, 0::bigint AS micros
             """, logger: logger)
-        guard let notification = try await Self.decodeNotifications(rows).first?.notification else { throw ServiceError.notFound("Notification") }
+        guard let notification = try await Self.decodeNotifications(rows).first?.notification else {
+            throw ServiceError.notFound(instance ? "Instance notice" : "Notification")
+        }
         return notification
     }
 

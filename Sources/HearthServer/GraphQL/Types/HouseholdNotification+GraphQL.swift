@@ -25,5 +25,15 @@ extension HouseholdNotification {
             notification.field("read") { .bool($0.readAt != nil) }
         }
         ConnectionFields.register(&resolvers, "Notification", of: HouseholdNotification.self)
+        resolvers.object("InstanceNotice", InstanceNotice.self) { notice in
+            notice.field("id") { .id($0.id) }
+            notice.field("title") { .string($0.title) }
+            notice.field("body") { .string($0.body) }
+            notice.field("priority") { .enumeration($0.priority) }
+            notice.field("createdAt") { .date($0.createdAt) }
+            notice.field("readAt") { .date($0.readAt) }
+            notice.field("read") { .bool($0.readAt != nil) }
+        }
+        ConnectionFields.register(&resolvers, "InstanceNotice", of: InstanceNotice.self)
     }
 }
