@@ -32,6 +32,9 @@ import Testing
         #expect(binaries.majorVersion >= 12)
         #expect(FileManager.default.isExecutableFile(atPath: binaries.postgres))
         #expect(binaries.directory.hasPrefix("/usr/lib/postgresql/\(binaries.majorVersion)"))
+        // The folder's name is the version the program reports (read without running it).
+        #expect(PostgresBinaries.majorVersion(of: binaries.postgres) == binaries.majorVersion)
+        #expect(PostgresBinaries.candidate(binaries.directory)?.majorVersion == binaries.majorVersion)
     }
 
     @Test func parsesVersionOutput() {

@@ -22,13 +22,15 @@ public enum Backup {
             do {
                 var snapshot = ""
                 for try await text in try await connection.query("SELECT pg_export_snapshot()", logger: logger).decode(String.self) { snapshot = text }
+                // pg_dump reads the snapshot while this connection counts in it.
+                async let dumped: Void = dump.dump(to: temporary, snapshot: snapshot, logger: logger)
                 let counts = Counts(
                     migration: try await database.count("SELECT coalesce(max(version), 0)::int8 FROM schema_migrations", on: connection),
                     households: try await database.count("SELECT count(*) FROM households", on: connection),
                     people: try await database.count("SELECT count(*) FROM users", on: connection),
                     tasks: try await database.count("SELECT count(*) FROM task_items", on: connection),
                     products: try await database.count("SELECT count(*) FROM products WHERE removed_at IS NULL", on: connection))
-                try await dump.dump(to: temporary, snapshot: snapshot, logger: logger)
+                try await dumped
                 try await connection.query("COMMIT", logger: logger)
                 return counts
             } catch {

@@ -60,7 +60,7 @@ extension PostgresBinaries {
         // Without a preferred version the first found wins: the rest are not asked (each asks `postgres --version`).
         var done: Bool { search.preferredMajorVersion == nil && !candidates.isEmpty }
         func consider(_ directory: String) {
-            guard !done, !candidates.contains(where: { $0.directory == directory }), let found = candidate(directory),
+            guard !done, !candidates.contains(where: { $0.directory == directory }), let found = candidate(directory, versionedRoot: search.versionedRoot),
                   !candidates.contains(found) else { return }
             candidates.append(found)
         }
@@ -85,14 +85,19 @@ extension PostgresBinaries {
         return first
     }
 
-    /// The binaries in `directory` if both programs are there and report a version.
-    static func candidate(_ directory: String) -> PostgresBinaries? {
+    /// The binaries in `directory` if both programs are there and report a version. In Debian's
+    /// layout (`<versionedRoot>/<major>/bin`) the folder names the version, so no program is run.
+    static func candidate(_ directory: String, versionedRoot: String? = nil) -> PostgresBinaries? {
         let fm = FileManager.default
         let resolved = URL(fileURLWithPath: directory + "/postgres").resolvingSymlinksInPath()
             .deletingLastPathComponent().path
         for dir in [resolved, directory] {
             guard fm.isExecutableFile(atPath: dir + "/postgres"), fm.isExecutableFile(atPath: dir + "/initdb") else {
                 continue
+            }
+            if let root = versionedRoot, dir.hasPrefix(root + "/"), dir.hasSuffix("/bin"),
+               let named = Int(dir.dropFirst(root.count + 1).dropLast(4)) {
+                return PostgresBinaries(directory: dir, majorVersion: named)
             }
             guard let version = majorVersion(of: dir + "/postgres") else { continue }
             return PostgresBinaries(directory: dir, majorVersion: version)
