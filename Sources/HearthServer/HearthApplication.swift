@@ -32,6 +32,8 @@ public struct HearthDependencies: Sendable {
     var transfers: HouseholdTransferService?
     /// Private calendar feeds; without them `/feeds/…` is absent.
     var calendarFeeds: CalendarFeedService?
+    /// The accounts, for CalDAV's Basic sign-in; without them `/dav/…` is absent.
+    var users: UserService?
 
     public init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
@@ -44,7 +46,7 @@ public struct HearthDependencies: Sendable {
     init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
         graphQL: Executor?, authenticator: Authenticator, mcp: MCPSessions?, notificationActions: NotificationActionService?,
-        transfers: HouseholdTransferService? = nil, calendarFeeds: CalendarFeedService? = nil
+        transfers: HouseholdTransferService? = nil, calendarFeeds: CalendarFeedService? = nil, users: UserService? = nil
     ) {
         self.authenticator = authenticator
         self.database = database
@@ -58,6 +60,7 @@ public struct HearthDependencies: Sendable {
         self.notificationActions = notificationActions
         self.transfers = transfers
         self.calendarFeeds = calendarFeeds
+        self.users = users
     }
 }
 
@@ -92,6 +95,9 @@ public func buildRouter(
         HouseholdTransferController(transfers: transfers, authenticator: dependencies.authenticator).addRoutes(to: router)
     }
     if let feeds = dependencies.calendarFeeds { CalendarFeedController(feeds: feeds).addRoutes(to: router) }
+    if let feeds = dependencies.calendarFeeds, let users = dependencies.users {
+        CalDAVController(feeds: feeds, users: users, authenticator: dependencies.authenticator).addRoutes(to: router)
+    }
     if let app = configuration.webApp { WebAppController(app: app).addRoutes(to: router) }
     return router
 }

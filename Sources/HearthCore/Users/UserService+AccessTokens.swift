@@ -7,7 +7,7 @@ extension UserService {
     public static let accessTokenPrefix = "hpat_"
 
     /// Whether `token` has an access token's shape (not whether it is one).
-    static func isAccessToken(_ token: String) -> Bool {
+    public static func isAccessToken(_ token: String) -> Bool {
         token.hasPrefix(accessTokenPrefix) && token.utf8.count == accessTokenPrefix.utf8.count + 43
     }
     /// Most tokens one person may hold.

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A WebDAV `207 Multi-Status` body: per resource, the properties found (200) and those asked
+/// for that it does not have (404).
+struct DAVMultistatus {
+    /// One property's value as XML already written (escaped); empty for an empty element.
+    typealias Values = [DAVProperty: String]
+
+    private var responses = ""
+
+    /// Adds a resource at `href` with `values`, answering `requested` (or every value for allprop).
+    mutating func add(href: String, values: Values, requested: PropfindRequest) {
+        let wanted: [DAVProperty] = switch requested {
+        case .all: values.keys.sorted { ($0.namespace, $0.name) < ($1.namespace, $1.name) }
+        case .names(let names): names
+        }
+        var found = "", missing = ""
+        for property in wanted {
+            if let value = values[property] {
+                found += Self.element(property, value)
+            } else {
+                missing += Self.element(property, "")
+            }
+        }
+        responses += "<d:response><d:href>\(Self.escape(href))</d:href>"
+        if !found.isEmpty { responses += "<d:propstat><d:prop>\(found)</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>" }
+        if !missing.isEmpty { responses += "<d:propstat><d:prop>\(missing)</d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>" }
+        responses += "</d:response>"
+    }
+
+    var xml: String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <d:multistatus xmlns:d="DAV:" xmlns:c="\(DAVProperty.caldav)" xmlns:cs="\(DAVProperty.calendarServer)" xmlns:ical="\(DAVProperty.apple)">\
+        \(responses)</d:multistatus>
+        """
+    }
+
+    /// `<prefix:name>value</prefix:name>`; a property of an unknown namespace declares it on itself.
+    static func element(_ property: DAVProperty, _ value: String) -> String {
+        let tag = "\(property.prefix):\(property.name)"
+        let declaration = property.prefix == "x" ? " xmlns:x=\"\(escape(property.namespace))\"" : ""
+        return value.isEmpty ? "<\(tag)\(declaration)/>" : "<\(tag)\(declaration)>\(value)</\(tag)>"
+    }
+
+    /// `<d:href>…</d:href>`.
+    static func href(_ path: String) -> String { "<d:href>\(escape(path))</d:href>" }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
