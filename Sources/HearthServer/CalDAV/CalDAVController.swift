@@ -13,7 +13,8 @@ struct CalDAVController<Context: RequestContext>: Sendable {
     let users: UserService
     let authenticator: Authenticator
 
-    static var allowed: String { "OPTIONS, GET, HEAD, PROPFIND, REPORT, PUT, DELETE" }
+    /// The methods served so far (items' GET, REPORT, PUT and DELETE come with their reading and writing).
+    static var allowed: String { "OPTIONS, PROPFIND" }
 
     func addRoutes(to router: Router<Context>) {
         for method in [HTTPRequest.Method.get, .head, HTTPRequest.Method(rawValue: "PROPFIND")].compactMap({ $0 }) {
@@ -128,7 +129,6 @@ struct CalDAVController<Context: RequestContext>: Sendable {
             .dav("displayname"): DAVMultistatus.escape(collection.displayName),
             .caldav("supported-calendar-component-set"): "<c:comp name=\"\(collection.component)\"/>",
             DAVProperty(namespace: DAVProperty.calendarServer, name: "getctag"): "\"\(collection.tag)\"",
-            .dav("sync-token"): "https://hearth.invalid/sync/\(collection.tag)",
             DAVProperty(namespace: DAVProperty.apple, name: "calendar-color"): collection.kind == .task ? "#2E7D32" : "#1565C0",
             .dav("current-user-privilege-set"): privileges.map { "<d:privilege><d:\($0)/></d:privilege>" }.joined(),
         ]
