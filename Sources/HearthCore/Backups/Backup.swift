@@ -17,26 +17,19 @@ public enum Backup {
         // The counts and the dump read one snapshot: a repeatable-read transaction exports it and
         // stays open while pg_dump reads it (`--snapshot`), so the manifest says what the dump holds
         // however many people write meanwhile.
-        let counted = try await database.client.withConnection { connection in
-            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            do {
-                var snapshot = ""
-                for try await text in try await connection.query("SELECT pg_export_snapshot()", logger: logger).decode(String.self) { snapshot = text }
-                // pg_dump reads the snapshot while this connection counts in it.
-                async let dumped: Void = dump.dump(to: temporary, snapshot: snapshot, logger: logger)
-                let counts = Counts(
-                    migration: try await database.count("SELECT coalesce(max(version), 0)::int8 FROM schema_migrations", on: connection),
-                    households: try await database.count("SELECT count(*) FROM households", on: connection),
-                    people: try await database.count("SELECT count(*) FROM users", on: connection),
-                    tasks: try await database.count("SELECT count(*) FROM task_items", on: connection),
-                    products: try await database.count("SELECT count(*) FROM products WHERE removed_at IS NULL", on: connection))
-                try await dumped
-                try await connection.query("COMMIT", logger: logger)
-                return counts
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
+        let counted = try await database.readingOneSnapshot { connection in
+            var snapshot = ""
+            for try await text in try await connection.query("SELECT pg_export_snapshot()", logger: logger).decode(String.self) { snapshot = text }
+            // pg_dump reads the snapshot while this connection counts in it.
+            async let dumped: Void = dump.dump(to: temporary, snapshot: snapshot, logger: logger)
+            let counts = Counts(
+                migration: try await database.count("SELECT coalesce(max(version), 0)::int8 FROM schema_migrations", on: connection),
+                households: try await database.count("SELECT count(*) FROM households", on: connection),
+                people: try await database.count("SELECT count(*) FROM users", on: connection),
+                tasks: try await database.count("SELECT count(*) FROM task_items", on: connection),
+                products: try await database.count("SELECT count(*) FROM products WHERE removed_at IS NULL", on: connection))
+            try await dumped
+            return counts
         }
         let manifest = BackupManifest(
             hearthVersion: hearthVersion, migration: counted.migration, createdAt: now, households: counted.households,

@@ -101,13 +101,19 @@ public struct ScheduledBackups: ServiceHealth {
 
     /// The newest success and the newest failure any instance recorded.
     public struct Status: Sendable, Equatable {
-        public var lastSuccess: (at: Date, file: String, bytes: Int)?
-        public var lastFailure: (at: Date, error: String)?
-
-        public static func == (lhs: Status, rhs: Status) -> Bool {
-            lhs.lastSuccess?.at == rhs.lastSuccess?.at && lhs.lastSuccess?.file == rhs.lastSuccess?.file
-                && lhs.lastFailure?.at == rhs.lastFailure?.at && lhs.lastFailure?.error == rhs.lastFailure?.error
+        public struct Success: Sendable, Equatable {
+            public var at: Date
+            public var file: String
+            public var bytes: Int
         }
+
+        public struct Failure: Sendable, Equatable {
+            public var at: Date
+            public var error: String
+        }
+
+        public var lastSuccess: Success?
+        public var lastFailure: Failure?
 
         /// Whether the last attempt failed (a failure after the last success).
         var isFailing: Bool {
@@ -167,9 +173,9 @@ public struct ScheduledBackups: ServiceHealth {
         var status = Status()
         for row in rows {
             if let error = row.error {
-                status.lastFailure = (row.finishedAt, error)
+                status.lastFailure = Status.Failure(at: row.finishedAt, error: error)
             } else if let file = row.file {
-                status.lastSuccess = (row.finishedAt, file, row.bytes ?? 0)
+                status.lastSuccess = Status.Success(at: row.finishedAt, file: file, bytes: row.bytes ?? 0)
             }
         }
         return status
@@ -313,10 +319,6 @@ public struct ScheduledBackups: ServiceHealth {
 
     /// The UTC time in a file name: 20261126-130000.
     public static func stamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))-\(two(parts.hour))\(two(parts.minute))\(two(parts.second))"
+        date.basicFormat(in: .gmt).replacingOccurrences(of: "T", with: "-")
     }
 }

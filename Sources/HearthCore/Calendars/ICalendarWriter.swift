@@ -87,22 +87,11 @@ public struct ICalendarWriter: Sendable {
     }
 
     public static func utc(_ date: Date) -> String {
-        stamp(date, in: .gmt) + "Z"
+        date.basicFormat(in: .gmt) + "Z"
     }
 
     public static func local(_ date: Date, in zone: TimeZone) -> String {
-        stamp(date, in: zone)
-    }
-
-    private static func stamp(_ date: Date, in zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let digits = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return pad(parts.year, 4) + pad(parts.month, 2) + pad(parts.day, 2) + "T" + pad(parts.hour, 2) + pad(parts.minute, 2) + pad(parts.second, 2)
+        date.basicFormat(in: zone)
     }
 
     /// A UTC offset as iCalendar writes it: `+0100`, `-0530`.

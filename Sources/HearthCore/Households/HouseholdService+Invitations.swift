@@ -33,16 +33,22 @@ extension HouseholdService {
         try Self.authorize(caller, "create", invitation.subject)
         let code = SessionToken.generate()
         try await database.transaction(logger: logger) { connection in
-            try await connection.query(
-                """
-                INSERT INTO household_invitations (id, household_id, code_hash, role, created_by, created_at, expires_at, max_uses)
-                VALUES (\(invitation.id), \(householdID), \(Self.codeHash(code)), \(role.rawValue), \(caller.userID), \(now),
-                        \(invitation.expiresAt), \(maxUses))
-                """, logger: logger)
-            try await record(.invitationCreated, household: householdID, by: caller.userID, role: role, invitation: invitation.id, on: connection)
+            try await insertInvitation(id: invitation.id, householdID: householdID, role: role, code: code, by: caller.userID, at: now,
+                                       expiresAt: invitation.expiresAt, maxUses: maxUses, on: connection)
         }
         logger.info("invitation created", metadata: ["household": "\(householdID)", "invitation": "\(invitation.id)"])
         return CreatedInvitation(code: code, invitation: invitation)
+    }
+
+    /// Writes an invitation (only its code's hash) and its activity.
+    func insertInvitation(id: UUID, householdID: UUID, role: HouseholdRole, code: String, by creator: UUID, at now: Date, expiresAt: Date,
+                          maxUses: Int, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO household_invitations (id, household_id, code_hash, role, created_by, created_at, expires_at, max_uses)
+            VALUES (\(id), \(householdID), \(Self.codeHash(code)), \(role.rawValue), \(creator), \(now), \(expiresAt), \(maxUses))
+            """, logger: logger)
+        try await record(.invitationCreated, household: householdID, by: creator, role: role, invitation: id, on: connection)
     }
 
     /// The household's invitations the caller may manage, oldest first.

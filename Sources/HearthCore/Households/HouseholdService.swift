@@ -116,22 +116,27 @@ public final class HouseholdService: ServiceHealth {
         let now = clock.now
         let household = Household(id: UUID(), name: name, description: description ?? "", timeZone: timeZone, createdAt: now, updatedAt: now)
         try await database.transaction(logger: logger) { connection in
-            try await connection.query(
-                """
-                INSERT INTO households (id, name, description, time_zone, created_at, updated_at)
-                VALUES (\(household.id), \(household.name), \(household.description), \(household.timeZone), \(now), \(now))
-                """, logger: logger)
-            try await connection.query(
-                """
-                INSERT INTO household_members (household_id, user_id, role, joined_at)
-                VALUES (\(household.id), \(caller.userID), \(HouseholdRole.owner.rawValue), \(now))
-                """, logger: logger)
-            try await makeCurrentIfNone(household.id, userID: caller.userID, on: connection)
-            try await record(.householdCreated, household: household.id, by: caller.userID, on: connection)
+            try await insert(household, owner: caller.userID, on: connection)
         }
         await forget(users: [caller.userID])
         logger.info("household created", metadata: ["household": "\(household.id)", "user": "\(caller.userID)"])
         return household
+    }
+
+    /// Writes a new household with `owner` as its owner (their current household if they had none), and its activity.
+    func insert(_ household: Household, owner: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO households (id, name, description, time_zone, created_at, updated_at)
+            VALUES (\(household.id), \(household.name), \(household.description), \(household.timeZone), \(household.createdAt), \(household.updatedAt))
+            """, logger: logger)
+        try await connection.query(
+            """
+            INSERT INTO household_members (household_id, user_id, role, joined_at)
+            VALUES (\(household.id), \(owner), \(HouseholdRole.owner.rawValue), \(household.createdAt))
+            """, logger: logger)
+        try await makeCurrentIfNone(household.id, userID: owner, on: connection)
+        try await record(.householdCreated, household: household.id, by: owner, on: connection)
     }
 
     /// A household the caller may read, else `notFound`.

@@ -25,16 +25,8 @@ public struct HouseholdTransferService: Sendable {
         let household = try await households.readableHousehold(caller, householdID)
         try HouseholdService.authorize(caller, "export", household.subject)
         let logger = self.logger
-        let exported = try await database.client.withConnection { connection in
-            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            do {
-                let document = try await Self.read(household, on: connection, logger: logger)
-                try await connection.query("COMMIT", logger: logger)
-                return document
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
+        let exported = try await database.readingOneSnapshot { connection in
+            try await Self.read(household, on: connection, logger: logger)
         }
         return HouseholdExport(format: HouseholdExport.formatName, version: HouseholdExport.currentVersion, exportedAt: clock.now,
                                household: exported.household, members: exported.members, labels: exported.labels, items: exported.items,
@@ -198,15 +190,7 @@ public struct HouseholdTransferService: Sendable {
                               on connection: PostgresConnection, logger: Logger) async throws -> (result: Imported, memberIDs: [UUID]) {
         let household = Household(id: UUID(), name: document.household.name, description: document.household.description,
                                   timeZone: document.household.timeZone, createdAt: now, updatedAt: now)
-        try await connection.query("""
-            INSERT INTO households (id, name, description, time_zone, created_at, updated_at)
-            VALUES (\(household.id), \(household.name), \(household.description), \(household.timeZone), \(now), \(now))
-            """, logger: logger)
-        try await connection.query("""
-            INSERT INTO household_members (household_id, user_id, role, joined_at) VALUES (\(household.id), \(owner), \(HouseholdRole.owner.rawValue), \(now))
-            """, logger: logger)
-        try await households.makeCurrentIfNone(household.id, userID: owner, on: connection)
-        try await households.record(.householdCreated, household: household.id, by: owner, on: connection)
+        try await households.insert(household, owner: owner, on: connection)
 
         // Members: accounts here by email join with their role; the others are invited.
         var accounts: [String: UUID] = [:]
@@ -230,13 +214,8 @@ public struct HouseholdTransferService: Sendable {
                 added.append((member.email, member.role))
             } else if !invitations.contains(where: { $0.email == member.email }) {
                 let code = SessionToken.generate()
-                let invitation = UUID()
-                try await connection.query("""
-                    INSERT INTO household_invitations (id, household_id, code_hash, role, created_by, created_at, expires_at, max_uses)
-                    VALUES (\(invitation), \(household.id), \(HouseholdService.codeHash(code)), \(member.role.rawValue), \(owner), \(now),
-                            \(now.addingTimeInterval(invitationLifetime)), 1)
-                    """, logger: logger)
-                try await households.record(.invitationCreated, household: household.id, by: owner, role: member.role, invitation: invitation, on: connection)
+                try await households.insertInvitation(id: UUID(), householdID: household.id, role: member.role, code: code, by: owner, at: now,
+                                                      expiresAt: now.addingTimeInterval(invitationLifetime), maxUses: 1, on: connection)
                 invitations.append((member.email, member.role, code))
             }
         }

@@ -42,6 +42,22 @@ extension Database {
         }
     }
 
+    /// Runs `body` in a read-only repeatable-read transaction: every statement it runs on the
+    /// connection reads one snapshot, however many write meanwhile (a backup's counts, an export).
+    func readingOneSnapshot<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            do {
+                let result = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
     /// Runs `query` on `connection` when given — inside a transaction, which must never wait for a
     /// second connection from the pool (with every pooled connection in such a wait, none comes) —
     /// else on the pool.
