@@ -47,6 +47,8 @@ public struct HearthServices: Sendable {
     public let transfers: HouseholdTransferService
     /// Private calendar feeds.
     public let calendarFeeds: CalendarFeedService
+    /// The households' calendars over CalDAV.
+    public let calendars: CalendarService
     /// Scheduled backups, when configured.
     public let backups: ScheduledBackups?
     /// Every service's health check (and the database's and its bus's), for `Query.health` and `/healthz`.
@@ -71,6 +73,7 @@ public struct HearthServices: Sendable {
         transfers = HouseholdTransferService(database: database, households: households, clock: clock, logger: logger)
         calendarFeeds = CalendarFeedService(database: database, households: households, clock: clock, publicURL: configuration.delivery.publicURL,
                                             logger: logger)
+        calendars = CalendarService(database: database, tasks: tasks, clock: clock, retentionDays: configuration.sync.retentionDays, logger: logger)
         backups = configuration.backups.map { ScheduledBackups(schedule: $0, database: database, clock: clock, logger: logger) }
         health = HealthRegistry([database, database.bus, users, households, stores, tasks, delivery] + (backups.map { [$0] } ?? []))
         self.clock = clock

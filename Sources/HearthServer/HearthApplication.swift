@@ -32,6 +32,8 @@ public struct HearthDependencies: Sendable {
     var transfers: HouseholdTransferService?
     /// Private calendar feeds; without them `/feeds/…` is absent.
     var calendarFeeds: CalendarFeedService?
+    /// The households' calendars over CalDAV; without them (or the accounts) `/dav/…` is absent.
+    var calendars: CalendarService?
     /// The accounts, for CalDAV's Basic sign-in; without them `/dav/…` is absent.
     var users: UserService?
 
@@ -46,7 +48,7 @@ public struct HearthDependencies: Sendable {
     init(
         database: Database, migrator: Migrator, health: HealthRegistry, metrics: PrometheusCollectorRegistry,
         graphQL: Executor?, authenticator: Authenticator, mcp: MCPSessions?, notificationActions: NotificationActionService?,
-        transfers: HouseholdTransferService? = nil, calendarFeeds: CalendarFeedService? = nil, users: UserService? = nil
+        transfers: HouseholdTransferService? = nil, calendarFeeds: CalendarFeedService? = nil, calendars: CalendarService? = nil, users: UserService? = nil
     ) {
         self.authenticator = authenticator
         self.database = database
@@ -60,6 +62,7 @@ public struct HearthDependencies: Sendable {
         self.notificationActions = notificationActions
         self.transfers = transfers
         self.calendarFeeds = calendarFeeds
+        self.calendars = calendars
         self.users = users
     }
 }
@@ -95,8 +98,8 @@ public func buildRouter(
         HouseholdTransferController(transfers: transfers, authenticator: dependencies.authenticator).addRoutes(to: router)
     }
     if let feeds = dependencies.calendarFeeds { CalendarFeedController(feeds: feeds).addRoutes(to: router) }
-    if let feeds = dependencies.calendarFeeds, let users = dependencies.users {
-        CalDAVController(feeds: feeds, users: users, authenticator: dependencies.authenticator).addRoutes(to: router)
+    if let calendars = dependencies.calendars, let users = dependencies.users {
+        CalDAVController(calendars: calendars, users: users, authenticator: dependencies.authenticator).addRoutes(to: router)
     }
     if let app = configuration.webApp { WebAppController(app: app).addRoutes(to: router) }
     return router

@@ -77,7 +77,7 @@ public struct HearthRuntime: Sendable {
             database: database, migrator: migrator, health: services.health, metrics: metrics,
             graphQL: schema.makeExecutor(logger: logger, configuration: configuration.executor), authenticator: .sessions(services.users, services.households), mcp: mcp,
             notificationActions: services.notificationActions, transfers: services.transfers,
-            calendarFeeds: services.calendarFeeds, users: services.users)
+            calendarFeeds: services.calendarFeeds, calendars: services.calendars, users: services.users)
     }
 
     /// The HTTP application; `onServerRunning` receives the bound port (useful with port 0).

@@ -14,11 +14,20 @@ import Testing
     typealias Server = UsersOverHTTPTests.Server
     static let python = CalendarFeedOverHTTPTests.python
     static let discover = DeliveryCryptoTests.root.appendingPathComponent("scripts/clients/caldav_discover.py").path
+    static let roundtrip = DeliveryCryptoTests.root.appendingPathComponent("scripts/clients/caldav_roundtrip.py").path
     static let hasClient = ChildProcess.succeeds(python, ["-c", "import caldav"])
 
+    /// Runs a step of caldav_roundtrip.py; its JSON.
+    static func roundtrip(_ arguments: [String]) async throws -> [String: Any] {
+        let run = try await ChildProcess.run(python, [roundtrip] + arguments)
+        #expect(run.status == 0, "\(run.text.suffix(4000))")
+        return try #require(try? JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.text.suffix(4000))")
+    }
+
     static func request(_ server: Server, _ method: HTTPRequest.Method, _ path: String, authorization: String?, depth: String? = nil,
-                        body: String? = nil) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: String) {
+                        body: String? = nil, headers extra: HTTPFields = [:]) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: String) {
         var headers: HTTPFields = [.contentType: "application/xml"]
+        headers.append(contentsOf: extra)
         if let authorization { headers[.authorization] = authorization }
         if let depth, let name = HTTPField.Name("Depth") { headers[name] = depth }
         let response = try await server.client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
@@ -82,6 +91,205 @@ import Testing
             // Another person's calendar home is not found.
             let other = try await Self.request(server, propfind, "/dav/calendars/\(ann.id)/", authorization: Self.basic("ben@example.org", read), depth: "1")
             #expect(other.status == .notFound)
+        }
+    }
+
+    @Test(.enabled(if: hasClient || DeliveryCryptoTests.isCI, "SKIPPED: needs caldav in .build/python-caldav (make test installs it)"))
+    func aCalendarAppWritesTasksAndEventsAndSyncsTheirChanges() async throws {
+        try #require(Self.hasClient, "caldav is missing from \(Self.python) (make test installs it)")
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann, name: "Elm Street")
+            let port = try #require(server.client.port)
+            let write = try await Self.token(server, ann, scopes: "READ, WRITE")
+            let account = ["http://127.0.0.1:\(port)/.well-known/caldav", "ann@example.org", write, home]
+
+            // The app saves a task and an event; GraphQL finds them, times read in the household's zone (Europe/Berlin).
+            let made = try await Self.roundtrip(["create"] + account)
+            let todoURL = try #require(made["todo"] as? String)
+            let eventURL = try #require(made["event"] as? String)
+            #expect(made["todos"] as? [String] == [todoURL] && made["events"] as? [String] == [eventURL])
+            #expect(made["todoCategories"] as? [String] == ["Errands", "Kitchen"])
+            // What the app wrote and Hearth does not model comes back as it was (the library gives lines ended by LF).
+            let todoLines = try #require(made["todoData"] as? String).split(whereSeparator: \.isNewline)
+            #expect(todoLines.contains("X-EXAMPLE-CLIENT-STATE:keep me exactly") && todoLines.contains("X-APPLE-SORT-ORDER:42"), "\(todoLines)")
+            #expect(todoLines.contains("UID:roundtrip-todo-1@example.org") && todoLines.contains("TRIGGER;RELATED=END:-PT30M"), "\(todoLines)")
+            let day = try await server.data("""
+                query($h: UUID!) { occursOn(householdId: $h, date: "2026-11-30") { kind title notes priority deadline remindAt labels { name } completed } }
+                """, ["h": home], token: ann.token)
+            let task = try #require((day["occursOn"] as? [[String: Any]])?.first, "\(day)")
+            #expect(task["title"] as? String == "Buy candles" && task["notes"] as? String == "Beeswax, not paraffin" && task["priority"] as? String == "HIGH")
+            #expect((task["deadline"] as? String)?.hasPrefix("2026-11-30T16:00:00") == true, "17:00 in Berlin is 16:00 UTC: \(task)")
+            #expect((task["remindAt"] as? String)?.hasPrefix("2026-11-30T15:30:00") == true, "\(task)")
+            #expect((task["labels"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Errands", "Kitchen"])
+            let evening = try await server.data("""
+                query($h: UUID!) { occursOn(householdId: $h, date: "2026-11-29") { kind title startsAt endsAt location } }
+                """, ["h": home], token: ann.token)
+            let event = try #require((evening["occursOn"] as? [[String: Any]])?.first, "\(evening)")
+            #expect(event["kind"] as? String == "EVENT" && event["title"] as? String == "Advent dinner" && event["location"] as? String == "Grandma's")
+            #expect((event["startsAt"] as? String)?.hasPrefix("2026-11-29T17:00:00") == true && (event["endsAt"] as? String)?.hasPrefix("2026-11-29T20:00:00") == true)
+
+            // The app renames and completes the task and deletes the event; a sync from the earlier tokens brings exactly that.
+            let taskToken = try #require(made["taskToken"] as? String)
+            let eventToken = try #require(made["eventToken"] as? String)
+            let edited = try await Self.roundtrip(["edit"] + account + [taskToken, eventToken])
+            let tasksSync = try #require(edited["tasks"] as? [String: Any])
+            let eventsSync = try #require(edited["events"] as? [String: Any])
+            #expect(tasksSync["changed"] as? [String] == [todoURL] && tasksSync["deleted"] as? [String] == [], "\(tasksSync)")
+            #expect(eventsSync["changed"] as? [String] == [] && eventsSync["deleted"] as? [String] == [eventURL], "\(eventsSync)")
+            #expect((edited["todoData"] as? String)?.split(whereSeparator: \.isNewline).contains("X-EXAMPLE-CLIENT-STATE:keep me exactly") == true)
+            let after = try await server.data("""
+                query($h: UUID!) { tasks(householdId: $h) { edges { node { kind title completed deadline } } } }
+                """, ["h": home], token: ann.token)
+            let nodes = ((after["tasks"] as? [String: Any])?["edges"] as? [[String: Any]])?.compactMap { $0["node"] as? [String: Any] } ?? []
+            #expect(nodes.count == 1, "the event is gone: \(nodes)")
+            #expect(nodes.first?["title"] as? String == "Buy beeswax candles" && nodes.first?["completed"] as? Bool == true, "\(nodes)")
+            #expect((nodes.first?["deadline"] as? String)?.hasPrefix("2026-11-30T16:00:00") == true)
+        }
+    }
+
+    static func todo(uid: String, summary: String, extra: String = "") -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:\(summary)\r\n\(extra)END:VTODO\r\nEND:VCALENDAR\r\n"
+    }
+
+    @Test func writesFollowTheHouseholdsPermissionsAndETags() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let ben = try await HouseholdsOverHTTPTests.person(server, "Ben")
+            let cy = try await HouseholdsOverHTTPTests.person(server, "Cy")
+            let dee = try await HouseholdsOverHTTPTests.person(server, "Dee")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann, name: "Elm Street")
+            try await HouseholdsOverHTTPTests.add(server, ann, home, ben, "MEMBER")
+            try await HouseholdsOverHTTPTests.add(server, ann, home, cy, "VIEWER")
+            let annAuth = Self.basic("ann@example.org", try await Self.token(server, ann, scopes: "READ, WRITE"))
+            let benAuth = Self.basic("ben@example.org", try await Self.token(server, ben, scopes: "READ, WRITE"))
+            let benRead = Self.basic("ben@example.org", try await Self.token(server, ben, scopes: "READ"))
+            let cyAuth = Self.basic("cy@example.org", try await Self.token(server, cy, scopes: "READ, WRITE"))
+            let deeAuth = Self.basic("dee@example.org", try await Self.token(server, dee, scopes: "READ, WRITE"))
+            let annTasks = "/dav/calendars/\(ann.id)/\(home)-tasks/"
+            let benTasks = "/dav/calendars/\(ben.id)/\(home)-tasks/"
+            let create: HTTPFields = [.ifNoneMatch: "*"]
+
+            // Made once; made again with If-None-Match: * is 412.
+            let made = try await Self.request(server, .put, annTasks + "shopping.ics", authorization: annAuth, body: Self.todo(uid: "shopping", summary: "Shopping"),
+                                              headers: create)
+            #expect(made.status == .created, "\(made.body)")
+            let firstTag = try #require(made.headers[.eTag])
+            let again = try await Self.request(server, .put, annTasks + "shopping.ics", authorization: annAuth, body: Self.todo(uid: "shopping", summary: "Other"),
+                                               headers: create)
+            #expect(again.status == .preconditionFailed)
+
+            // A viewer, a READ token and a stranger cannot write; the stranger does not even see the calendar.
+            let viewer = try await Self.request(server, .put, "/dav/calendars/\(cy.id)/\(home)-tasks/x.ics", authorization: cyAuth,
+                                                body: Self.todo(uid: "x", summary: "X"), headers: create)
+            #expect(viewer.status == .forbidden && viewer.body.contains("<d:need-privileges/>"), "\(viewer.body)")
+            let readOnly = try await Self.request(server, .put, benTasks + "x.ics", authorization: benRead, body: Self.todo(uid: "x", summary: "X"), headers: create)
+            #expect(readOnly.status == .forbidden && readOnly.body.contains("may only read"))
+            let stranger = try await Self.request(server, .get, "/dav/calendars/\(dee.id)/\(home)-tasks/shopping.ics", authorization: deeAuth)
+            #expect(stranger.status == .notFound)
+            let propfind = try #require(HTTPRequest.Method("PROPFIND"))
+            let deeHome = try await Self.request(server, propfind, "/dav/calendars/\(dee.id)/", authorization: deeAuth, depth: "1")
+            #expect(deeHome.status.code == 207 && !deeHome.body.contains(home))
+
+            // A stale ETag is 412 and changes nothing; fetched again and re-sent with the new one, it applies.
+            let fetched = try await Self.request(server, .get, benTasks + "shopping.ics", authorization: benAuth)
+            #expect(fetched.status == .ok && fetched.headers[.eTag] == firstTag && fetched.body.contains("SUMMARY:Shopping\r\n"))
+            let listed = try await server.data("query($h: UUID!) { tasks(householdId: $h) { edges { node { id } } } }", ["h": home], token: ann.token)
+            let taskID = try #require((((listed["tasks"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"] as? [String: Any])?["id"] as? String)
+            _ = try await server.data(#"mutation($id: UUID!) { updateTask(id: $id, input: {notes: "Candles"}) { id } }"#, ["id": taskID], token: ann.token)
+            let stale = try await Self.request(server, .put, benTasks + "shopping.ics", authorization: benAuth,
+                                               body: Self.todo(uid: "shopping", summary: "Big shopping"), headers: [.ifMatch: firstTag])
+            #expect(stale.status == .preconditionFailed && stale.body.contains("fetch it"))
+            let title = "query($id: UUID!) { task(id: $id) { title notes } }"
+            #expect(((try await server.data(title, ["id": taskID], token: ann.token))["task"] as? [String: Any])?["title"] as? String == "Shopping")
+            let refetched = try await Self.request(server, .get, benTasks + "shopping.ics", authorization: benAuth)
+            #expect(refetched.body.contains("DESCRIPTION:Candles\r\n"))
+            let newTag = try #require(refetched.headers[.eTag])
+            #expect(newTag != firstTag)
+            let applied = try await Self.request(server, .put, benTasks + "shopping.ics", authorization: benAuth,
+                                                 body: Self.todo(uid: "shopping", summary: "Big shopping", extra: "DESCRIPTION:Candles\r\n"), headers: [.ifMatch: newTag])
+            #expect(applied.status == .noContent && applied.headers[.eTag] != newTag)
+            let task = (try await server.data(title, ["id": taskID], token: ann.token))["task"] as? [String: Any]
+            #expect(task?["title"] as? String == "Big shopping" && task?["notes"] as? String == "Candles")
+
+            // What is not an item Hearth can keep is refused with the precondition that names why.
+            let broken = try await Self.request(server, .put, annTasks + "broken.ics", authorization: annAuth,
+                                                body: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+            #expect(broken.status == .badRequest && broken.body.contains("<c:valid-calendar-data/>") && broken.body.contains("line 5"), "\(broken.body)")
+            let annEvents = "/dav/calendars/\(ann.id)/\(home)-events/"
+            let todoAsEvent = try await Self.request(server, .put, annEvents + "t.ics", authorization: annAuth, body: Self.todo(uid: "t", summary: "T"))
+            #expect(todoAsEvent.status == .forbidden && todoAsEvent.body.contains("<c:supported-calendar-component/>"), "\(todoAsEvent.body)")
+            let noStart = try await Self.request(server, .put, annEvents + "e.ics", authorization: annAuth,
+                                                 body: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e\r\nSUMMARY:E\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+            #expect(noStart.status == .forbidden && noStart.body.contains("<c:valid-calendar-object-resource/>") && noStart.body.contains("DTSTART"))
+            let repeating = try await Self.request(server, .put, annTasks + "r.ics", authorization: annAuth,
+                                                   body: Self.todo(uid: "r", summary: "Bins", extra: "DUE:20261201T070000Z\r\nRRULE:FREQ=WEEKLY\r\n"))
+            #expect(repeating.status == .forbidden && repeating.body.contains("<c:supported-calendar-component/>") && repeating.body.contains("repeating"))
+            let sameUID = try await Self.request(server, .put, annTasks + "copy.ics", authorization: annAuth, body: Self.todo(uid: "shopping", summary: "Copy"))
+            #expect(sameUID.status == .forbidden && sameUID.body.contains("<c:no-uid-conflict><d:href>shopping.ics</d:href>"), "\(sameUID.body)")
+
+            // Members may not delete (as in the API); a stale If-Match is 412; the owner's current one deletes.
+            let memberDelete = try await Self.request(server, .delete, benTasks + "shopping.ics", authorization: benAuth)
+            #expect(memberDelete.status == .forbidden)
+            let staleDelete = try await Self.request(server, .delete, annTasks + "shopping.ics", authorization: annAuth, headers: [.ifMatch: newTag])
+            #expect(staleDelete.status == .preconditionFailed)
+            let current = try #require(try await Self.request(server, .get, annTasks + "shopping.ics", authorization: annAuth).headers[.eTag])
+            let deleted = try await Self.request(server, .delete, annTasks + "shopping.ics", authorization: annAuth, headers: [.ifMatch: current])
+            #expect(deleted.status == .noContent)
+            #expect(try await Self.request(server, .get, annTasks + "shopping.ics", authorization: annAuth).status == .notFound)
+
+            // A token that is not one Hearth gave is 403 DAV:valid-sync-token.
+            let report = try #require(HTTPRequest.Method("REPORT"))
+            let badToken = try await Self.request(server, report, annTasks, authorization: annAuth, body: Self.sync(token: "http://hearth.invalid/ns/sync/nonsense"))
+            #expect(badToken.status == .forbidden && badToken.body.contains("<d:valid-sync-token/>"))
+
+            // A revoked token is refused at once.
+            let revocable = try await server.data("mutation { createAccessToken(input: {name: \"Phone\", scopes: [READ]}) { token accessToken { id } } }", token: ann.token)
+            let created = try #require(revocable["createAccessToken"] as? [String: Any])
+            let phone = Self.basic("ann@example.org", try #require(created["token"] as? String))
+            #expect(try await Self.request(server, propfind, annTasks, authorization: phone, depth: "0").status.code == 207)
+            let id = try #require((created["accessToken"] as? [String: Any])?["id"] as? String)
+            _ = try await server.data("mutation($id: UUID!) { revokeAccessToken(id: $id) { id } }", ["id": id], token: ann.token)
+            #expect(try await Self.request(server, propfind, annTasks, authorization: phone, depth: "0").status == .unauthorized)
+        }
+    }
+
+    static func sync(token: String, limit: Int? = nil) -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?><d:sync-collection xmlns:d="DAV:"><d:sync-token>\(token)</d:sync-token><d:sync-level>1</d:sync-level>\
+        \(limit.map { "<d:limit><d:nresults>\($0)</d:nresults></d:limit>" } ?? "")<d:prop><d:getetag/></d:prop></d:sync-collection>
+        """
+    }
+
+    @Test func aLimitedSyncIsTruncatedAndContinued() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann, name: "Elm Street")
+            let auth = Self.basic("ann@example.org", try await Self.token(server, ann, scopes: "READ, WRITE"))
+            let tasks = "/dav/calendars/\(ann.id)/\(home)-tasks/"
+            for name in ["a", "b", "c"] {
+                let made = try await Self.request(server, .put, tasks + name + ".ics", authorization: auth, body: Self.todo(uid: name, summary: name.uppercased()))
+                #expect(made.status == .created)
+            }
+            let report = try #require(HTTPRequest.Method("REPORT"))
+            func hrefs(_ body: String) -> [String] {
+                body.components(separatedBy: "<d:href>").dropFirst().compactMap { $0.components(separatedBy: "</d:href>").first }
+            }
+            func token(_ body: String) throws -> String {
+                try #require(body.components(separatedBy: "<d:sync-token>").last?.components(separatedBy: "</d:sync-token>").first)
+            }
+            let first = try await Self.request(server, report, tasks, authorization: auth, body: Self.sync(token: "", limit: 2))
+            #expect(first.status.code == 207)
+            #expect(hrefs(first.body) == [tasks + "a.ics", tasks + "b.ics", tasks], "\(first.body)")
+            #expect(first.body.contains("<d:status>HTTP/1.1 507 Insufficient Storage</d:status>"))
+            let rest = try await Self.request(server, report, tasks, authorization: auth, body: Self.sync(token: try token(first.body), limit: 2))
+            #expect(hrefs(rest.body) == [tasks + "c.ics"] && !rest.body.contains("507"), "\(rest.body)")
+            // Up to date: nothing; after a deletion, exactly that.
+            let quiet = try await Self.request(server, report, tasks, authorization: auth, body: Self.sync(token: try token(rest.body)))
+            #expect(hrefs(quiet.body) == [], "\(quiet.body)")
+            #expect(try await Self.request(server, .delete, tasks + "b.ics", authorization: auth).status == .noContent)
+            let gone = try await Self.request(server, report, tasks, authorization: auth, body: Self.sync(token: try token(quiet.body)))
+            #expect(hrefs(gone.body) == [tasks + "b.ics"] && gone.body.contains("<d:status>HTTP/1.1 404 Not Found</d:status>"), "\(gone.body)")
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// and date-times in UTC (`20261126T093000Z`) or local to a zone (`TZID=Europe/Berlin:20261126T103000`).
 public struct ICalendarWriter: Sendable {
     /// What was written so far.
-    public private(set) var output = ""
+    public internal(set) var output = ""
 
     public init() {}
 

@@ -7,6 +7,8 @@ struct DAVMultistatus {
     typealias Values = [DAVProperty: String]
 
     private var responses = ""
+    /// The token a sync-collection answer ends with.
+    var syncToken: String?
 
     /// Adds a resource at `href` with `values`, answering `requested` (or every value for allprop).
     mutating func add(href: String, values: Values, requested: PropfindRequest) {
@@ -28,11 +30,23 @@ struct DAVMultistatus {
         responses += "</d:response>"
     }
 
+    /// A resource answered by a status alone: a deleted item in a sync (404), a truncated answer (507).
+    mutating func add(href: String, status: String) {
+        responses += "<d:response><d:href>\(Self.escape(href))</d:href><d:status>HTTP/1.1 \(status)</d:status></d:response>"
+    }
+
+    /// A PROPPATCH answer refusing every property named (403): Hearth keeps no dead properties.
+    mutating func refuse(href: String, properties: [DAVProperty]) {
+        let refused = properties.map { Self.element($0, "") }.joined()
+        responses += "<d:response><d:href>\(Self.escape(href))</d:href><d:propstat><d:prop>\(refused)</d:prop>"
+            + "<d:status>HTTP/1.1 403 Forbidden</d:status></d:propstat></d:response>"
+    }
+
     var xml: String {
         """
         <?xml version="1.0" encoding="utf-8"?>
         <d:multistatus xmlns:d="DAV:" xmlns:c="\(DAVProperty.caldav)" xmlns:cs="\(DAVProperty.calendarServer)" xmlns:ical="\(DAVProperty.apple)">\
-        \(responses)</d:multistatus>
+        \(responses)\(syncToken.map { "<d:sync-token>\(Self.escape($0))</d:sync-token>" } ?? "")</d:multistatus>
         """
     }
 

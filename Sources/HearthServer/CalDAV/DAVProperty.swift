@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// A WebDAV property's name: its XML namespace and local name, e.g. `DAV:` `displayname`.
 struct DAVProperty: Hashable, Sendable {
@@ -12,6 +9,8 @@ struct DAVProperty: Hashable, Sendable {
     static let caldav = "urn:ietf:params:xml:ns:caldav"
     static let calendarServer = "http://calendarserver.org/ns/"
     static let apple = "http://apple.com/ns/ical/"
+    /// Hearth's own elements (an error's message).
+    static let hearth = "http://hearth.invalid/ns/"
 
     static func dav(_ name: String) -> DAVProperty { DAVProperty(namespace: dav, name: name) }
     static func caldav(_ name: String) -> DAVProperty { DAVProperty(namespace: caldav, name: name) }
@@ -28,7 +27,7 @@ struct DAVProperty: Hashable, Sendable {
     }
 }
 
-/// What a PROPFIND asks for: named properties, or all of them (`allprop`, or no body at all).
+/// What a PROPFIND or REPORT asks for: named properties, or all of them (`allprop`, or no body at all).
 enum PropfindRequest: Equatable {
     case all
     case names([DAVProperty])
@@ -36,36 +35,21 @@ enum PropfindRequest: Equatable {
     /// Reads a PROPFIND body; nil when it is not well-formed XML (answered 400).
     static func parse(_ body: Data) -> PropfindRequest? {
         guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return .all }
-        let reader = Reader()
-        let parser = XMLParser(data: body)
-        parser.shouldProcessNamespaces = true
-        parser.delegate = reader
-        guard parser.parse() else { return nil }
-        return reader.all || reader.names.isEmpty && !reader.sawProp ? .all : .names(reader.names)
+        guard let root = DAVElement.parse(body) else { return nil }
+        return PropfindRequest(root)
     }
 
-    private final class Reader: NSObject, XMLParserDelegate {
-        var names: [DAVProperty] = []
-        var all = false
-        var sawProp = false
-        private var depthInProp: Int?
-        private var depth = 0
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
-            depth += 1
-            if let start = depthInProp {
-                if depth == start + 1 { names.append(DAVProperty(namespace: namespaceURI ?? "", name: name)) }
-            } else if namespaceURI == DAVProperty.dav && name == "prop" {
-                depthInProp = depth
-                sawProp = true
-            } else if namespaceURI == DAVProperty.dav && name == "allprop" {
-                all = true
-            }
+    /// What the request element (`propfind`, or a REPORT's) asks for: its `prop`, else everything.
+    init(_ request: DAVElement) {
+        if let prop = request.child(DAVProperty.dav, "prop"), request.child(DAVProperty.dav, "allprop") == nil {
+            self = .names(prop.propertyNames)
+        } else {
+            self = .all
         }
+    }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            if depthInProp == depth { depthInProp = nil }
-            depth -= 1
-        }
+    /// Whether `property` is asked for by name.
+    func names(_ property: DAVProperty) -> Bool {
+        if case .names(let names) = self { names.contains(property) } else { false }
     }
 }

@@ -1,0 +1,224 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A person's household calendars as calendar apps see them over CalDAV: each household's tasks
+/// (VTODO) and events (VEVENT), read and written through the task service (one code path, so
+/// writes reach sync, reminders and notifications like any other), with each item's version as
+/// its ETag and the change log as the source of sync tokens.
+public struct CalendarService: Sendable {
+    let database: Database
+    let tasks: TaskService
+    let clock: any HearthClock
+    /// How long a sync token stays valid (the change log's tombstone retention).
+    let retentionDays: Int
+    let logger: Logger
+
+    public init(database: Database, tasks: TaskService, clock: any HearthClock, retentionDays: Int, logger: Logger) {
+        self.database = database
+        self.tasks = tasks
+        self.clock = clock
+        self.retentionDays = retentionDays
+        self.logger = logger
+    }
+
+    /// Most items one sync-collection answer holds (more: truncated, continued with the token).
+    public static let maximumSyncPage = 5_000
+
+    // MARK: Collections
+
+    private struct CollectionRow: TypedRow {
+        let id: UUID
+        let name: String
+        let zone: String
+        let taskTag: String
+        let eventTag: String
+
+        init(_ row: inout RowCells) throws {
+            (id, name, zone) = (try row("id"), try row("name"), try row("time_zone"))
+            (taskTag, eventTag) = (try row("task_tag"), try row("event_tag"))
+        }
+    }
+
+    /// The caller's calendars: two for each household they may read.
+    public func collections(_ caller: Caller) async throws -> [CalendarCollection] {
+        let readable = caller.roles.keys.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
+        guard !readable.isEmpty else { return [] }
+        // A tag sums the versions of the calendar's logged changes: any change, committed in any
+        // order (a late commit can carry an older version than the newest seen), moves it.
+        let rows = try await database.client.query("""
+            SELECT h.id, h.name, h.time_zone,
+                   coalesce((SELECT sum(c.version)::text || '-' || count(*) FROM sync_changes c
+                             WHERE c.household_id = h.id AND c.type = 'TASK' AND c.kind IS DISTINCT FROM 'EVENT'), '0') AS task_tag,
+                   coalesce((SELECT sum(c.version)::text || '-' || count(*) FROM sync_changes c
+                             WHERE c.household_id = h.id AND c.type = 'TASK' AND c.kind IS DISTINCT FROM 'TASK'), '0') AS event_tag
+            FROM households h WHERE h.id = ANY(\(readable)) ORDER BY lower(h.name), h.id
+            """, logger: logger).rows(as: CollectionRow.self)
+        return rows.flatMap { row in
+            let writable = caller.ability.can("create", .ofHousehold("Task", row.id))
+            return [TaskKind.task, .event].map { kind in
+                CalendarCollection(householdID: row.id, householdName: row.name, timeZone: row.zone, kind: kind,
+                                   tag: kind == .task ? row.taskTag : row.eventTag, writable: writable)
+            }
+        }
+    }
+
+    /// The caller's calendar named `name` (`<household id>-tasks` or `-events`), if they may read it.
+    public func collection(_ caller: Caller, named name: String) async throws -> CalendarCollection? {
+        try await collections(caller).first { $0.name == name }
+    }
+
+    // MARK: Items
+
+    /// One item of a calendar as an app reads it.
+    public struct Entry: Sendable {
+        /// Its resource name in the calendar, e.g. `<uid>.ics`.
+        public var name: String
+        public var uid: String
+        public var item: TaskItem
+        /// What the app wrote that Hearth does not model.
+        public var extra: String?
+
+        /// The ETag: the item's version.
+        public var etag: String { "\"\(item.version)\"" }
+
+        /// The item as iCalendar, its times in `zone`.
+        public func iCalendar(in zone: TimeZone) -> String { item.iCalendar(uid: uid, extra: extra, zone: zone) }
+    }
+
+    private struct EntryRow: TypedRow {
+        let entry: Entry
+
+        init(_ row: inout RowCells) throws {
+            let item = try TaskItemRow(&row).item
+            entry = Entry(name: try row("calendar_name"), uid: try row("calendar_uid"), item: item, extra: try row("calendar_extra"))
+        }
+    }
+
+    static let entrySelect = TaskService.itemSelect + """
+        , COALESCE(t.calendar_name, t.id::text || '.ics') AS calendar_name, COALESCE(t.calendar_uid, t.id::text) AS calendar_uid, t.calendar_extra
+        """
+
+    /// The calendar's items (those named `names`, when given), with their labels, by name.
+    public func entries(_ collection: CalendarCollection, names: [String]? = nil, ids: [UUID]? = nil) async throws -> [Entry] {
+        let rows = try await database.client.query("""
+            SELECT \(unescaped: Self.entrySelect) FROM task_items t
+            WHERE t.household_id = \(collection.householdID) AND t.kind = \(collection.kind.rawValue)
+              AND (\(names == nil) OR COALESCE(t.calendar_name, t.id::text || '.ics') = ANY(\(names ?? [])))
+              AND (\(ids == nil) OR t.id = ANY(\(ids ?? [])))
+            ORDER BY 2, t.id
+            """, logger: logger).rows(as: EntryRow.self)
+        let entries = rows.map(\.entry)
+        let labels = try await tasks.labels(ofItems: entries.map(\.item.id))
+        return entries.map { entry in
+            var entry = entry
+            entry.item.labels = labels[entry.item.id] ?? []
+            return entry
+        }.sorted { $0.name < $1.name }
+    }
+
+    // MARK: Sync
+
+    /// What changed in a calendar since a sync token (RFC 6578).
+    public struct Changes: Sendable {
+        /// Items added or changed, as they are now.
+        public var changed: [Entry]
+        /// Names of items deleted (or moved out of reach).
+        public var removed: [String]
+        /// The token for the next sync-collection.
+        public var token: String
+        /// Whether more changes wait: the client asks again with ``token``.
+        public var truncated: Bool
+    }
+
+    /// Why a sync token cannot be used (`DAV:valid-sync-token`).
+    public struct InvalidSyncToken: Error, Sendable {
+        public var message: String
+    }
+
+    /// A token standing for the calendar as it is now (for the collection's `sync-token` property).
+    public func currentToken(_ collection: CalendarCollection) async throws -> String {
+        CalendarSyncToken(collection: collection.name, base: try await currentSnapshot(), baseAt: clock.now).uri
+    }
+
+    /// The changes in `collection` after `token` (nil: every item), at most `limit` (and ``maximumSyncPage``).
+    public func changes(_ collection: CalendarCollection, after token: String?, limit: Int?) async throws -> Changes {
+        let now = clock.now
+        var cursor: CalendarSyncToken
+        if let token, !token.isEmpty {
+            guard let decoded = CalendarSyncToken(uri: token), decoded.collection == collection.name else {
+                throw InvalidSyncToken(message: "The sync token is not one this calendar gave; sync again from the start (an empty token).")
+            }
+            cursor = decoded
+            let since = cursor.baseAt ?? cursor.targetAt ?? now
+            if since < now.addingTimeInterval(-Double(retentionDays) * 86_400) {
+                throw InvalidSyncToken(message: "The sync token is older than \(retentionDays) days; sync again from the start (an empty token).")
+            }
+            if let restored = try await Restore.restoredAt(database), since < restored {
+                throw InvalidSyncToken(message: "The server was restored from a backup since this token; sync again from the start (an empty token).")
+            }
+        } else {
+            cursor = CalendarSyncToken(collection: collection.name)
+        }
+        if cursor.target == nil {
+            cursor.target = try await currentSnapshot()
+            cursor.targetAt = now
+            cursor.position = nil
+        }
+        let pageSize = min(limit ?? Self.maximumSyncPage, Self.maximumSyncPage)
+        let logged = try await loggedChanges(collection, cursor: cursor, limit: pageSize + 1)
+        let page = Array(logged.prefix(pageSize))
+        let truncated = logged.count > pageSize
+        if truncated, let last = page.last {
+            cursor.position = CalendarSyncToken.Position(xid: last.xid, id: last.id)
+        } else {
+            cursor = CalendarSyncToken(collection: collection.name, base: cursor.target, baseAt: cursor.targetAt)
+        }
+        let live = page.filter { !$0.deleted }.compactMap { UUID(uuidString: $0.id) }
+        let found = live.isEmpty ? [] : try await entries(collection, ids: live)
+        let foundIDs = Set(found.map(\.item.id))
+        // A record gone since it was logged is reported removed now (its tombstone would say so next time).
+        let removed = page.filter { change in change.deleted || UUID(uuidString: change.id).map { !foundIDs.contains($0) } ?? true }
+            .map { $0.name ?? $0.id + ".ics" }
+        return Changes(changed: found, removed: removed, token: cursor.uri, truncated: truncated)
+    }
+
+    private struct LoggedChange: TypedRow {
+        var id: String
+        var name: String?
+        var deleted: Bool
+        var xid: String
+
+        init(_ row: inout RowCells) throws {
+            (id, name, deleted, xid) = (try row("record_id"), try row("calendar_name"), try row("deleted"), try row("xid"))
+        }
+    }
+
+    /// The log rows of the calendar visible in the target snapshot and not in the base one (no
+    /// base: every live item), after the position, in (transaction, id) order.
+    private func loggedChanges(_ collection: CalendarCollection, cursor: CalendarSyncToken, limit: Int) async throws -> [LoggedChange] {
+        let target = cursor.target ?? ""
+        let since: SQLCondition = cursor.base.map { base in
+            .predicate([.sql("c.xid >= pg_snapshot_xmin("), .bind(.text(base)), .sql("::pg_snapshot) AND NOT pg_visible_in_snapshot(c.xid, "),
+                        .bind(.text(base)), .sql("::pg_snapshot)")])
+        } ?? .predicate([.sql("NOT c.deleted")])
+        let after: SQLCondition = cursor.position.map { position in
+            .predicate([.sql("(c.xid, c.record_id) > ("), .bind(.text(position.xid)), .sql("::xid8, "), .bind(.text(position.id)), .sql(")")])
+        } ?? .alwaysTrue
+        return try await database.client.query("""
+            SELECT c.record_id, c.calendar_name, c.deleted, c.xid::text AS xid
+            FROM sync_changes c
+            WHERE c.household_id = \(collection.householdID) AND c.type = 'TASK' AND c.person IS NULL
+              AND c.kind IS DISTINCT FROM \(collection.kind == .task ? "EVENT" : "TASK")
+              AND pg_visible_in_snapshot(c.xid, \(target)::pg_snapshot) AND \(since) AND \(after)
+            ORDER BY c.xid, c.record_id
+            LIMIT \(limit)
+            """, logger: logger).rows(as: LoggedChange.self)
+    }
+
+    private func currentSnapshot() async throws -> String {
+        let rows = try await database.client.query("SELECT pg_current_snapshot()::text", logger: logger)
+        for try await snapshot in rows.decode(String.self) { return snapshot }
+        throw ServiceError.notFound("Snapshot")
+    }
+}

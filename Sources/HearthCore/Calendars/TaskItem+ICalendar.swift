@@ -1,0 +1,115 @@
+import Foundation
+
+extension TaskItem {
+    /// The item as calendar apps read it over CalDAV: a VTODO (a task) or VEVENT (an event) under
+    /// `uid`, its times local to the household's `zone` (with that zone's VTIMEZONE), a time at
+    /// local midnight written as a whole day, its reminder as a VALARM, and `extra` (what the app
+    /// wrote that Hearth does not model) given back as it came.
+    public func iCalendar(uid: String, extra: String?, zone: TimeZone) -> String {
+        let component = kind == .task ? "VTODO" : "VEVENT"
+        var ics = ICalendarWriter()
+        ics.begin("VCALENDAR")
+        ics.line("VERSION", raw: "2.0")
+        ics.text("PRODID", "-//Hearth//CalDAV//EN")
+        let wholeDays = kind == .task ? deadline.map { Self.isMidnight($0, zone) } ?? false
+            : [startsAt, endsAt].allSatisfy { $0.map { Self.isMidnight($0, zone) } ?? false } && startsAt != endsAt
+        // Times written with the zone's TZID need its VTIMEZONE (whole days and reminders need none).
+        let localTimes = wholeDays ? [] : [deadline, startsAt, endsAt].compactMap { $0 }
+        if let first = localTimes.min(), let last = localTimes.max(), zone.identifier != "GMT", zone.identifier != "UTC" {
+            ics.timeZone(zone, covering: first...last)
+        }
+        ics.begin(component)
+        ics.text("UID", uid)
+        ics.utc("DTSTAMP", updatedAt)
+        ics.utc("CREATED", createdAt)
+        ics.utc("LAST-MODIFIED", updatedAt)
+        ics.text("SUMMARY", title)
+        if let notes { ics.text("DESCRIPTION", notes) }
+        func time(_ name: String, _ date: Date) {
+            if wholeDays {
+                ics.line(name, parameters: [("VALUE", "DATE")], raw: String(Self.localDay(date, zone)))
+            } else {
+                ics.local(name, date, in: zone)
+            }
+        }
+        if kind == .task {
+            if let deadline { time("DUE", deadline) }
+            if let completedAt {
+                ics.line("STATUS", raw: "COMPLETED")
+                ics.utc("COMPLETED", completedAt)
+                ics.line("PERCENT-COMPLETE", raw: "100")
+            } else {
+                ics.line("STATUS", raw: "NEEDS-ACTION")
+            }
+        } else {
+            if let startsAt { time("DTSTART", startsAt) }
+            if let endsAt { time("DTEND", endsAt) }
+            if let location { ics.text("LOCATION", location) }
+        }
+        switch priority {
+        case .high: ics.line("PRIORITY", raw: "1")
+        case .medium: ics.line("PRIORITY", raw: "5")
+        case .low: ics.line("PRIORITY", raw: "9")
+        case .none: break
+        }
+        ics.texts("CATEGORIES", labels.map(\.name))
+        // The app's own properties, then Hearth's reminder as the first alarm, then the app's other components.
+        let (properties, components) = Self.split(extra ?? "")
+        ics.raw(properties)
+        if let remindAt {
+            ics.begin("VALARM")
+            ics.line("ACTION", raw: "DISPLAY")
+            ics.text("DESCRIPTION", title)
+            let base = kind == .task ? deadline : startsAt
+            if let base {
+                ics.line("TRIGGER", parameters: kind == .task ? [("RELATED", "END")] : [], raw: Self.duration(remindAt.timeIntervalSince(base)))
+            } else {
+                ics.line("TRIGGER", parameters: [("VALUE", "DATE-TIME")], raw: ICalendarWriter.utc(remindAt))
+            }
+            ics.end("VALARM")
+        }
+        ics.raw(components)
+        ics.end(component)
+        ics.end("VCALENDAR")
+        return ics.output
+    }
+
+    /// Kept lines split where the first component begins (properties come before components).
+    static func split(_ extra: String) -> (properties: String, components: String) {
+        if extra.hasPrefix("BEGIN:") { return ("", extra) }
+        guard let begin = extra.range(of: "\r\nBEGIN:") else { return (extra, "") }
+        let cut = extra.utf8.index(begin.lowerBound, offsetBy: 2)  // after the CRLF
+        return (String(extra[..<cut]), String(extra[cut...]))
+    }
+
+    static func isMidnight(_ date: Date, _ zone: TimeZone) -> Bool {
+        date.basicFormat(in: zone).hasSuffix("T000000")
+    }
+
+    /// `20261130`: the local day.
+    static func localDay(_ date: Date, _ zone: TimeZone) -> Substring {
+        date.basicFormat(in: zone).prefix(8)
+    }
+
+    /// Seconds as an iCalendar DURATION: `-PT15M`, `P1D`, `-P1DT2H`, `PT0S`.
+    static func duration(_ seconds: TimeInterval) -> String {
+        var rest = Int(abs(seconds).rounded())
+        let sign = seconds < 0 && rest > 0 ? "-" : ""
+        let days = rest / 86_400
+        rest %= 86_400
+        let (hours, minutes, secs) = (rest / 3600, rest % 3600 / 60, rest % 60)
+        var text = sign + "P" + (days > 0 ? "\(days)D" : "")
+        if hours > 0 || minutes > 0 || secs > 0 || days == 0 {
+            text += "T" + (hours > 0 ? "\(hours)H" : "") + (minutes > 0 ? "\(minutes)M" : "") + (secs > 0 || (hours == 0 && minutes == 0) ? "\(secs)S" : "")
+        }
+        return text
+    }
+}
+
+extension ICalendarWriter {
+    /// Content lines already written (folded, CRLF-ended), as kept from a calendar app.
+    public mutating func raw(_ lines: String) {
+        guard !lines.isEmpty else { return }
+        output += lines.hasSuffix("\r\n") ? lines : lines + "\r\n"
+    }
+}
