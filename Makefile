@@ -57,7 +57,8 @@ bench-http: postgres-server
 # (.build/python-gql): it needs graphql-core 3.3. The Web Push (http_ece, py_vapid) and Standard
 # Webhooks verifiers of the delivery tests go into .build/python-webpush; the official MCP client
 # (`mcp`) of the assistants' tests into .build/python-mcp; `icalendar` (it reads the calendar
-# feeds) and the `caldav` client into .build/python-caldav.
+# feeds), the `caldav` client, caldav-server-tester and vobject (the tester reads events with it)
+# into .build/python-caldav.
 graphql-reference:
 	@node scripts/reference/load-graphql.js >/dev/null 2>&1 || \
 	scripts/install-debian-package.sh "graphql-js for the differential tests" node-graphql || \
@@ -75,9 +76,10 @@ graphql-reference:
 	@.build/python-mcp/bin/python -c 'import mcp, httpx2, jsonschema' >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-mcp && .build/python-mcp/bin/pip install --quiet "mcp>=2.3,<3" "jsonschema>=4.20,<5"; } >/dev/null 2>&1 || \
 	echo "The MCP client not installed in .build/python-mcp: the MCP tests will be skipped (python3 -m venv; pip install mcp)." >&2
-	@.build/python-caldav/bin/python -c 'import icalendar, caldav' >/dev/null 2>&1 || \
-	{ python3 -m venv .build/python-caldav && .build/python-caldav/bin/pip install --quiet "icalendar>=6,<7" "caldav>=2.2,<3"; } >/dev/null 2>&1 || \
-	echo "icalendar and caldav not installed in .build/python-caldav: the calendar tests will be skipped (python3 -m venv; pip install icalendar caldav)." >&2
+	@.build/python-caldav/bin/python -c 'import icalendar, caldav, caldav_server_tester, vobject' >/dev/null 2>&1 || \
+	{ python3 -m venv .build/python-caldav && .build/python-caldav/bin/pip install --quiet "icalendar>=6,<8" "caldav>=3.6,<4" \
+		"caldav-server-tester>=1.7,<2" "vobject>=0.9,<1"; } >/dev/null 2>&1 || \
+	echo "icalendar, caldav and caldav-server-tester not installed in .build/python-caldav: the calendar tests will be skipped (python3 -m venv; pip install icalendar caldav caldav-server-tester vobject)." >&2
 	@.build/python-schemathesis/bin/schemathesis --version >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-schemathesis && .build/python-schemathesis/bin/pip install --quiet "schemathesis>=4.3,<5"; } >/dev/null 2>&1 || \
 	echo "Schemathesis not installed in .build/python-schemathesis: the fuzz test will be skipped (python3 -m venv; pip install schemathesis)." >&2

@@ -19,6 +19,9 @@ public struct CalendarObject: Sendable, Equatable {
     /// Content lines and components Hearth does not model, CRLF-ended; empty when none.
     public var extra: String
 
+    /// Kept in ``extra`` for an event the app timed by DURATION: it is written with DURATION, not DTEND.
+    public static let durationMarker = "X-HEARTH-DURATION:TRUE\r\n"
+
     /// Most text kept of what Hearth does not model.
     public static let maximumExtra = 65_536
 }
@@ -121,6 +124,8 @@ extension CalendarObject {
         for property in component.properties where !modelled.contains(property.name) {
             extra.append(ICalendarWriter.fold(property.text) + "\r\n")
         }
+        // An event the app timed by DURATION is given back so (its length as it is then).
+        if kind == .event, component.first("DTEND") == nil, component.first("DURATION") != nil { extra.insert(Self.durationMarker, at: 0) }
         var alarmRead = false
         for alarm in component.components {
             if alarm.name == "VALARM", !alarmRead, let when = try reminder(alarm, of: object, component: component, zones: zones) {

@@ -22,7 +22,7 @@ extension CalendarService {
     public static let maximumName = 255
 
     /// Stores the iCalendar `body` as the item `name` of `collection`. `ifNoneMatch` (`*`) creates
-    /// only; `ifMatch` (an ETag) updates only that version. Over an existing item only the fields
+    /// only; `ifMatch` (an ETag) updates only that version (`*`: any version of an existing item). Over an existing item only the fields
     /// whose values differ are written (through the same field versions as `updateTask`), so a
     /// concurrent edit of another field stays.
     public func put(_ caller: Caller, _ collection: CalendarCollection, name: String, body: String, ifMatch: String?,
@@ -61,7 +61,7 @@ extension CalendarService {
         if let existing {
             guard !ifNoneMatch else { throw CalendarWriteError.preconditionFailed("An item named \(name) exists already.") }
             let locked = try await tasks.lockedItem(caller, existing, on: connection)
-            if let ifMatch, ifMatch != "\"\(locked.item.version)\"" {
+            if let ifMatch, ifMatch != "*", ifMatch != "\"\(locked.item.version)\"" {
                 throw CalendarWriteError.preconditionFailed("The item changed since (its ETag is now \"\(locked.item.version)\"); fetch it and apply the change again.")
             }
             var item = locked.item

@@ -43,7 +43,12 @@ extension TaskItem {
             }
         } else {
             if let startsAt { time("DTSTART", startsAt) }
-            if let endsAt { time("DTEND", endsAt) }
+            // An event the app timed by DURATION is written so; one that ends as it starts, without an end.
+            if let startsAt, let endsAt, extra?.hasPrefix(CalendarObject.durationMarker) == true {
+                ics.line("DURATION", raw: Self.duration(endsAt.timeIntervalSince(startsAt)))
+            } else if let endsAt, endsAt != startsAt || wholeDays {
+                time("DTEND", endsAt)
+            }
             if let location { ics.text("LOCATION", location) }
         }
         switch priority {
@@ -54,7 +59,7 @@ extension TaskItem {
         }
         ics.texts("CATEGORIES", labels.map(\.name))
         // The app's own properties, then Hearth's reminder as the first alarm, then the app's other components.
-        let (properties, components) = Self.split(extra ?? "")
+        let (properties, components) = Self.split(String((extra ?? "").trimmingPrefix(CalendarObject.durationMarker)))
         ics.raw(properties)
         if let remindAt {
             ics.begin("VALARM")

@@ -60,7 +60,7 @@ extension CalDAVController {
             .dav("owner"): DAVMultistatus.href(CalDAVPath.principal(client.me)),
             .caldav("supported-calendar-component-set"): "<c:comp name=\"\(collection.component)\"/>",
             .caldav("supported-calendar-data"): "<c:calendar-data content-type=\"text/calendar\" version=\"2.0\"/>",
-            .dav("supported-report-set"): ["calendar-query", "calendar-multiget"].map { "<d:supported-report><d:report><c:\($0)/></d:report></d:supported-report>" }
+            .dav("supported-report-set"): ["calendar-query", "calendar-multiget", "free-busy-query"].map { "<d:supported-report><d:report><c:\($0)/></d:report></d:supported-report>" }
                 .joined() + "<d:supported-report><d:report><d:sync-collection/></d:report></d:supported-report>",
             DAVProperty(namespace: DAVProperty.calendarServer, name: "getctag"): DAVMultistatus.escape("\"\(collection.tag)\""),
             DAVProperty(namespace: DAVProperty.apple, name: "calendar-color"): collection.kind == .task ? "#2E7D32" : "#1565C0",

@@ -1,10 +1,11 @@
 import Foundation
 import HearthCore
 
-/// A calendar-query's `CALDAV:filter` (RFC 4791 9.7): nested comp-filters with time ranges,
-/// prop-filters with `is-not-defined` or a `text-match` (case-insensitive substring, negatable).
-/// A time range on a task or event is read from its times; on a property or a parameter the
-/// filter is lenient (it matches), so an app never misses an item it asked for.
+/// A calendar-query's `CALDAV:filter` (RFC 4791 9.7): nested comp-filters with time ranges (an
+/// event's, a task's and an alarm's, as RFC 4791 9.9 reads them), prop-filters with
+/// `is-not-defined` or a `text-match` (a substring, case aside unless the collation is `i;octet`;
+/// negatable). A time range on a property or a parameter is lenient (it matches), so an app never
+/// misses an item it asked for.
 struct CalendarQueryFilter {
     let root: DAVElement?
 
@@ -13,15 +14,15 @@ struct CalendarQueryFilter {
     func matches(_ entry: CalendarService.Entry, zone: TimeZone) -> Bool {
         guard let top = root?.child(DAVProperty.caldav, "comp-filter") else { return true }
         guard let calendar = try? ICalendarReader.read(entry.iCalendar(in: zone)) else { return false }
-        return matches(top, calendar, item: entry.item)
+        return matches(top, calendar, parent: nil, zones: ICalendarZones(calendar: calendar, fallback: zone))
     }
 
-    private func matches(_ filter: DAVElement, _ component: ICalendarComponent, item: TaskItem) -> Bool {
+    private func matches(_ filter: DAVElement, _ component: ICalendarComponent, parent: ICalendarComponent?, zones: ICalendarZones) -> Bool {
         guard (filter.attributes["name"] ?? "").uppercased() == component.name else { return false }
         if filter.child(DAVProperty.caldav, "is-not-defined") != nil { return false }
-        if let range = filter.child(DAVProperty.caldav, "time-range"), component.name == "VTODO" || component.name == "VEVENT",
-           !Self.overlaps(item, start: Self.time(range.attributes["start"]), end: Self.time(range.attributes["end"])) {
-            return false
+        if let range = filter.child(DAVProperty.caldav, "time-range") {
+            let span = TimeSpan(start: Self.time(range.attributes["start"]), end: Self.time(range.attributes["end"]))
+            if !span.overlaps(component, parent: parent, zones: zones) { return false }
         }
         for property in filter.children(DAVProperty.caldav, "prop-filter") where !matches(property, component) { return false }
         for inner in filter.children(DAVProperty.caldav, "comp-filter") {
@@ -29,7 +30,7 @@ struct CalendarQueryFilter {
             let candidates = component.components.filter { $0.name == name }
             if inner.child(DAVProperty.caldav, "is-not-defined") != nil {
                 if !candidates.isEmpty { return false }
-            } else if !candidates.contains(where: { matches(inner, $0, item: item) }) {
+            } else if !candidates.contains(where: { matches(inner, $0, parent: component, zones: zones) }) {
                 return false
             }
         }
@@ -42,22 +43,73 @@ struct CalendarQueryFilter {
         guard !properties.isEmpty else { return false }
         guard let match = filter.child(DAVProperty.caldav, "text-match") else { return true }
         let negate = match.attributes["negate-condition"] == "yes"
-        let found = properties.contains { $0.textValue.range(of: match.text, options: [.caseInsensitive]) != nil }
+        let options: String.CompareOptions = match.attributes["collation"] == "i;octet" ? [] : [.caseInsensitive]
+        let found = properties.contains { $0.textValue.range(of: match.text, options: options) != nil }
         return found != negate
     }
 
-    /// Whether the item falls in [start, end) (RFC 4791 9.9): an event by its span, a task by its
-    /// deadline (a task without one always does).
-    static func overlaps(_ item: TaskItem, start: Date?, end: Date?) -> Bool {
-        let from = start ?? .distantPast
-        let to = end ?? .distantFuture
-        if item.kind == .event, let begins = item.startsAt {
-            let ends = item.endsAt ?? begins
-            return ends > begins ? (from < ends && to > begins) : (from <= begins && to > begins)
-        }
-        guard let due = item.deadline else { return true }
-        return from <= due && to > due
+    static func time(_ text: String?) -> Date? { text.flatMap(ICalendarReader.utcTime) }
+}
+
+/// A time-range's [start, end): either may be open.
+struct TimeSpan {
+    var start: Date
+    var end: Date
+
+    init(start: Date?, end: Date?) {
+        self.start = start ?? .distantPast
+        self.end = end ?? .distantFuture
     }
 
-    static func time(_ text: String?) -> Date? { text.flatMap(ICalendarReader.utcTime) }
+    /// Whether the component falls in the span (RFC 4791 9.9); components without times always do.
+    func overlaps(_ component: ICalendarComponent, parent: ICalendarComponent?, zones: ICalendarZones) -> Bool {
+        func time(_ name: String, in component: ICalendarComponent = component) -> ICalendarTime? {
+            try? component.first(name)?.time(zones)
+        }
+        let duration = (try? component.first("DURATION")?.duration()) ?? nil
+        switch component.name {
+        case "VEVENT":
+            guard let begins = time("DTSTART") else { return true }
+            if let ends = time("DTEND")?.date ?? duration.map({ begins.date.addingTimeInterval($0) }) ?? (begins.isDay ? begins.date.addingTimeInterval(86_400) : nil),
+               ends > begins.date {
+                return start < ends && end > begins.date
+            }
+            return start <= begins.date && end > begins.date
+        case "VTODO":
+            let begins = time("DTSTART")?.date
+            let due = time("DUE")?.date
+            switch (begins, duration, due) {
+            case let (begins?, duration?, nil):
+                return start <= begins.addingTimeInterval(duration) && (end > begins || end >= begins.addingTimeInterval(duration))
+            case let (begins?, _, due?):
+                return (start < due || start <= begins) && (end > begins || end >= due)
+            case let (begins?, nil, nil):
+                return start <= begins && end > begins
+            case let (nil, _, due?):
+                return start < due && end >= due
+            default:
+                let completed = time("COMPLETED")?.date
+                let created = time("CREATED")?.date
+                switch (completed, created) {
+                case let (completed?, created?): return (start <= created || start <= completed) && (end >= created || end >= completed)
+                case let (completed?, nil): return start <= completed && end >= completed
+                case let (nil, created?): return end > created
+                case (nil, nil): return true
+                }
+            }
+        case "VALARM":
+            guard let parent, let trigger = component.first("TRIGGER") else { return false }
+            let fires: Date?
+            if trigger.parameters["VALUE"]?.uppercased() == "DATE-TIME" {
+                fires = try? trigger.time(zones).date
+            } else {
+                let fromEnd = trigger.parameters["RELATED"]?.uppercased() == "END"
+                let base = fromEnd ? (time("DTEND", in: parent) ?? time("DUE", in: parent)) : (time("DTSTART", in: parent) ?? time("DUE", in: parent))
+                fires = (try? trigger.duration()).flatMap { offset in base.map { $0.date.addingTimeInterval(offset) } }
+            }
+            return fires.map { $0 >= start && $0 < end } ?? false
+        default:
+            return true
+        }
+    }
 }
