@@ -30,5 +30,5 @@ def household_task_list(self, name=None, cal_id=None, supported_calendar_compone
 collection.CalendarSet.make_calendar = household_task_list
 
 sys.argv = ["caldav-server-tester", "--caldav-url", url, "--caldav-username", email, "--caldav-password", token,
-            "--caldav-calendar", events_name, "--format", "json"]
+            "--caldav-calendar", events_name, "--format", sys.argv[6] if len(sys.argv) > 6 else "json"]
 tester.check_server_compatibility()
