@@ -39,6 +39,7 @@ bench: graphql-reference web-verifiers
 	scripts/bench/delivery.sh
 	scripts/bench/web.sh
 	scripts/bench/backup.sh
+	scripts/bench/caldav.sh
 	scripts/bench/hostile-memory.sh
 
 # Schema-driven fuzzing (Schemathesis) of a Hearth started for it, anonymous and signed in, with

@@ -82,8 +82,10 @@ public struct CalendarService: Sendable {
         /// The ETag: the item's version.
         public var etag: String { "\"\(item.version)\"" }
 
-        /// The item as iCalendar, its times in `zone`.
-        public func iCalendar(in zone: TimeZone) -> String { item.iCalendar(uid: uid, extra: extra, zone: zone) }
+        /// The item as iCalendar, its times in `zone` (`timeZones` keeps the VTIMEZONEs written, for many items).
+        public func iCalendar(in zone: TimeZone, timeZones: VTimeZoneCache? = nil) -> String {
+            item.iCalendar(uid: uid, extra: extra, zone: zone, timeZones: timeZones)
+        }
     }
 
     private struct EntryRow: TypedRow {

@@ -5,7 +5,7 @@ extension TaskItem {
     /// `uid`, its times local to the household's `zone` (with that zone's VTIMEZONE), a time at
     /// local midnight written as a whole day, its reminder as a VALARM, and `extra` (what the app
     /// wrote that Hearth does not model) given back as it came.
-    public func iCalendar(uid: String, extra: String?, zone: TimeZone) -> String {
+    public func iCalendar(uid: String, extra: String?, zone: TimeZone, timeZones: VTimeZoneCache? = nil) -> String {
         let component = kind == .task ? "VTODO" : "VEVENT"
         var ics = ICalendarWriter()
         ics.begin("VCALENDAR")
@@ -16,7 +16,7 @@ extension TaskItem {
         // Times written with the zone's TZID need its VTIMEZONE (whole days and reminders need none).
         let localTimes = wholeDays ? [] : [deadline, startsAt, endsAt].compactMap { $0 }
         if let first = localTimes.min(), let last = localTimes.max(), zone.identifier != "GMT", zone.identifier != "UTC" {
-            ics.timeZone(zone, covering: first...last)
+            if let timeZones { ics.raw(timeZones.vTimeZone(zone, covering: first...last)) } else { ics.timeZone(zone, covering: first...last) }
         }
         ics.begin(component)
         ics.text("UID", uid)
@@ -116,5 +116,28 @@ extension ICalendarWriter {
     public mutating func raw(_ lines: String) {
         guard !lines.isEmpty else { return }
         output += lines.hasSuffix("\r\n") ? lines : lines + "\r\n"
+    }
+}
+
+/// VTIMEZONEs already written, for rendering many items of one calendar: each covers whole
+/// calendar years, so items in the same years share one. Not shared between requests.
+public final class VTimeZoneCache {
+    private var written: [String: String] = [:]
+
+    public init() {}
+
+    /// The VTIMEZONE of `zone` covering the years of `range`.
+    func vTimeZone(_ zone: TimeZone, covering range: ClosedRange<Date>) -> String {
+        let (first, last) = (range.lowerBound.civil(in: zone).year, range.upperBound.civil(in: zone).year)
+        let key = "\(zone.identifier)/\(first)/\(last)"
+        if let text = written[key] { return text }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let start = calendar.date(from: DateComponents(year: first, month: 1, day: 1)) ?? range.lowerBound
+        let end = calendar.date(from: DateComponents(year: last + 1, month: 1, day: 1))?.addingTimeInterval(-1) ?? range.upperBound
+        var writer = ICalendarWriter()
+        writer.timeZone(zone, covering: min(start, range.lowerBound)...max(end, range.upperBound))
+        written[key] = writer.output
+        return writer.output
     }
 }

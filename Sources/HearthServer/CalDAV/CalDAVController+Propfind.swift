@@ -34,8 +34,10 @@ extension CalDAVController {
             status.add(href: CalDAVPath.collection(me, name), values: common.merging(try await values(of: collection, client: client, asked: asked)) { $1 },
                        requested: asked)
             if depth > 0 {
+                let timeZones = VTimeZoneCache()
                 for entry in try await calendars.entries(collection) {
-                    status.add(href: CalDAVPath.item(me, name, entry.name), values: values(of: entry, in: collection, asked: asked), requested: asked)
+                    status.add(href: CalDAVPath.item(me, name, entry.name), values: values(of: entry, in: collection, asked: asked, timeZones: timeZones),
+                               requested: asked)
                 }
             }
         case .item(let name, let item):
@@ -83,15 +85,19 @@ extension CalDAVController {
     }
 
     /// An item's properties (its iCalendar only when asked for by name).
-    func values(of entry: CalendarService.Entry, in collection: CalendarCollection, asked: PropfindRequest) -> DAVMultistatus.Values {
+    func values(of entry: CalendarService.Entry, in collection: CalendarCollection, asked: PropfindRequest,
+                timeZones: VTimeZoneCache? = nil) -> DAVMultistatus.Values {
         var values: DAVMultistatus.Values = [
             .dav("resourcetype"): "",
             .dav("getetag"): DAVMultistatus.escape(entry.etag),
             .dav("getcontenttype"): "text/calendar; charset=utf-8; component=\(collection.component.lowercased())",
-            .dav("getlastmodified"): DAVMultistatus.escape(Self.httpDate(entry.item.updatedAt)),
         ]
+        if asked == .all || asked.names(.dav("getlastmodified")) {
+            values[.dav("getlastmodified")] = Self.httpDate(entry.item.updatedAt)
+        }
         if asked.names(.caldav("calendar-data")) {
-            values[.caldav("calendar-data")] = DAVMultistatus.escape(entry.iCalendar(in: TimeZone(identifier: collection.timeZone) ?? .gmt))
+            values[.caldav("calendar-data")] = DAVMultistatus.escape(entry.iCalendar(in: TimeZone(identifier: collection.timeZone) ?? .gmt,
+                                                                                     timeZones: timeZones))
         }
         return values
     }
@@ -114,12 +120,12 @@ extension CalDAVController {
         return Self.multistatus(status)
     }
 
-    /// `Wed, 25 Nov 2026 09:30:00 GMT`.
+    /// `Wed, 25 Nov 2026 09:30:00 GMT` (RFC 9110's IMF-fixdate).
     static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = .gmt
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
+        let time = date.civil(in: .gmt)
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(weekdays[time.weekday]), \(two(time.day)) \(months[time.month - 1]) \(time.year) \(two(time.hour)):\(two(time.minute)):\(two(time.second)) GMT"
     }
 }

@@ -14,8 +14,10 @@ extension CalDAVController {
         let asked = PropfindRequest(root)
         let zone = TimeZone(identifier: collection.timeZone) ?? .gmt
         var status = DAVMultistatus()
+        let timeZones = VTimeZoneCache()
         func add(_ entry: CalendarService.Entry) {
-            status.add(href: CalDAVPath.item(client.me, name, entry.name), values: values(of: entry, in: collection, asked: asked), requested: asked)
+            status.add(href: CalDAVPath.item(client.me, name, entry.name), values: values(of: entry, in: collection, asked: asked, timeZones: timeZones),
+                       requested: asked)
         }
         if root.is(DAVProperty.caldav, "calendar-multiget") {
             let prefix = CalDAVPath.collection(client.me, name)
@@ -32,7 +34,7 @@ extension CalDAVController {
             }
         } else if root.is(DAVProperty.caldav, "calendar-query") {
             let filter = CalendarQueryFilter(root.child(DAVProperty.caldav, "filter"))
-            for entry in try await calendars.entries(collection) where filter.matches(entry, zone: zone) { add(entry) }
+            for entry in try await calendars.entries(collection) where filter.matches(entry, zone: zone, timeZones: timeZones) { add(entry) }
         } else if root.is(DAVProperty.dav, "sync-collection") {
             let token = root.child(DAVProperty.dav, "sync-token")?.text
             let limit = root.child(DAVProperty.dav, "limit")?.child(DAVProperty.dav, "nresults").flatMap { Int($0.text) }

@@ -203,7 +203,7 @@ enum CalDAVPath: Equatable {
 
     init(_ raw: String, me: String) {
         let path = raw.split(separator: "?", maxSplits: 1).first.map(String.init) ?? raw
-        let parts = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        let parts = path.split(separator: "/").map { $0.contains("%") ? String($0).removingPercentEncoding ?? String($0) : String($0) }
         switch parts.count {
         case 1 where parts[0] == "dav": self = .root
         case 3 where parts[1] == "principals" && parts[2] == me: self = .principal
@@ -218,7 +218,8 @@ enum CalDAVPath: Equatable {
     static func home(_ me: String) -> String { "/dav/calendars/\(me)/" }
     static func collection(_ me: String, _ name: String) -> String { home(me) + name + "/" }
     static func item(_ me: String, _ collection: String, _ name: String) -> String {
-        Self.collection(me, collection) + (name.addingPercentEncoding(withAllowedCharacters: segment) ?? name)
+        let plain = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x2E || $0 == 0x5F }
+        return Self.collection(me, collection) + (plain ? name : name.addingPercentEncoding(withAllowedCharacters: segment) ?? name)
     }
 
     /// What a path segment keeps unencoded.

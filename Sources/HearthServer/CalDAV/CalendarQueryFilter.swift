@@ -11,9 +11,9 @@ struct CalendarQueryFilter {
 
     init(_ root: DAVElement?) { self.root = root }
 
-    func matches(_ entry: CalendarService.Entry, zone: TimeZone) -> Bool {
+    func matches(_ entry: CalendarService.Entry, zone: TimeZone, timeZones: VTimeZoneCache? = nil) -> Bool {
         guard let top = root?.child(DAVProperty.caldav, "comp-filter") else { return true }
-        guard let calendar = try? ICalendarReader.read(entry.iCalendar(in: zone)) else { return false }
+        guard let calendar = try? ICalendarReader.read(entry.iCalendar(in: zone, timeZones: timeZones)) else { return false }
         return matches(top, calendar, parent: nil, zones: ICalendarZones(calendar: calendar, fallback: zone))
     }
 

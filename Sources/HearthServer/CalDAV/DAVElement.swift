@@ -62,7 +62,9 @@ struct DAVElement: Sendable {
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             guard var element = stack.popLast() else { return }
-            element.text = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let first = element.text.utf8.first, let last = element.text.utf8.last, first <= 0x20 || last <= 0x20 {
+                element.text = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
         }
     }

@@ -60,8 +60,21 @@ struct DAVMultistatus {
     /// `<d:href>…</d:href>`.
     static func href(_ path: String) -> String { "<d:href>\(escape(path))</d:href>" }
 
+    /// XML text and attribute escaping (`&`, `<`, `>`, `"`), in one pass over the bytes.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count + 64)
+        for byte in utf8 {
+            switch byte {
+            case 0x26: bytes.append(contentsOf: "&amp;".utf8)
+            case 0x3C: bytes.append(contentsOf: "&lt;".utf8)
+            case 0x3E: bytes.append(contentsOf: "&gt;".utf8)
+            case 0x22: bytes.append(contentsOf: "&quot;".utf8)
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -43,4 +43,22 @@ struct ICalendarWriterTests {
         fixed.timeZone(try #require(TimeZone(identifier: "Asia/Kolkata")), covering: Date(timeIntervalSince1970: 1_780_272_000)...Date(timeIntervalSince1970: 1_796_083_200))
         #expect(fixed.output.contains("BEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0530\r\nTZOFFSETTO:+0530\r\nEND:STANDARD"))
     }
+
+    /// The arithmetic civil date agrees with Foundation's calendar, across zones, leap days and before 1970.
+    @Test(arguments: ["UTC", "Europe/Berlin", "America/Los_Angeles", "Asia/Kolkata", "Pacific/Chatham"])
+    func civilDatesAgreeWithTheCalendar(zone: String) throws {
+        let zone = try #require(TimeZone(identifier: zone))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var generator = SystemRandomNumberGenerator()
+        let moments = [-86_400.5, 0, 951_782_400, 1_795_676_400, 4_107_542_399] + (0..<500).map { _ in Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &generator)) }
+        for seconds in moments {
+            let date = Date(timeIntervalSince1970: seconds)
+            let expected = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
+            let civil = date.civil(in: zone)
+            #expect(civil.year == expected.year && civil.month == expected.month && civil.day == expected.day, "\(seconds)")
+            #expect(civil.hour == expected.hour && civil.minute == expected.minute && civil.second == expected.second, "\(seconds)")
+            #expect(civil.weekday + 1 == expected.weekday, "\(seconds)")
+        }
+    }
 }
