@@ -1,4 +1,6 @@
--- CalDAV items (issue 38). The change log remembers whether a task row is a TASK or an EVENT, and
+-- CalDAV items (issue 38). A task's subtasks are their own VTODOs (RELATED-TO their task), so
+-- the change log records them too (type SUBTASK; the web app's pulls do not ask for it), and they
+-- keep an app's UID, name and properties like items do. The change log remembers whether a task row is a TASK or an EVENT, and
 -- the name a calendar app gave it, so a deletion reaches the right calendar's sync-collection
 -- under the name the app knows; an item keeps the UID and the resource
 -- name a calendar app gave it (NULL: Hearth's own, `<id>` and `<id>.ics`) and the iCalendar
@@ -55,3 +57,38 @@ CREATE TRIGGER sync_log_update AFTER UPDATE ON task_items REFERENCING OLD TABLE 
     FOR EACH STATEMENT EXECUTE FUNCTION sync_log('TASK', 'household_id', 'id', '', '', '', 'kind', 'calendar_name');
 CREATE TRIGGER sync_log_delete AFTER DELETE ON task_items REFERENCING OLD TABLE AS old_rows
     FOR EACH STATEMENT EXECUTE FUNCTION sync_log('TASK', 'household_id', 'id', '', '', '', 'kind', 'calendar_name');
+
+ALTER TABLE subtasks ADD COLUMN calendar_uid   text CHECK (length(calendar_uid) BETWEEN 1 AND 255),
+                     ADD COLUMN calendar_name  text CHECK (length(calendar_name) BETWEEN 1 AND 255),
+                     ADD COLUMN calendar_extra text CHECK (length(calendar_extra) <= 65536);
+
+ALTER TABLE sync_changes DROP CONSTRAINT sync_changes_type_check;
+ALTER TABLE sync_changes ADD CONSTRAINT sync_changes_type_check CHECK (type IN ('HOUSEHOLD', 'MEMBER', 'LABEL', 'TASK', 'STORE', 'PRODUCT',
+                                                                                'STORE_EVENT', 'NOTIFICATION', 'SUBTASK'));
+
+-- AFTER each statement on subtasks: each subtask's change (a deletion as a tombstone) under its
+-- task's household, found through the task's own log row (which a cascade from the task leaves).
+CREATE FUNCTION calendar_log_subtasks() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO sync_changes (household_id, type, record_id, person, parent, version, deleted, xid, changed_at, kind, calendar_name)
+    SELECT c.household_id, 'SUBTASK', r.id::text, NULL, r.task_id, nextval('sync_versions'), TG_OP = 'DELETE', pg_current_xact_id(), now(),
+           'TASK', r.calendar_name
+    FROM touched_rows r JOIN sync_changes c ON c.type = 'TASK' AND c.record_id = r.task_id::text AND c.person IS NULL
+    ON CONFLICT (household_id, type, record_id, person) DO UPDATE
+    SET version = EXCLUDED.version, deleted = EXCLUDED.deleted, xid = EXCLUDED.xid, changed_at = EXCLUDED.changed_at,
+        parent = EXCLUDED.parent, calendar_name = EXCLUDED.calendar_name;
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER calendar_log_subtasks_on_insert AFTER INSERT ON subtasks REFERENCING NEW TABLE AS touched_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION calendar_log_subtasks();
+CREATE TRIGGER calendar_log_subtasks_on_update AFTER UPDATE ON subtasks REFERENCING NEW TABLE AS touched_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION calendar_log_subtasks();
+CREATE TRIGGER calendar_log_subtasks_on_delete AFTER DELETE ON subtasks REFERENCING OLD TABLE AS touched_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION calendar_log_subtasks();
+
+-- The subtasks there are.
+INSERT INTO sync_changes (household_id, type, record_id, person, parent, version, deleted, xid, changed_at, kind)
+SELECT t.household_id, 'SUBTASK', s.id::text, NULL, s.task_id, nextval('sync_versions'), false, pg_current_xact_id(), now(), 'TASK'
+FROM subtasks s JOIN task_items t ON t.id = s.task_id;
+

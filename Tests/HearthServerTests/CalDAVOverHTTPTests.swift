@@ -292,4 +292,55 @@ import Testing
             #expect(hrefs(gone.body) == [tasks + "b.ics"] && gone.body.contains("<d:status>HTTP/1.1 404 Not Found</d:status>"), "\(gone.body)")
         }
     }
+
+    @Test func subtasksAreTheirOwnVTODOsRelatedToTheirTask() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann, name: "Elm Street")
+            let auth = Self.basic("ann@example.org", try await Self.token(server, ann, scopes: "READ, WRITE"))
+            let made = try await server.data(#"mutation($h: UUID!) { createTask(householdId: $h, input: {title: "Shopping", subtasks: ["Milk", "Eggs"]}) { id subtasks { id title } } }"#,
+                                             ["h": home], token: ann.token)
+            let task = try #require(made["createTask"] as? [String: Any])
+            let taskID = try #require(task["id"] as? String)
+            let milk = try #require((task["subtasks"] as? [[String: Any]])?.first?["id"] as? String)
+            let tasks = "/dav/calendars/\(ann.id)/\(home)-tasks/"
+            let report = try #require(HTTPRequest.Method("REPORT"))
+            func sync(_ token: String) async throws -> MultistatusReader {
+                let answer = try await Self.request(server, report, tasks, authorization: auth, body: Self.sync(token: token))
+                return try #require(MultistatusReader(answer.body), "\(answer.body)")
+            }
+            let first = try await sync("")
+            #expect(Set(first.responses.map(\.href)).count == 3, "the task and its two steps")
+            let step = try await Self.request(server, .get, tasks + milk + ".ics", authorization: auth)
+            #expect(step.status == .ok && step.body.contains("SUMMARY:Milk\r\n") && step.body.contains("RELATED-TO;RELTYPE=PARENT:\(taskID)\r\n"))
+            let token = try #require(first.syncToken)
+
+            // A step added in the app: a VTODO related to the task becomes its subtask, under the app's name.
+            let added = try await Self.request(server, .put, tasks + "bread.ics", authorization: auth, body: Self.todo(uid: "bread-1", summary: "Bread",
+                                               extra: "RELATED-TO;RELTYPE=PARENT:\(taskID)\r\nX-APP-STATE:1\r\n"), headers: [.ifNoneMatch: "*"])
+            #expect(added.status == .created)
+            let steps = "query($id: UUID!) { task(id: $id) { subtasks { title done } } }"
+            func titles() async throws -> [String] {
+                let read = try await server.data(steps, ["id": taskID], token: ann.token)
+                return (((read["task"] as? [String: Any])?["subtasks"] as? [[String: Any]]) ?? []).map { "\($0["title"] ?? "")\($0["done"] as? Bool == true ? " ✓" : "")" }
+            }
+            #expect(try await titles() == ["Milk", "Eggs", "Bread"])
+            let bread = try await Self.request(server, .get, tasks + "bread.ics", authorization: auth)
+            #expect(bread.body.contains("UID:bread-1\r\n") && bread.body.contains("X-APP-STATE:1\r\n"))
+            // Ticked off with its ETag; then removed.
+            let done = Self.todo(uid: "bread-1", summary: "Bread", extra: "STATUS:COMPLETED\r\nRELATED-TO;RELTYPE=PARENT:\(taskID)\r\nX-APP-STATE:2\r\n")
+            let ticked = try await Self.request(server, .put, tasks + "bread.ics", authorization: auth, body: done, headers: [.ifMatch: try #require(bread.headers[.eTag])])
+            #expect(ticked.status == .noContent)
+            #expect(try await titles() == ["Milk", "Eggs", "Bread ✓"])
+            let changed = try await sync(token)
+            #expect(Set(changed.responses.map(\.href)) == [tasks + "bread.ics", tasks + taskID + ".ics", tasks + milk + ".ics",
+                                                           tasks + "\(((task["subtasks"] as? [[String: Any]])?.last?["id"] as? String) ?? "").ics"],
+                    "the new step, and the task whose version moved with it (and its other steps, whose ETag is the task's)")
+            let removed = try await Self.request(server, .delete, tasks + "bread.ics", authorization: auth)
+            #expect(removed.status == .noContent)
+            #expect(try await titles() == ["Milk", "Eggs"])
+            let gone = try await sync(try #require(changed.syncToken))
+            #expect(gone.response(tasks + "bread.ics")?.status == 404, "\(gone.responses.map { ($0.href, $0.status as Any) })")
+        }
+    }
 }

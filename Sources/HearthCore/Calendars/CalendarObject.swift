@@ -16,8 +16,14 @@ public struct CalendarObject: Sendable, Equatable {
     public var labels: [String]
     public var completed: Bool
     public var remindAt: Date?
+    /// The UID of the task this one is a step of (`RELATED-TO`, `RELTYPE=PARENT` or none), and that line as sent.
+    public var parentUID: String?
+    var parentLine: String?
     /// Content lines and components Hearth does not model, CRLF-ended; empty when none.
     public var extra: String
+
+    /// ``extra`` with the `RELATED-TO` line put back, for an item whose parent is not in the calendar.
+    var extraWithParent: String { (parentLine.map { ICalendarWriter.fold($0) + "\r\n" } ?? "") + extra }
 
     /// Kept in ``extra`` for an event the app timed by DURATION: it is written with DURATION, not DTEND.
     public static let durationMarker = "X-HEARTH-DURATION:TRUE\r\n"
@@ -83,7 +89,12 @@ extension CalendarObject {
         let title = component.first("SUMMARY")?.textValue.trimmingCharacters(in: .whitespacesAndNewlines)
         var object = CalendarObject(uid: uid, kind: kind, title: title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled", notes: nil,
                                     priority: .none, deadline: nil, startsAt: nil, endsAt: nil, location: nil, labels: [],
-                                    completed: false, remindAt: nil, extra: "")
+                                    completed: false, remindAt: nil, parentUID: nil, parentLine: nil, extra: "")
+        let parent = kind == .task ? component.all("RELATED-TO").first { ($0.parameters["RELTYPE"] ?? "PARENT").uppercased() == "PARENT" } : nil
+        if let parent, !parent.value.trimmingCharacters(in: .whitespaces).isEmpty {
+            object.parentUID = parent.value.trimmingCharacters(in: .whitespaces)
+            object.parentLine = parent.text
+        }
         object.notes = component.first("DESCRIPTION")?.textValue
         if let priority = component.first("PRIORITY") {
             guard let value = Int(priority.value.trimmingCharacters(in: .whitespaces)), (0...9).contains(value) else {
@@ -121,7 +132,7 @@ extension CalendarObject {
             object.location = component.first("LOCATION")?.textValue
         }
         var extra: [String] = []
-        for property in component.properties where !modelled.contains(property.name) {
+        for property in component.properties where !modelled.contains(property.name) && property.text != object.parentLine {
             extra.append(ICalendarWriter.fold(property.text) + "\r\n")
         }
         // An event the app timed by DURATION is given back so (its length as it is then).

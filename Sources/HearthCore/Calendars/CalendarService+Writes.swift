@@ -54,9 +54,21 @@ extension CalendarService {
                        ifNoneMatch: Bool, on connection: PostgresConnection) async throws -> ([TaskWrite], Stored) {
         var writes: [TaskWrite] = []
         let existing = try await itemID(collection, name: name, on: connection)
-        if let holder = try await uidHolder(collection, uid: object.uid, on: connection), holder.id != existing {
+        let existingSubtask = existing == nil ? try await subtask(collection, name: name, on: connection) : nil
+        if let holder = try await uidHolder(collection, uid: object.uid, on: connection), holder.id != existing ?? existingSubtask?.id {
             throw CalendarWriteError.uidConflict(name: holder.name)
         }
+        // One of a task's steps: its subtask (a new one when the task it is related to is in this calendar).
+        if let existingSubtask {
+            return try await storeSubtask(object, caller, collection, name: name, subtask: existingSubtask.id, of: existingSubtask.taskID,
+                                          ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, on: connection)
+        }
+        if existing == nil, let parentUID = object.parentUID, let parent = try await uidHolder(collection, uid: parentUID, on: connection), !parent.isSubtask {
+            return try await storeSubtask(object, caller, collection, name: name, subtask: nil, of: parent.id, ifMatch: ifMatch,
+                                          ifNoneMatch: ifNoneMatch, on: connection)
+        }
+        var object = object
+        object.extra = object.extraWithParent
         let id: UUID
         if let existing {
             guard !ifNoneMatch else { throw CalendarWriteError.preconditionFailed("An item named \(name) exists already.") }
@@ -100,9 +112,51 @@ extension CalendarService {
         return (writes, Stored(etag: "\"\(version)\"", created: existing == nil))
     }
 
-    /// Deletes the item `name` of `collection` (admins and owners, as in the API); with `ifMatch`, only that version.
+    /// A subtask stored from its VTODO: made on the task `taskID`, or (`subtask`) its title and
+    /// state written when they differ, with the app's name, UID and other properties kept.
+    private func storeSubtask(_ object: CalendarObject, _ caller: Caller, _ collection: CalendarCollection, name: String, subtask: UUID?,
+                              of taskID: UUID, ifMatch: String?, ifNoneMatch: Bool, on connection: PostgresConnection) async throws -> ([TaskWrite], Stored) {
+        let locked = try await tasks.lockedItem(caller, taskID, withSubtasks: true, on: connection)
+        var writes: [TaskWrite] = []
+        let id: UUID
+        if let subtask {
+            guard !ifNoneMatch else { throw CalendarWriteError.preconditionFailed("An item named \(name) exists already.") }
+            if let ifMatch, ifMatch != "*", ifMatch != "\"\(locked.item.version)\"" {
+                throw CalendarWriteError.preconditionFailed("The item changed since (its ETag is now \"\(locked.item.version)\"); fetch it and apply the change again.")
+            }
+            let current = locked.item.subtasks.first { $0.id == subtask }
+            if current?.title != object.title || current?.done != object.completed {
+                writes.append(try await tasks.updateSubtask(caller, id: subtask, title: current?.title != object.title ? object.title : nil,
+                                                            done: current?.done != object.completed ? object.completed : nil, on: connection))
+            }
+            id = subtask
+        } else {
+            guard ifMatch == nil else { throw CalendarWriteError.preconditionFailed("There is no item named \(name) to match.") }
+            id = UUID()
+            writes.append(try await tasks.addSubtask(caller, taskID: taskID, id: id, title: object.title, on: connection))
+            if object.completed { writes.append(try await tasks.updateSubtask(caller, id: id, title: nil, done: true, on: connection)) }
+        }
+        let ownName = id.lowercasedString + ".ics"
+        try await connection.query("""
+            UPDATE subtasks SET calendar_name = \(name == ownName ? nil : name), calendar_uid = \(object.uid == id.lowercasedString ? nil : object.uid),
+                                calendar_extra = \(object.extra.isEmpty ? nil : object.extra)
+            WHERE id = \(id)
+            """, logger: logger)
+        let version = try await TaskService.version(of: taskID, on: connection, logger: logger)
+        return (writes, Stored(etag: "\"\(version)\"", created: subtask == nil))
+    }
+
+    /// Deletes the item `name` of `collection` (admins and owners, as in the API; a subtask, members
+    /// and up); with `ifMatch`, only that version.
     public func delete(_ caller: Caller, _ collection: CalendarCollection, name: String, ifMatch: String?) async throws {
         let write = try await database.transaction(logger: logger) { connection in
+            if let subtask = try await self.subtask(collection, name: name, on: connection) {
+                let locked = try await self.tasks.lockedItem(caller, subtask.taskID, on: connection)
+                if let ifMatch, ifMatch != "\"\(locked.item.version)\"" {
+                    throw CalendarWriteError.preconditionFailed("The item changed since (its ETag is now \"\(locked.item.version)\"); fetch it before deleting it.")
+                }
+                return try await self.tasks.removeSubtask(caller, id: subtask.id, on: connection)
+            }
             guard let id = try await self.itemID(collection, name: name, on: connection) else { throw ServiceError.notFound("Calendar item") }
             let locked = try await self.tasks.lockedItem(caller, id, forDeletion: true, on: connection)
             if let ifMatch, ifMatch != "\"\(locked.item.version)\"" {
@@ -151,13 +205,28 @@ extension CalendarService {
         return nil
     }
 
-    /// The item of the calendar whose UID is `uid`, if any, with its name.
-    private func uidHolder(_ collection: CalendarCollection, uid: String, on connection: PostgresConnection) async throws -> (id: UUID, name: String)? {
+    /// The item (or subtask) of the calendar whose UID is `uid`, if any, with its name.
+    private func uidHolder(_ collection: CalendarCollection, uid: String,
+                           on connection: PostgresConnection) async throws -> (id: UUID, name: String, isSubtask: Bool)? {
         let rows = try await connection.query("""
-            SELECT id, COALESCE(calendar_name, id::text || '.ics') FROM task_items WHERE household_id = \(collection.householdID)
+            SELECT id, COALESCE(calendar_name, id::text || '.ics'), false FROM task_items WHERE household_id = \(collection.householdID)
               AND kind = \(collection.kind.rawValue) AND COALESCE(calendar_uid, id::text) = \(uid)
+            UNION ALL
+            SELECT s.id, COALESCE(s.calendar_name, s.id::text || '.ics'), true FROM subtasks s JOIN task_items t ON t.id = s.task_id
+            WHERE t.household_id = \(collection.householdID) AND t.kind = \(collection.kind.rawValue) AND COALESCE(s.calendar_uid, s.id::text) = \(uid)
             """, logger: logger)
-        for try await (id, name) in rows.decode((UUID, String).self) { return (id, name) }
+        for try await (id, name, isSubtask) in rows.decode((UUID, String, Bool).self) { return (id, name, isSubtask) }
+        return nil
+    }
+
+    /// The subtask named `name` in a task calendar, if there is one, with its task.
+    private func subtask(_ collection: CalendarCollection, name: String, on connection: PostgresConnection) async throws -> (id: UUID, taskID: UUID)? {
+        guard collection.kind == .task else { return nil }
+        let rows = try await connection.query("""
+            SELECT s.id, s.task_id FROM subtasks s JOIN task_items t ON t.id = s.task_id
+            WHERE t.household_id = \(collection.householdID) AND t.kind = 'TASK' AND COALESCE(s.calendar_name, s.id::text || '.ics') = \(name)
+            """, logger: logger)
+        for try await (id, taskID) in rows.decode((UUID, UUID).self) { return (id, taskID) }
         return nil
     }
 }

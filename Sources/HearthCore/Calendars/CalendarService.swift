@@ -49,7 +49,7 @@ public struct CalendarService: Sendable {
         let rows = try await database.client.query("""
             SELECT h.id, h.name, h.time_zone,
                    coalesce((SELECT sum(c.version)::text || '-' || count(*) FROM sync_changes c
-                             WHERE c.household_id = h.id AND c.type = 'TASK' AND c.kind IS DISTINCT FROM 'EVENT'), '0') AS task_tag,
+                             WHERE c.household_id = h.id AND c.type IN ('TASK', 'SUBTASK') AND c.kind IS DISTINCT FROM 'EVENT'), '0') AS task_tag,
                    coalesce((SELECT sum(c.version)::text || '-' || count(*) FROM sync_changes c
                              WHERE c.household_id = h.id AND c.type = 'TASK' AND c.kind IS DISTINCT FROM 'TASK'), '0') AS event_tag
             FROM households h WHERE h.id = ANY(\(readable)) ORDER BY lower(h.name), h.id
@@ -78,13 +78,32 @@ public struct CalendarService: Sendable {
         public var item: TaskItem
         /// What the app wrote that Hearth does not model.
         public var extra: String?
+        /// For one of a task's subtasks (its own VTODO): the subtask and its task's UID; ``item`` is then the task.
+        public var subtask: Subtask?
+        public var parentUID: String?
 
-        /// The ETag: the item's version.
+        /// The ETag: the item's version (a subtask's is its task's, which moves with every change of its subtasks).
         public var etag: String { "\"\(item.version)\"" }
 
         /// The item as iCalendar, its times in `zone` (`timeZones` keeps the VTIMEZONEs written, for many items).
         public func iCalendar(in zone: TimeZone, timeZones: VTimeZoneCache? = nil) -> String {
-            item.iCalendar(uid: uid, extra: extra, zone: zone, timeZones: timeZones)
+            if let subtask, let parentUID { return item.iCalendar(subtask: subtask, uid: uid, parentUID: parentUID, extra: extra) }
+            return item.iCalendar(uid: uid, extra: extra, zone: zone, timeZones: timeZones)
+        }
+    }
+
+    private struct SubtaskEntryRow: TypedRow {
+        let taskID: UUID
+        let subtask: Subtask
+        let name: String
+        let uid: String
+        let extra: String?
+        let parentUID: String
+
+        init(_ row: inout RowCells) throws {
+            taskID = try row("task_id")
+            subtask = Subtask(id: try row("id"), position: try row("position"), title: try row("title"), done: try row("done"))
+            (name, uid, extra, parentUID) = (try row("calendar_name"), try row("calendar_uid"), try row("calendar_extra"), try row("parent_uid"))
         }
     }
 
@@ -101,8 +120,34 @@ public struct CalendarService: Sendable {
         , COALESCE(t.calendar_name, t.id::text || '.ics') AS calendar_name, COALESCE(t.calendar_uid, t.id::text) AS calendar_uid, t.calendar_extra
         """
 
-    /// The calendar's items (those named `names`, when given), with their labels, by name.
-    public func entries(_ collection: CalendarCollection, names: [String]? = nil, ids: [UUID]? = nil) async throws -> [Entry] {
+    /// The calendar's items (those named `names`, when given, or with these ids), with their labels,
+    /// by name; a task calendar's subtasks among them (with `subtaskIDs`, those and the subtasks of
+    /// the items with `ids`, whose ETag is their task's).
+    public func entries(_ collection: CalendarCollection, names: [String]? = nil, ids: [UUID]? = nil, subtaskIDs: [UUID]? = nil) async throws -> [Entry] {
+        var entries = ids?.isEmpty == true && subtaskIDs != nil ? [] : try await itemEntries(collection, names: names, ids: ids)
+        guard collection.kind == .task, subtaskIDs == nil || subtaskIDs?.isEmpty == false || ids?.isEmpty == false else { return entries }
+        let rows = try await database.client.query("""
+            SELECT s.task_id, s.id, s.position, s.title, s.done, COALESCE(s.calendar_name, s.id::text || '.ics') AS calendar_name,
+                   COALESCE(s.calendar_uid, s.id::text) AS calendar_uid, s.calendar_extra, COALESCE(t.calendar_uid, t.id::text) AS parent_uid
+            FROM subtasks s JOIN task_items t ON t.id = s.task_id
+            WHERE t.household_id = \(collection.householdID) AND t.kind = 'TASK'
+              AND (\(names == nil) OR COALESCE(s.calendar_name, s.id::text || '.ics') = ANY(\(names ?? [])))
+              AND (\(subtaskIDs == nil) OR s.id = ANY(\(subtaskIDs ?? [])) OR s.task_id = ANY(\(ids ?? [])))
+            """, logger: logger).rows(as: SubtaskEntryRow.self)
+        guard !rows.isEmpty else { return entries }
+        var tasks = Dictionary(entries.map { ($0.item.id, $0.item) }) { first, _ in first }
+        let missing = Set(rows.map(\.taskID)).subtracting(tasks.keys)
+        if !missing.isEmpty {
+            for entry in try await itemEntries(collection, names: nil, ids: Array(missing)) { tasks[entry.item.id] = entry.item }
+        }
+        for row in rows {
+            guard let task = tasks[row.taskID] else { continue }
+            entries.append(Entry(name: row.name, uid: row.uid, item: task, extra: row.extra, subtask: row.subtask, parentUID: row.parentUID))
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    private func itemEntries(_ collection: CalendarCollection, names: [String]?, ids: [UUID]?) async throws -> [Entry] {
         let rows = try await database.client.query("""
             SELECT \(unescaped: Self.entrySelect) FROM task_items t
             WHERE t.household_id = \(collection.householdID) AND t.kind = \(collection.kind.rawValue)
@@ -176,23 +221,26 @@ public struct CalendarService: Sendable {
         } else {
             cursor = CalendarSyncToken(collection: collection.name, base: cursor.target, baseAt: cursor.targetAt)
         }
-        let live = page.filter { !$0.deleted }.compactMap { UUID(uuidString: $0.id) }
-        let found = live.isEmpty ? [] : try await entries(collection, ids: live)
-        let foundIDs = Set(found.map(\.item.id))
+        let live = page.filter { !$0.deleted }
+        let itemIDs = live.filter { $0.type == "TASK" }.compactMap { UUID(uuidString: $0.id) }
+        let subtaskIDs = live.filter { $0.type == "SUBTASK" }.compactMap { UUID(uuidString: $0.id) }
+        let found = live.isEmpty ? [] : try await entries(collection, ids: itemIDs, subtaskIDs: subtaskIDs)
+        let foundIDs = Set(found.map { ($0.subtask?.id ?? $0.item.id).lowercasedString })
         // A record gone since it was logged is reported removed now (its tombstone would say so next time).
-        let removed = page.filter { change in change.deleted || UUID(uuidString: change.id).map { !foundIDs.contains($0) } ?? true }
-            .map { $0.name ?? $0.id + ".ics" }
+        let removed = page.filter { change in change.deleted || !foundIDs.contains(change.id) }.map { $0.name ?? $0.id + ".ics" }
         return Changes(changed: found, removed: removed, token: cursor.uri, truncated: truncated)
     }
 
     private struct LoggedChange: TypedRow {
+        var type: String
         var id: String
         var name: String?
         var deleted: Bool
         var xid: String
 
         init(_ row: inout RowCells) throws {
-            (id, name, deleted, xid) = (try row("record_id"), try row("calendar_name"), try row("deleted"), try row("xid"))
+            (type, id, name) = (try row("type"), try row("record_id"), try row("calendar_name"))
+            (deleted, xid) = (try row("deleted"), try row("xid"))
         }
     }
 
@@ -208,9 +256,9 @@ public struct CalendarService: Sendable {
             .predicate([.sql("(c.xid, c.record_id) > ("), .bind(.text(position.xid)), .sql("::xid8, "), .bind(.text(position.id)), .sql(")")])
         } ?? .alwaysTrue
         return try await database.client.query("""
-            SELECT c.record_id, c.calendar_name, c.deleted, c.xid::text AS xid
+            SELECT c.type, c.record_id, c.calendar_name, c.deleted, c.xid::text AS xid
             FROM sync_changes c
-            WHERE c.household_id = \(collection.householdID) AND c.type = 'TASK' AND c.person IS NULL
+            WHERE c.household_id = \(collection.householdID) AND c.type IN ('TASK', 'SUBTASK') AND c.person IS NULL
               AND c.kind IS DISTINCT FROM \(collection.kind == .task ? "EVENT" : "TASK")
               AND pg_visible_in_snapshot(c.xid, \(target)::pg_snapshot) AND \(since) AND \(after)
             ORDER BY c.xid, c.record_id

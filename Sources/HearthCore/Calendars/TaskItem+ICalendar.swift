@@ -79,6 +79,27 @@ extension TaskItem {
         return ics.output
     }
 
+    /// One of the item's subtasks as its own VTODO (under `uid`, `RELATED-TO` the item's `parentUID`),
+    /// with what the app wrote that Hearth does not model.
+    public func iCalendar(subtask: Subtask, uid: String, parentUID: String, extra: String?) -> String {
+        var ics = ICalendarWriter()
+        ics.begin("VCALENDAR")
+        ics.line("VERSION", raw: "2.0")
+        ics.text("PRODID", "-//Hearth//CalDAV//EN")
+        ics.begin("VTODO")
+        ics.text("UID", uid)
+        ics.utc("DTSTAMP", updatedAt)
+        ics.utc("LAST-MODIFIED", updatedAt)
+        ics.text("SUMMARY", subtask.title)
+        ics.line("STATUS", raw: subtask.done ? "COMPLETED" : "NEEDS-ACTION")
+        if subtask.done { ics.line("PERCENT-COMPLETE", raw: "100") }
+        ics.text("RELATED-TO", parentUID, parameters: [("RELTYPE", "PARENT")])
+        ics.raw(extra ?? "")
+        ics.end("VTODO")
+        ics.end("VCALENDAR")
+        return ics.output
+    }
+
     /// Kept lines split where the first component begins (properties come before components).
     static func split(_ extra: String) -> (properties: String, components: String) {
         if extra.hasPrefix("BEGIN:") { return ("", extra) }
