@@ -343,4 +343,26 @@ import Testing
             #expect(gone.response(tasks + "bread.ics")?.status == 404, "\(gone.responses.map { ($0.href, $0.status as Any) })")
         }
     }
+
+    /// Phones that save the same new item at once: one makes it, the others are told it exists (412), none fails.
+    @Test func concurrentCreatesOfOneNameMakeOneItem() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann, name: "Elm Street")
+            let auth = Self.basic("ann@example.org", try await Self.token(server, ann, scopes: "READ, WRITE"))
+            let path = "/dav/calendars/\(ann.id)/\(home)-tasks/same.ics"
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for phone in 0..<6 {
+                    group.addTask {
+                        try await Self.request(server, .put, path, authorization: auth, body: Self.todo(uid: "same", summary: "Phone \(phone)"),
+                                               headers: [.ifNoneMatch: "*"]).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [201, 412, 412, 412, 412, 412], "\(statuses)")
+            let listed = try await server.data("query($h: UUID!) { tasks(householdId: $h) { totalCount } }", ["h": home], token: ann.token)
+            #expect((listed["tasks"] as? [String: Any])?["totalCount"] as? Int == 1)
+        }
+    }
 }

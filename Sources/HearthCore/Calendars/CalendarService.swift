@@ -185,7 +185,7 @@ public struct CalendarService: Sendable {
 
     /// A token standing for the calendar as it is now (for the collection's `sync-token` property).
     public func currentToken(_ collection: CalendarCollection) async throws -> String {
-        CalendarSyncToken(collection: collection.name, base: try await currentSnapshot(), baseAt: clock.now).uri
+        CalendarSyncToken(collection: collection.name, base: try await database.currentSnapshot(), baseAt: clock.now).uri
     }
 
     /// The changes in `collection` after `token` (nil: every item), at most `limit` (and ``maximumSyncPage``).
@@ -208,7 +208,7 @@ public struct CalendarService: Sendable {
             cursor = CalendarSyncToken(collection: collection.name)
         }
         if cursor.target == nil {
-            cursor.target = try await currentSnapshot()
+            cursor.target = try await database.currentSnapshot()
             cursor.targetAt = now
             cursor.position = nil
         }
@@ -248,10 +248,7 @@ public struct CalendarService: Sendable {
     /// base: every live item), after the position, in (transaction, id) order.
     private func loggedChanges(_ collection: CalendarCollection, cursor: CalendarSyncToken, limit: Int) async throws -> [LoggedChange] {
         let target = cursor.target ?? ""
-        let since: SQLCondition = cursor.base.map { base in
-            .predicate([.sql("c.xid >= pg_snapshot_xmin("), .bind(.text(base)), .sql("::pg_snapshot) AND NOT pg_visible_in_snapshot(c.xid, "),
-                        .bind(.text(base)), .sql("::pg_snapshot)")])
-        } ?? .predicate([.sql("NOT c.deleted")])
+        let since = SQLCondition.changed(since: cursor.base)
         let after: SQLCondition = cursor.position.map { position in
             .predicate([.sql("(c.xid, c.record_id) > ("), .bind(.text(position.xid)), .sql("::xid8, "), .bind(.text(position.id)), .sql(")")])
         } ?? .alwaysTrue
@@ -264,11 +261,5 @@ public struct CalendarService: Sendable {
             ORDER BY c.xid, c.record_id
             LIMIT \(limit)
             """, logger: logger).rows(as: LoggedChange.self)
-    }
-
-    private func currentSnapshot() async throws -> String {
-        let rows = try await database.client.query("SELECT pg_current_snapshot()::text", logger: logger)
-        for try await snapshot in rows.decode(String.self) { return snapshot }
-        throw ServiceError.notFound("Snapshot")
     }
 }

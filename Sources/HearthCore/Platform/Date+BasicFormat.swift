@@ -19,6 +19,14 @@ extension Date {
         let seconds = Int(timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: self)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = seconds - days * 86_400
+        let (year, month, day) = Self.civilDay(daysSince1970: days)
+        // 1970-01-01 was a Thursday (4).
+        return (year, month, day, time / 3600, time % 3600 / 60, time % 60, ((days + 4) % 7 + 7) % 7)
+    }
+
+    /// The proleptic Gregorian year, month and day of a day count since 1970-01-01 (eras of 400
+    /// years, years starting in March so the leap day comes last).
+    public static func civilDay(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -27,8 +35,6 @@ extension Date {
         let monthIndex = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        // 1970-01-01 was a Thursday (4).
-        return (year, month, day, time / 3600, time % 3600 / 60, time % 60, ((days + 4) % 7 + 7) % 7)
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

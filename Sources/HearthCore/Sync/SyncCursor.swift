@@ -63,3 +63,23 @@ struct SyncCursor: Codable, Equatable {
         !text.isEmpty && text.count <= 20 && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber)
     }
 }
+
+extension Database {
+    /// The current PostgreSQL snapshot (`xmin:xmax:xip,…`): what a pull or a calendar sync reads up to.
+    func currentSnapshot() async throws -> String {
+        let rows = try await client.query("SELECT pg_current_snapshot()::text", logger: logger)
+        for try await snapshot in rows.decode(String.self) { return snapshot }
+        throw ServiceError.notFound("Snapshot")
+    }
+}
+
+extension SQLCondition {
+    /// Change-log rows (`c`) not yet seen after the snapshot `base`: written by a transaction
+    /// invisible in it; with no base, every live record.
+    static func changed(since base: String?) -> SQLCondition {
+        base.map { base in
+            .predicate([.sql("c.xid >= pg_snapshot_xmin("), .bind(.text(base)), .sql("::pg_snapshot) AND NOT pg_visible_in_snapshot(c.xid, "),
+                        .bind(.text(base)), .sql("::pg_snapshot)")])
+        } ?? .predicate([.sql("NOT c.deleted")])
+    }
+}

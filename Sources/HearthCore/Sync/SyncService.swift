@@ -85,7 +85,7 @@ public final class SyncService: Sendable {
         // it is not being up to date, so the client is told to pull again (from a new snapshot).
         let continued = cursor.target != nil
         if cursor.target == nil {
-            cursor.target = try await currentSnapshot()
+            cursor.target = try await database.currentSnapshot()
             cursor.targetAt = now
             cursor.position = nil
         }
@@ -108,12 +108,6 @@ public final class SyncService: Sendable {
         let found = try await Restore.restoredAt(database)
         restoredAt.withLock { $0 = .some(found) }
         return found
-    }
-
-    private func currentSnapshot() async throws -> String {
-        let rows = try await database.client.query("SELECT pg_current_snapshot()::text", logger: logger)
-        for try await snapshot in rows.decode(String.self) { return snapshot }
-        throw ServiceError.notFound("Snapshot")
     }
 
     /// One logged change, before its record is read: a row of the change log (`type, record_id,
@@ -139,10 +133,7 @@ public final class SyncService: Sendable {
             type == .notification || caller.ability.can("read", .ofHousehold(type.subjectType, householdID))
         }.map(\.rawValue)
         let target = cursor.target ?? ""
-        let since: SQLCondition = cursor.base.map { base in
-            .predicate([.sql("c.xid >= pg_snapshot_xmin("), .bind(.text(base)), .sql("::pg_snapshot) AND NOT pg_visible_in_snapshot(c.xid, "),
-                        .bind(.text(base)), .sql("::pg_snapshot)")])
-        } ?? .predicate([.sql("NOT c.deleted")])
+        let since = SQLCondition.changed(since: cursor.base)
         let after: SQLCondition = cursor.position.map { position in
             .predicate([.sql("(c.xid, c.type, c.record_id, COALESCE(c.person::text, '')) > ("), .bind(.text(position.xid)), .sql("::xid8, "),
                         .bind(.text(position.type)), .sql(", "), .bind(.text(position.id)), .sql(", "), .bind(.text(position.person)), .sql(")")])

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQLEngine
+import HearthCore
 
 /// `DateTime`: an RFC 3339 date-time with a UTC offset, such as `2026-11-22T09:30:00Z` or
 /// `2026-11-22T10:30:00.250+01:00`. A time without an offset is ambiguous and refused.
@@ -74,16 +75,8 @@ public struct DateTimeScalar: StringScalar {
             days -= 1
         }
         let milliseconds = secondOfDay * 1000 + min(999, Int64((sinceReference - whole) * 1000))
-        // Civil date from days since 1970-01-01 (eras of 400 years, years starting in March).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let civil = Date.civilDay(daysSince1970: Int(days))
+        let (year, month, day) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
         let seconds = milliseconds / 1000
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
