@@ -99,7 +99,8 @@ public func buildRouter(
     }
     if let feeds = dependencies.calendarFeeds { CalendarFeedController(feeds: feeds).addRoutes(to: router) }
     if let calendars = dependencies.calendars, let users = dependencies.users {
-        CalDAVController(calendars: calendars, users: users, authenticator: dependencies.authenticator).addRoutes(to: router)
+        CalDAVController(calendars: calendars, users: users, authenticator: dependencies.authenticator,
+                         maximumBody: configuration.graphQL.maxBodyBytes).addRoutes(to: router)
     }
     if let app = configuration.webApp { WebAppController(app: app).addRoutes(to: router) }
     return router

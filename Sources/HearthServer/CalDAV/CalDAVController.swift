@@ -13,10 +13,10 @@ struct CalDAVController<Context: RequestContext>: Sendable {
     let calendars: CalendarService
     let users: UserService
     let authenticator: Authenticator
+    /// Largest request body (an item, or a REPORT naming many): `/graphql`'s limit.
+    let maximumBody: Int
 
     static var allowed: String { "OPTIONS, PROPFIND, PROPPATCH, REPORT, GET, HEAD, PUT, DELETE" }
-    /// Largest request body: an item (iCalendar's own limit) or a REPORT naming many items.
-    static var maximumBody: Int { ICalendarReader.maximumBytes }
 
     func addRoutes(to router: Router<Context>) {
         for method in [HTTPRequest.Method.get, .head, HTTPRequest.Method(rawValue: "PROPFIND")].compactMap({ $0 }) {
@@ -51,7 +51,7 @@ struct CalDAVController<Context: RequestContext>: Sendable {
         do {
             let client = try await signIn(request)
             var request = request
-            let body = Data(buffer: try await request.collectBody(upTo: Self.maximumBody))
+            let body = Data(buffer: try await request.collectBody(upTo: maximumBody))
             let path = CalDAVPath(request.uri.path, me: client.me)
             switch request.method.rawValue {
             case "PROPFIND":
@@ -79,7 +79,7 @@ struct CalDAVController<Context: RequestContext>: Sendable {
         } catch let error as CalendarService.InvalidSyncToken {
             return Self.precondition(.forbidden, "<d:valid-sync-token/>", error.message)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            return Self.plain(.contentTooLarge, "The request body is larger than \(Self.maximumBody >> 20) MiB.")
+            return Self.plain(.contentTooLarge, "The request body is larger than the limit of \(maximumBody) bytes.")
         } catch {
             context.logger.error("CalDAV request failed", metadata: ["error": "\(String(reflecting: error))"])
             return Self.plain(.internalServerError, "The calendar could not be read or written just now; try again later.")
