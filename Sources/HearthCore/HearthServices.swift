@@ -73,7 +73,7 @@ public struct HearthServices: Sendable {
         transfers = HouseholdTransferService(database: database, households: households, clock: clock, logger: logger)
         calendarFeeds = CalendarFeedService(database: database, households: households, clock: clock, publicURL: configuration.delivery.publicURL,
                                             logger: logger)
-        calendars = CalendarService(database: database, tasks: tasks, clock: clock, retentionDays: configuration.sync.retentionDays, logger: logger)
+        calendars = CalendarService(database: database, tasks: tasks, sync: sync, clock: clock, logger: logger)
         backups = configuration.backups.map { ScheduledBackups(schedule: $0, database: database, clock: clock, logger: logger) }
         health = HealthRegistry([database, database.bus, users, households, stores, tasks, delivery] + (backups.map { [$0] } ?? []))
         self.clock = clock

@@ -33,16 +33,17 @@ extension CalendarService {
         let zone = TimeZone(identifier: collection.timeZone) ?? .gmt
         let object: CalendarObject
         do { object = try CalendarObject.parse(body, kind: collection.kind, zone: zone) } catch { throw CalendarWriteError.object(error) }
+        func attempt() async throws -> ([TaskWrite], Stored) {
+            try await database.transaction(logger: logger) { connection in
+                try await self.store(object, caller, collection, name: name, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, on: connection)
+            }
+        }
         let (writes, stored): ([TaskWrite], Stored)
         do {
-            (writes, stored) = try await database.transaction(logger: logger) { connection in
-                try await self.store(object, caller, collection, name: name, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, on: connection)
-            }
+            (writes, stored) = try await attempt()
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             // Another app made an item of this name or UID at the same moment: stored again, this one meets it.
-            (writes, stored) = try await database.transaction(logger: logger) { connection in
-                try await self.store(object, caller, collection, name: name, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, on: connection)
-            }
+            (writes, stored) = try await attempt()
         }
         for write in writes { try await tasks.announce(write, caller, needsItem: false) }
         logger.info("calendar item stored", metadata: ["household": "\(collection.householdID)", "task": "\(writes.first?.taskID.lowercasedString ?? "-")",

@@ -10,15 +10,15 @@ public struct CalendarService: Sendable {
     let database: Database
     let tasks: TaskService
     let clock: any HearthClock
-    /// How long a sync token stays valid (the change log's tombstone retention).
-    let retentionDays: Int
+    /// Whose change log the sync tokens read, and how long it covers them.
+    let sync: SyncService
     let logger: Logger
 
-    public init(database: Database, tasks: TaskService, clock: any HearthClock, retentionDays: Int, logger: Logger) {
+    public init(database: Database, tasks: TaskService, sync: SyncService, clock: any HearthClock, logger: Logger) {
         self.database = database
         self.tasks = tasks
+        self.sync = sync
         self.clock = clock
-        self.retentionDays = retentionDays
         self.logger = logger
     }
 
@@ -42,7 +42,21 @@ public struct CalendarService: Sendable {
 
     /// The caller's calendars: two for each household they may read.
     public func collections(_ caller: Caller) async throws -> [CalendarCollection] {
-        let readable = caller.roles.keys.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
+        try await collections(caller, of: Array(caller.roles.keys))
+    }
+
+    /// The caller's calendar named `name` (`<household id>-tasks` or `-events`), if they may read
+    /// it: only that household is read.
+    public func collection(_ caller: Caller, named name: String) async throws -> CalendarCollection? {
+        let kind: TaskKind = name.hasSuffix("-tasks") ? .task : .event
+        guard name.hasSuffix("-tasks") || name.hasSuffix("-events"),
+              let household = UUID(uuidString: String(name.dropLast(kind == .task ? 6 : 7))) else { return nil }
+        return try await collections(caller, of: [household]).first { $0.name == name }
+    }
+
+    /// The calendars of those of `households` the caller may read.
+    private func collections(_ caller: Caller, of households: [UUID]) async throws -> [CalendarCollection] {
+        let readable = households.filter { caller.roles[$0] != nil && caller.ability.can("read", .ofHousehold("Task", $0)) }
         guard !readable.isEmpty else { return [] }
         // A tag sums the versions of the calendar's logged changes: any change, committed in any
         // order (a late commit can carry an older version than the newest seen), moves it.
@@ -61,11 +75,6 @@ public struct CalendarService: Sendable {
                                    tag: kind == .task ? row.taskTag : row.eventTag, writable: writable)
             }
         }
-    }
-
-    /// The caller's calendar named `name` (`<household id>-tasks` or `-events`), if they may read it.
-    public func collection(_ caller: Caller, named name: String) async throws -> CalendarCollection? {
-        try await collections(caller).first { $0.name == name }
     }
 
     // MARK: Items
@@ -120,25 +129,41 @@ public struct CalendarService: Sendable {
         , COALESCE(t.calendar_name, t.id::text || '.ics') AS calendar_name, COALESCE(t.calendar_uid, t.id::text) AS calendar_uid, t.calendar_extra
         """
 
-    /// The calendar's items (those named `names`, when given, or with these ids), with their labels,
-    /// by name; a task calendar's subtasks among them (with `subtaskIDs`, those and the subtasks of
-    /// the items with `ids`, whose ETag is their task's).
-    public func entries(_ collection: CalendarCollection, names: [String]? = nil, ids: [UUID]? = nil, subtaskIDs: [UUID]? = nil) async throws -> [Entry] {
-        var entries = ids?.isEmpty == true && subtaskIDs != nil ? [] : try await itemEntries(collection, names: names, ids: ids)
-        guard collection.kind == .task, subtaskIDs == nil || subtaskIDs?.isEmpty == false || ids?.isEmpty == false else { return entries }
+    /// Which of a calendar's items a read returns.
+    enum Selection {
+        case all
+        case named([String])
+        /// Items changed in a sync: these items (with their subtasks, whose ETag is their task's) and these subtasks.
+        case changed(items: [UUID], subtasks: [UUID])
+
+        var names: [String]? { if case .named(let names) = self { names } else { nil } }
+        var items: [UUID]? { if case .changed(let items, _) = self { items } else { nil } }
+        var subtasks: [UUID]? { if case .changed(_, let subtasks) = self { subtasks } else { nil } }
+    }
+
+    /// The calendar's items (those named `names`, when given), with their labels, by name; a task
+    /// calendar's subtasks among them.
+    public func entries(_ collection: CalendarCollection, names: [String]? = nil) async throws -> [Entry] {
+        try await entries(collection, names.map(Selection.named) ?? .all)
+    }
+
+    func entries(_ collection: CalendarCollection, _ selection: Selection) async throws -> [Entry] {
+        var entries = try await itemEntries(collection, selection)
+        if case .changed(let items, let subtasks) = selection, items.isEmpty && subtasks.isEmpty { return entries }
+        guard collection.kind == .task else { return entries }
         let rows = try await database.client.query("""
             SELECT s.task_id, s.id, s.position, s.title, s.done, COALESCE(s.calendar_name, s.id::text || '.ics') AS calendar_name,
                    COALESCE(s.calendar_uid, s.id::text) AS calendar_uid, s.calendar_extra, COALESCE(t.calendar_uid, t.id::text) AS parent_uid
             FROM subtasks s JOIN task_items t ON t.id = s.task_id
             WHERE t.household_id = \(collection.householdID) AND t.kind = 'TASK'
-              AND (\(names == nil) OR COALESCE(s.calendar_name, s.id::text || '.ics') = ANY(\(names ?? [])))
-              AND (\(subtaskIDs == nil) OR s.id = ANY(\(subtaskIDs ?? [])) OR s.task_id = ANY(\(ids ?? [])))
+              AND (\(selection.names == nil) OR COALESCE(s.calendar_name, s.id::text || '.ics') = ANY(\(selection.names ?? [])))
+              AND (\(selection.items == nil) OR s.id = ANY(\(selection.subtasks ?? [])) OR s.task_id = ANY(\(selection.items ?? [])))
             """, logger: logger).rows(as: SubtaskEntryRow.self)
         guard !rows.isEmpty else { return entries }
         var tasks = Dictionary(entries.map { ($0.item.id, $0.item) }) { first, _ in first }
-        let missing = Set(rows.map(\.taskID)).subtracting(tasks.keys)
+        let missing = Array(Set(rows.map(\.taskID)).subtracting(tasks.keys))
         if !missing.isEmpty {
-            for entry in try await itemEntries(collection, names: nil, ids: Array(missing)) { tasks[entry.item.id] = entry.item }
+            for entry in try await itemEntries(collection, .changed(items: missing, subtasks: [])) { tasks[entry.item.id] = entry.item }
         }
         for row in rows {
             guard let task = tasks[row.taskID] else { continue }
@@ -147,12 +172,13 @@ public struct CalendarService: Sendable {
         return entries.sorted { $0.name < $1.name }
     }
 
-    private func itemEntries(_ collection: CalendarCollection, names: [String]?, ids: [UUID]?) async throws -> [Entry] {
+    private func itemEntries(_ collection: CalendarCollection, _ selection: Selection) async throws -> [Entry] {
+        if selection.items?.isEmpty == true { return [] }
         let rows = try await database.client.query("""
             SELECT \(unescaped: Self.entrySelect) FROM task_items t
             WHERE t.household_id = \(collection.householdID) AND t.kind = \(collection.kind.rawValue)
-              AND (\(names == nil) OR COALESCE(t.calendar_name, t.id::text || '.ics') = ANY(\(names ?? [])))
-              AND (\(ids == nil) OR t.id = ANY(\(ids ?? [])))
+              AND (\(selection.names == nil) OR COALESCE(t.calendar_name, t.id::text || '.ics') = ANY(\(selection.names ?? [])))
+              AND (\(selection.items == nil) OR t.id = ANY(\(selection.items ?? [])))
             ORDER BY 2, t.id
             """, logger: logger).rows(as: EntryRow.self)
         let entries = rows.map(\.entry)
@@ -197,12 +223,12 @@ public struct CalendarService: Sendable {
                 throw InvalidSyncToken(message: "The sync token is not one this calendar gave; sync again from the start (an empty token).")
             }
             cursor = decoded
-            let since = cursor.baseAt ?? cursor.targetAt ?? now
-            if since < now.addingTimeInterval(-Double(retentionDays) * 86_400) {
-                throw InvalidSyncToken(message: "The sync token is older than \(retentionDays) days; sync again from the start (an empty token).")
-            }
-            if let restored = try await Restore.restoredAt(database), since < restored {
+            switch try await sync.staleness(since: cursor.baseAt ?? cursor.targetAt ?? now) {
+            case .olderThanRetention:
+                throw InvalidSyncToken(message: "The sync token is older than \(sync.configuration.retentionDays) days; sync again from the start (an empty token).")
+            case .beforeRestore:
                 throw InvalidSyncToken(message: "The server was restored from a backup since this token; sync again from the start (an empty token).")
+            case nil: break
             }
         } else {
             cursor = CalendarSyncToken(collection: collection.name)
@@ -224,7 +250,7 @@ public struct CalendarService: Sendable {
         let live = page.filter { !$0.deleted }
         let itemIDs = live.filter { $0.type == "TASK" }.compactMap { UUID(uuidString: $0.id) }
         let subtaskIDs = live.filter { $0.type == "SUBTASK" }.compactMap { UUID(uuidString: $0.id) }
-        let found = live.isEmpty ? [] : try await entries(collection, ids: itemIDs, subtaskIDs: subtaskIDs)
+        let found = try await entries(collection, .changed(items: itemIDs, subtasks: subtaskIDs))
         let foundIDs = Set(found.map { ($0.subtask?.id ?? $0.item.id).lowercasedString })
         // A record gone since it was logged is reported removed now (its tombstone would say so next time).
         let removed = page.filter { change in change.deleted || !foundIDs.contains(change.id) }.map { $0.name ?? $0.id + ".ics" }

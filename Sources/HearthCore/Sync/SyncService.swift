@@ -72,11 +72,10 @@ public final class SyncService: Sendable {
         var cursor: SyncCursor
         if let after {
             cursor = try SyncCursor.decode(after, household: householdID)
-            if let since = cursor.baseAt ?? cursor.targetAt, since < now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400) {
-                throw ServiceError.syncCursorExpired(retentionDays: configuration.retentionDays)
-            }
-            if let since = cursor.baseAt ?? cursor.targetAt, let restored = try await lastRestore(), since < restored {
-                throw ServiceError.syncCursorBeforeRestore
+            switch try await staleness(since: cursor.baseAt ?? cursor.targetAt ?? now) {
+            case .olderThanRetention: throw ServiceError.syncCursorExpired(retentionDays: configuration.retentionDays)
+            case .beforeRestore: throw ServiceError.syncCursorBeforeRestore
+            case nil: break
             }
         } else {
             cursor = SyncCursor(household: householdID)
@@ -101,6 +100,21 @@ public final class SyncService: Sendable {
         }
         return SyncPage(changes: try await withRecords(page, householdID: householdID, caller: caller), cursor: cursor.encoded, hasMore: hasMore,
                         lastMutationID: try await lastMutationID(clientID, caller))
+    }
+
+    /// Why the change log no longer covers a cursor (or a calendar's sync token) taken at a time.
+    enum Staleness {
+        /// Older than the retention time: tombstones it would need are gone.
+        case olderThanRetention
+        /// From before the database was restored from a backup.
+        case beforeRestore
+    }
+
+    /// Whether a cursor taken at `since` can no longer be followed, and why; nil when it can.
+    func staleness(since: Date) async throws -> Staleness? {
+        if since < clock.now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400) { return .olderThanRetention }
+        if let restored = try await lastRestore(), since < restored { return .beforeRestore }
+        return nil
     }
 
     private func lastRestore() async throws -> Date? {
