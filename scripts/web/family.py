@@ -330,6 +330,7 @@ def journey(playwright):
     sign_up(i, "Ike", f"ike-{STAMP}@example.org")
     i.get_by_label("Household name").fill("Over HTTP")
     i.get_by_role("button", name="Create household").click()
+    expect(i.get_by_role("heading", name="Agenda")).to_be_visible()
     i.get_by_role("link", name="Tasks").click()
     add_task(i, "Works without HTTPS")
     ike = token_of(i)
