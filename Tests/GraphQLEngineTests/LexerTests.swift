@@ -26,6 +26,34 @@ struct LexerTests {
         #expect(tokens.last?.kind == .endOfFile && tokens.last?.start == source.body.count)
     }
 
+    @Test("a name ends at the first byte that cannot continue it, whatever its length and wherever the source ends")
+    func nameEnds() throws {
+        // Names and runs of spaces are scanned eight bytes at a time: every byte value after a name
+        // of every length from 1 to 19, at the end of the source and with more bytes after it.
+        let continuing = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_".utf8))
+        for length in 1...19 {
+            let name = Array(("x" + String(repeating: "aZ_9q", count: 4).prefix(length - 1)).utf8)
+            for byte in UInt8(0)...UInt8(255) {
+                for tail in ["", "          }"] {
+                    let body = name + [byte] + Array(tail.utf8)
+                    let token = body.withUnsafeBufferPointer { buffer in
+                        var lexer = Lexer(source: Source(bytes: body), bytes: buffer)
+                        try? lexer.advance()
+                        return lexer.token
+                    }
+                    #expect(token.kind == .name && token.start == 0, "byte \(byte) after \(length)")
+                    #expect(token.end == (continuing.contains(byte) ? length + 1 : length), "byte \(byte) after \(length)")
+                }
+            }
+        }
+        for spaces in 0...20 {
+            let gap = String(repeating: " ", count: spaces)
+            let tokens = try Lexer.tokens(of: Source("{" + gap + "a" + gap + "}"))
+            #expect(tokens.map(\.kind) == [TokenKind.braceL, .name, .braceR, .endOfFile])
+            #expect(tokens.map(\.start) == [0, 1 + spaces, 2 + 2 * spaces, 3 + 2 * spaces])
+        }
+    }
+
     @Test("invalid and unexpected characters are reported where they are", arguments: [
         ("{ a ? }", "Syntax Error: Unexpected character: \"?\". @ 1:5"),
         ("{ a }\n  ~", "Syntax Error: Unexpected character: \"~\". @ 2:3"),

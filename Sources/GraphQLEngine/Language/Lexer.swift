@@ -73,7 +73,10 @@ struct Lexer {
         while position < count {
             let code = bytes[position]
             switch code {
-            case 0x20, 0x09, 0x2C, 0x0A, 0x0D:  // space, tab, comma, line terminators
+            case 0x20:  // a run of spaces (indentation), eight at a time
+                position = skipSpaces(from: position + 1)
+                continue
+            case 0x09, 0x2C, 0x0A, 0x0D:  // tab, comma, line terminators
                 position += 1
                 continue
             case 0xEF where byte(at: position + 1) == 0xBB && byte(at: position + 2) == 0xBF:  // BOM
@@ -116,6 +119,24 @@ struct Lexer {
             throw unexpectedCharacter(at: position)
         }
         return Token(kind: .endOfFile, start: count, end: count)
+    }
+
+    /// The first position from `start` that is not a space. Indentation is most of a pretty-printed
+    /// document's bytes: eight are compared at once (the lowest byte that differs ends the run).
+    @inline(__always)
+    private func skipSpaces(from start: Int) -> Int {
+        var position = start
+        let count = bytes.count
+        if let base = bytes.baseAddress {
+            while position &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                let differing = word ^ 0x2020_2020_2020_2020
+                if differing != 0 { return position + differing.trailingZeroBitCount >> 3 }
+                position += 8
+            }
+        }
+        while position < count && bytes[position] == 0x20 { position += 1 }
+        return position
     }
 
     private func skipComment(from start: Int) -> Int {
@@ -169,10 +190,36 @@ struct Lexer {
     private func readName(from start: Int) -> Token {
         var position = start + 1
         let count = bytes.count
+        // Eight bytes at a time: the lowest that cannot continue a name ends it.
+        if let base = bytes.baseAddress {
+            while position &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                let stops = ~Self.nameBytes(word) & 0x8080_8080_8080_8080
+                if stops != 0 { return Token(kind: .name, start: start, end: position + stops.trailingZeroBitCount >> 3) }
+                position += 8
+            }
+        }
         while position < count && Self.isNameContinue(bytes[position]) {
             position += 1
         }
         return Token(kind: .name, start: start, end: position)
+    }
+
+    /// The bytes of `word` (eight source bytes, first in the low byte) that may continue a name
+    /// (`[A-Za-z0-9_]`), as the high bit of each such byte. Exact per byte: no borrow crosses bytes.
+    @inline(__always)
+    static func nameBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let low = word & ~highs
+        // For bytes below 0x80, adding 0x80 - bound sets the high bit exactly when byte ≥ bound.
+        @inline(__always) func atLeast(_ value: UInt64, _ bound: UInt64) -> UInt64 { (value &+ ones &* (0x80 &- bound)) & highs }
+        let folded = low | ones &* 0x20  // letters folded to lower case
+        let letters = atLeast(folded, 0x61) & ~atLeast(folded, 0x7B)
+        let digits = atLeast(low, 0x30) & ~atLeast(low, 0x3A)
+        let notUnderscore = low ^ ones &* 0x5F
+        let underscores = ~((notUnderscore &+ ones &* 0x7F) | notUnderscore) & highs
+        return (letters | digits | underscores) & ~word
     }
 
     // MARK: - Numbers
