@@ -145,7 +145,7 @@ protocol BatchDispatching: AnyObject, Sendable {
 final class LoadPromise<Value: Sendable>: Sendable {
     @usableFromInline
     enum State {
-        case pending([CheckedContinuation<Value, any Error>])
+        case pending([UnsafeContinuation<Value, any Error>])
         case done(Result<Value, any Error>)
     }
 
@@ -163,7 +163,7 @@ final class LoadPromise<Value: Sendable>: Sendable {
 
     @inlinable
     func fulfil(_ result: Result<Value, any Error>) {
-        let waiting = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+        let waiting = state.withLock { state -> [UnsafeContinuation<Value, any Error>] in
             guard case .pending(let continuations) = state else { return [] }
             state = .done(result)
             return continuations
@@ -175,7 +175,10 @@ final class LoadPromise<Value: Sendable>: Sendable {
     var value: Value {
         get async throws {
             if let ready { return try ready.get() }
-            return try await withCheckedThrowingContinuation { continuation in
+            // Resumed exactly once: by `fulfil`, which takes every waiting continuation out of the
+            // state under the lock, or here when the value arrived in between. (An unsafe
+            // continuation: a checked one allocates a canary per load.)
+            return try await withUnsafeThrowingContinuation { continuation in
                 let result = state.withLock { state -> Result<Value, any Error>? in
                     switch state {
                     case .done(let result): return result

@@ -24,11 +24,34 @@ final class Execution {
     // exclusivity checks, paid on every slot write, are left out.
     @exclusivity(unchecked) var slots: [ResultSlot] = []
     @exclusivity(unchecked) var errors: [GraphQLError] = []
-    @exclusivity(unchecked) private var path: [GraphQLError.PathElement] = []
+    @exclusivity(unchecked) private var path: [Step] = []
+    /// The operation's plan, held for the whole execution: every planned field a path step names
+    /// is reachable from it (sub-plans are kept by their fields), even after a null clears its slot.
+    private var rootPlan: SelectionPlan?
+    /// Plans made below a shared plan that lacked them (kept here for the same reason).
+    private var unsharedPlans: [SelectionPlan] = []
     /// The composite positions above the current one, nearest last; the root (slot 0, nullable)
     /// is below them all, implicitly.
     @exclusivity(unchecked) private var chain: [Link] = []
     @exclusivity(unchecked) private var pending: [Pending] = []
+
+    /// One step of the current position's path, without reference counting: a field is named by its
+    /// planned field (kept alive by its plan for the whole execution), turned into a response key
+    /// only when an error or a suspended field needs the path.
+    enum Step {
+        case field(Unmanaged<PlannedField>)
+        case index(Int)
+
+        var element: GraphQLError.PathElement {
+            switch self {
+            case .field(let field): .key(field._withUnsafeGuaranteedRef(\.responseKey))
+            case .index(let index): .index(index)
+            }
+        }
+    }
+
+    /// The current position's path as responses give it.
+    private var reportedPath: [GraphQLError.PathElement] { path.map(\.element) }
 
     /// A composite position above the current one: its slot and whether it may become null.
     struct Link {
@@ -41,7 +64,7 @@ final class Execution {
         var input: FieldInput
         var slot: Int
         var field: PlannedField
-        var path: [GraphQLError.PathElement]
+        var path: [Step]
         var chain: [Link]
 
         var isBatched: Bool {
@@ -108,7 +131,7 @@ final class Execution {
         let first = layOutRoot(selectionSet, on: root)
         guard case .object(let plan, _) = slots[0] else { return }
         for index in plan.fields.indices {
-            path = [.key(plan.fields[index].responseKey)]
+            path = [.field(Unmanaged.passUnretained(plan.fields[index]))]
             let ok = executeField(plan.fields[index], in: plan, source: rootValue, slot: first + index)
             path.removeAll()
             if !ok {
@@ -123,6 +146,7 @@ final class Execution {
     /// Slot 0 as the root object with its fields' slots after it; returns the first field's slot.
     private func layOutRoot(_ selectionSet: SelectionSet, on root: GraphQLNamedType) -> Int {
         let plan = sharedRoot ?? collector.plan([selectionSet], on: root)
+        rootPlan = plan
         slots.reserveCapacity(64)
         slots.append(.null)
         let first = reserve(plan.fields.count)
@@ -145,7 +169,7 @@ final class Execution {
         let fields = plan.fields
         for index in fields.indices {
             let field = fields[index]
-            path.append(.key(field.responseKey))
+            path.append(.field(Unmanaged.passUnretained(field)))
             let ok = executeField(field, in: plan, source: source, slot: first + index)
             path.removeLast()
             if !ok { return false }
@@ -234,7 +258,7 @@ final class Execution {
             return try field.arguments(variables: variables)
         } catch {
             errors.append(GraphQLError(
-                error.message, source: source, positions: [error.position], path: path,
+                error.message, source: source, positions: [error.position], path: reportedPath,
                 extensions: [("code", .string("BAD_USER_INPUT"))]))
             return nil
         }
@@ -337,6 +361,8 @@ final class Execution {
             if !field.isShared {
                 field.subPlans[type.id] = plan
                 field.lastSubPlan = plan
+            } else {
+                unsharedPlans.append(plan)
             }
         }
         let first = reserve(plan.fields.count)
@@ -423,7 +449,7 @@ final class Execution {
     // MARK: - Errors
 
     private func record(_ message: String, _ field: PlannedField, code: String = "INTERNAL_SERVER_ERROR") {
-        var error = GraphQLError(message, locations: field.locations(in: source), path: path, extensions: [("code", .string(code))])
+        var error = GraphQLError(message, locations: field.locations(in: source), path: reportedPath, extensions: [("code", .string(code))])
         error.source = source
         errors.append(error)
     }
@@ -436,16 +462,16 @@ final class Execution {
         case let error as GraphQLError:
             reported = error
             if reported.locations.isEmpty { reported.locations = field.locations(in: source) }
-            if reported.path.isEmpty { reported.path = path }
+            if reported.path.isEmpty { reported.path = reportedPath }
             if reported.code == nil { reported.extensions.insert(("code", .string("INTERNAL_SERVER_ERROR")), at: 0) }
         case let error as any GraphQLReportableError:
             reported = GraphQLError(
-                error.message, locations: field.locations(in: source), path: path,
+                error.message, locations: field.locations(in: source), path: reportedPath,
                 extensions: [("code", .string(error.code))] + error.extraExtensions)
         default:
             onInternalError?(InternalErrorReport(error: error, coordinate: field.info.coordinate, context: context))
             reported = GraphQLError(
-                "Internal server error", locations: field.locations(in: source), path: path,
+                "Internal server error", locations: field.locations(in: source), path: reportedPath,
                 extensions: [("code", .string("INTERNAL_SERVER_ERROR"))])
         }
         reported.source = source

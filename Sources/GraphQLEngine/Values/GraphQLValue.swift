@@ -51,7 +51,12 @@ public struct GraphQLObject: Sendable, Hashable, Sequence, ExpressibleByDictiona
 
     public init() { entries = [] }
 
+    /// The entries in order; a repeated key keeps its first position and its last value.
     public init(_ entries: [(key: String, value: GraphQLValue)]) {
+        if Self.hasDistinctKeys(entries) {
+            self.entries = entries
+            return
+        }
         self.entries = []
         self.entries.reserveCapacity(entries.count)
         for (key, value) in entries { self[key] = value }
@@ -61,13 +66,25 @@ public struct GraphQLObject: Sendable, Hashable, Sequence, ExpressibleByDictiona
         self.init(elements.map { (key: $0.0, value: $0.1) })
     }
 
+    /// Whether no key is repeated (the common case: literals and decoded objects), checked
+    /// pairwise while small.
+    private static func hasDistinctKeys(_ entries: [(key: String, value: GraphQLValue)]) -> Bool {
+        guard entries.count > 1 else { return true }
+        guard entries.count <= 16 else { return Set(entries.lazy.map(\.key)).count == entries.count }
+        for first in 1..<entries.count {
+            for second in 0..<first where entries[first].key == entries[second].key { return false }
+        }
+        return true
+    }
+
     public var count: Int { entries.count }
     public var isEmpty: Bool { entries.isEmpty }
     public var keys: [String] { entries.map(\.key) }
 
     public subscript(key: String) -> GraphQLValue? {
         get {
-            for entry in entries where entry.key == key { return entry.value }
+            // By index: iterating would copy (and retain) every entry passed over.
+            for index in entries.indices where entries[index].key == key { return entries[index].value }
             return nil
         }
         set {
