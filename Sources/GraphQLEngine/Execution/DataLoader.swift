@@ -100,8 +100,10 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
             } catch {
                 results = Array(repeating: .failure(error), count: chunk.count)
             }
-            for (offset, result) in results.enumerated() {
-                if let promise = promises[start + offset] { fulfilments.append { promise.fulfil(result) } }
+            // One piece of work per batch, handing every key of it its result.
+            let batchPromises = promises[start..<end]
+            fulfilments.append {
+                for (promise, result) in zip(batchPromises, results) { promise?.fulfil(result) }
             }
             start = end
         }
@@ -145,11 +147,14 @@ protocol BatchDispatching: AnyObject, Sendable {
 final class LoadPromise<Value: Sendable>: Sendable {
     @usableFromInline
     enum State {
-        case pending([UnsafeContinuation<Value, any Error>])
+        case pending
+        /// One load waits (most keys): no array for it.
+        case waiting(UnsafeContinuation<Value, any Error>)
+        case waitingMany([UnsafeContinuation<Value, any Error>])
         case done(Result<Value, any Error>)
     }
 
-    @usableFromInline let state = Mutex(State.pending([]))
+    @usableFromInline let state = Mutex(State.pending)
 
     @usableFromInline init() {}
 
@@ -163,12 +168,17 @@ final class LoadPromise<Value: Sendable>: Sendable {
 
     @inlinable
     func fulfil(_ result: Result<Value, any Error>) {
-        let waiting = state.withLock { state -> [UnsafeContinuation<Value, any Error>] in
-            guard case .pending(let continuations) = state else { return [] }
+        let waiting = state.withLock { state -> State in
+            let before = state
+            if case .done = before { return .pending }
             state = .done(result)
-            return continuations
+            return before
         }
-        for continuation in waiting { continuation.resume(with: result) }
+        switch waiting {
+        case .waiting(let continuation): continuation.resume(with: result)
+        case .waitingMany(let continuations): for continuation in continuations { continuation.resume(with: result) }
+        case .pending, .done: break
+        }
     }
 
     @inlinable
@@ -182,11 +192,14 @@ final class LoadPromise<Value: Sendable>: Sendable {
                 let result = state.withLock { state -> Result<Value, any Error>? in
                     switch state {
                     case .done(let result): return result
-                    case .pending(var continuations):
+                    case .pending: state = .waiting(continuation)
+                    case .waiting(let first): state = .waitingMany([first, continuation])
+                    case .waitingMany(var continuations):
+                        state = .pending  // so the array is uniquely held while it grows
                         continuations.append(continuation)
-                        state = .pending(continuations)
-                        return nil
+                        state = .waitingMany(continuations)
                     }
+                    return nil
                 }
                 if let result { continuation.resume(with: result) }
             }

@@ -22,7 +22,21 @@ public struct JSONWriter: Sendable {
             bytes.append(48 + UInt8(value))
             return
         }
-        bytes.append(contentsOf: String(value).utf8)
+        // Digits written backwards into a 20-byte stack buffer (Int.min has 19 digits and a sign).
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = 48 + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                digits[start] = 45
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
     }
 
     /// A double as JavaScript prints it; non-finite numbers become `null`, as `JSON.stringify` does.
@@ -64,6 +78,10 @@ public struct JSONWriter: Sendable {
 
     /// Raw bytes that are already JSON.
     public mutating func appendRaw(_ json: some Sequence<UInt8>) { bytes.append(contentsOf: json) }
+
+    /// Raw bytes that are already JSON, from a buffer (copied at once, not byte by byte).
+    @inline(__always)
+    public mutating func appendRaw(_ json: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: json) }
 
     public mutating func appendValue(_ value: GraphQLValue) {
         switch value {
