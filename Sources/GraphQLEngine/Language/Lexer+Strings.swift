@@ -1,5 +1,6 @@
 extension Lexer {
     /// `"…"`: a string on one line, escapes cooked (`\n`, `\uXXXX`, `\u{…}`, surrogate pairs).
+    @inline(never)  // kept out of readToken, whose frame stays small for the common tokens
     func readString(from start: Int) throws(GraphQLError) -> Token {
         let count = bytes.count
         var position = start + 1
@@ -124,6 +125,7 @@ extension Lexer {
     /// `"""…"""`: raw text (only `\"""` is an escape), its lines dedented by the spec's
     /// `BlockStringValue()`. Lines are found as ranges of the source itself, so a block string
     /// without escapes is copied once, straight into its value.
+    @inline(never)
     mutating func readBlockString(from start: Int) throws(GraphQLError) -> Token {
         let count = bytes.count
         var position = start + 3

@@ -139,6 +139,7 @@ struct Lexer {
         return position
     }
 
+    @inline(never)
     private func skipComment(from start: Int) -> Int {
         var position = start
         let count = bytes.count
@@ -159,6 +160,7 @@ struct Lexer {
         bytes[position] < 0x80 ? 1 : UTF8Scalar.decode(bytes, at: position)?.length
     }
 
+    @inline(never)
     private func unexpectedCharacter(at position: Int) -> GraphQLError {
         if bytes[position] == 0x27 {
             return error(at: position, "Unexpected single quote character ('), did you mean to use a double quote (\")?")
@@ -224,6 +226,7 @@ struct Lexer {
 
     // MARK: - Numbers
 
+    @inline(never)
     private func readNumber(from start: Int) throws(GraphQLError) -> Token {
         var position = start
         var code = byte(at: position)
