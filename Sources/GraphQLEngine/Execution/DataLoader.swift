@@ -168,16 +168,16 @@ final class LoadPromise<Value: Sendable>: Sendable {
 
     @inlinable
     func fulfil(_ result: Result<Value, any Error>) {
-        let waiting = state.withLock { state -> State in
-            let before = state
-            if case .done = before { return .pending }
-            state = .done(result)
-            return before
+        // What waited before the result arrived (nothing when it had arrived already).
+        let waiting = state.withLock { state -> State? in
+            if case .done = state { return nil }
+            defer { state = .done(result) }
+            return state
         }
         switch waiting {
         case .waiting(let continuation): continuation.resume(with: result)
         case .waitingMany(let continuations): for continuation in continuations { continuation.resume(with: result) }
-        case .pending, .done: break
+        case .pending, .done, nil: break
         }
     }
 

@@ -44,7 +44,7 @@ final class Execution {
 
         var element: GraphQLError.PathElement {
             switch self {
-            case .field(let field): .key(field._withUnsafeGuaranteedRef(\.responseKey))
+            case .field(let field): .key(field.takeUnretainedValue().responseKey)
             case .index(let index): .index(index)
             }
         }
