@@ -26,10 +26,9 @@ final class Execution {
     @exclusivity(unchecked) var errors: [GraphQLError] = []
     @exclusivity(unchecked) private var path: [Step] = []
     /// The operation's plan, held for the whole execution: every planned field a path step names
-    /// is reachable from it (sub-plans are kept by their fields), even after a null clears its slot.
+    /// is reachable from it, even after a null clears its slot (a field keeps the sub-plans made
+    /// for it; a shared plan was built with every one it can need, see ``PlanCache``).
     private var rootPlan: SelectionPlan?
-    /// Plans made below a shared plan that lacked them (kept here for the same reason).
-    private var unsharedPlans: [SelectionPlan] = []
     /// The composite positions above the current one, nearest last; the root (slot 0, nullable)
     /// is below them all, implicitly.
     @exclusivity(unchecked) private var chain: [Link] = []
@@ -361,8 +360,6 @@ final class Execution {
             if !field.isShared {
                 field.subPlans[type.id] = plan
                 field.lastSubPlan = plan
-            } else {
-                unsharedPlans.append(plan)
             }
         }
         let first = reserve(plan.fields.count)

@@ -138,17 +138,8 @@ extension Lexer {
         var hasEscape = false
         while position < count {
             // Descriptions are mostly plain ASCII: step over it eight bytes at a time.
-            if let base = bytes.baseAddress {
-                while position &+ 8 <= count {
-                    let mask = Self.blockStringStops(UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)))
-                    if mask != 0 {
-                        position += mask.trailingZeroBitCount >> 3
-                        break
-                    }
-                    position += 8
-                }
-                guard position < count else { break }
-            }
+            position = scanWords(from: position, until: Self.blockStringStops)
+            guard position < count else { break }
             let code = bytes[position]
             if code >= 0x80 {
                 guard let length = characterLength(at: position) else {

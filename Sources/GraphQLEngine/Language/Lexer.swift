@@ -121,21 +121,28 @@ struct Lexer {
         return Token(kind: .endOfFile, start: count, end: count)
     }
 
+    /// Scans eight bytes at a time from `start`: the position of the first byte `stops` marks (it
+    /// maps a little-endian word of source bytes to a mask whose lowest set bit lies in that byte),
+    /// or, when none does, the first position with fewer than eight bytes left, from where the
+    /// caller goes on byte by byte.
+    @inline(__always)
+    func scanWords(from start: Int, until stops: (UInt64) -> UInt64) -> Int {
+        var position = start
+        guard let base = bytes.baseAddress else { return position }
+        while position &+ 8 <= bytes.count {
+            let mask = stops(UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)))
+            if mask != 0 { return position + mask.trailingZeroBitCount >> 3 }
+            position += 8
+        }
+        return position
+    }
+
     /// The first position from `start` that is not a space. Indentation is most of a pretty-printed
     /// document's bytes: eight are compared at once (the lowest byte that differs ends the run).
     @inline(__always)
     private func skipSpaces(from start: Int) -> Int {
-        var position = start
-        let count = bytes.count
-        if let base = bytes.baseAddress {
-            while position &+ 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                let differing = word ^ 0x2020_2020_2020_2020
-                if differing != 0 { return position + differing.trailingZeroBitCount >> 3 }
-                position += 8
-            }
-        }
-        while position < count && bytes[position] == 0x20 { position += 1 }
+        var position = scanWords(from: start) { $0 ^ 0x2020_2020_2020_2020 }
+        while position < bytes.count && bytes[position] == 0x20 { position += 1 }
         return position
     }
 
@@ -190,17 +197,9 @@ struct Lexer {
     }
 
     private func readName(from start: Int) -> Token {
-        var position = start + 1
-        let count = bytes.count
         // Eight bytes at a time: the lowest that cannot continue a name ends it.
-        if let base = bytes.baseAddress {
-            while position &+ 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                let stops = ~Self.nameBytes(word) & 0x8080_8080_8080_8080
-                if stops != 0 { return Token(kind: .name, start: start, end: position + stops.trailingZeroBitCount >> 3) }
-                position += 8
-            }
-        }
+        var position = scanWords(from: start + 1) { ~Self.nameBytes($0) & 0x8080_8080_8080_8080 }
+        let count = bytes.count
         while position < count && Self.isNameContinue(bytes[position]) {
             position += 1
         }

@@ -79,10 +79,6 @@ public struct JSONWriter: Sendable {
     /// Raw bytes that are already JSON.
     public mutating func appendRaw(_ json: some Sequence<UInt8>) { bytes.append(contentsOf: json) }
 
-    /// Raw bytes that are already JSON, from a buffer (copied at once, not byte by byte).
-    @inline(__always)
-    public mutating func appendRaw(_ json: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: json) }
-
     public mutating func appendValue(_ value: GraphQLValue) {
         switch value {
         case .null: appendNull()
