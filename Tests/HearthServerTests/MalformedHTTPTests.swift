@@ -140,17 +140,21 @@ import Testing
         let limits = HTTPConnectionLimits(headerTimeout: .seconds(30), idleTimeout: .seconds(30), maxConnections: 2)
         try await GraphQLHTTPTests.withServer(connections: limits) { client in
             let port = try #require(client.port)
-            var held: [any Channel] = []
-            for _ in 0..<2 {
-                // Busy: a request whose body is still coming.
+            /// Opens a connection busy with a request whose body is still coming.
+            @Sendable func holdOne() async throws -> any Channel {
                 let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
                 try await channel.writeAndFlush(ByteBuffer(string: "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")).get()
-                held.append(channel)
+                return channel
             }
-            // The held connections are counted once the server has taken them: wait for that, not for a time.
-            var refused = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", wait: Self.wait)
+            var held = [try await holdOne(), try await holdOne()]
+            // The held connections count as busy once the server has read their heads: until then one of
+            // them may be closed to admit the probe (it was waiting for a head), or refused itself. Wait
+            // for the refusal, not for a time, opening a held connection again whenever one was closed.
+            let probe = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            var refused = try await RawConnection.exchange(port: port, probe, wait: Self.wait)
             for _ in 0..<50 where refused.status != 503 {
-                refused = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", wait: Self.wait)
+                for index in held.indices where !held[index].isActive { held[index] = try await holdOne() }
+                refused = try await RawConnection.exchange(port: port, probe, wait: Self.wait)
             }
             #expect(refused.status == 503 && refused.closedByServer, "\(refused.text.prefix(80).debugDescription)")
             #expect(refused.text.contains(#""code":"TOO_MANY_CONNECTIONS""#))
