@@ -113,7 +113,7 @@ if os.environ.get("PERF"):
     # A profile of Hearth in the middle of the load: where its CPU goes, by symbol.
     # PERF_DATA=path keeps the recording for `perf report -i path` (callers, children).
     data = os.environ.get("PERF_DATA") or os.path.join(work, "perf.data")
-    subprocess.run(["perf", "record", "-q", "-F", "499", "-g", "-o", data, "-p", str(hearth_pid), "--", "sleep", str(max(1, duration - 5))],
+    subprocess.run(["perf", "record", "-q", "-F", os.environ.get("PERF_FREQ", "499"), "-g", "-o", data, "-p", str(hearth_pid), "--", "sleep", str(max(1, duration - 5))],
                    check=True, capture_output=True)
     profile = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso,symbol", "--stdio", "-g", "none", "--percent-limit", "1.5"],
                              check=True, capture_output=True, text=True).stdout

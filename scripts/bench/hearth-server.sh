@@ -1,7 +1,8 @@
 # Sourced by the benchmarks that load a running Hearth (http.sh, sign-in-timing.sh): from the
 # repository root, `start_hearth [serve options…]` builds a release `hearth`, starts it on an
 # embedded PostgreSQL in a scratch folder ($work) and sets $url; on exit the server stops and the
-# folder goes.
+# folder goes. HEARTH_BINARY=path runs that build instead (to set two builds side by side in one
+# sitting: copy .build/release/hearth before a change, then run each).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -15,8 +16,9 @@ stop_hearth() {
 trap stop_hearth EXIT
 
 start_hearth() {
-  swift build -c release --product hearth >&2
-  .build/release/hearth serve --port 0 --data-dir "$work/postgres" --log-level warning "$@" \
+  local binary=${HEARTH_BINARY:-.build/release/hearth}
+  [ -n "${HEARTH_BINARY:-}" ] || swift build -c release --product hearth >&2
+  "$binary" serve --port 0 --data-dir "$work/postgres" --log-level warning "$@" \
     > "$work/stdout" 2> "$work/stderr" &
   server=$!
   for _ in $(seq 1 600); do

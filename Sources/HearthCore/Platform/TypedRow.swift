@@ -8,37 +8,31 @@ protocol TypedRow: Sendable {
 
 /// A result row's cells read in turn, each read naming the column it expects: a SELECT list and
 /// its decoder that drift apart fail on the first row (``Mismatch``, naming both), and nothing is
-/// decoded by position alone. A read is one step along the row and a decode specialised for the
-/// type asked for: no lookup, no copy of the row.
+/// decoded by position alone. A read is one step of the row's iterator (each cell's length is read
+/// once) and a decode specialised for the type asked for: no lookup, no copy of the row.
 struct RowCells {
-    private let row: PostgresRow
-    private var position: PostgresRow.Index
-    private let endOfRow: PostgresRow.Index
+    private var cells: PostgresRow.Iterator
     /// Whether each read compares its name with the column's. The rows of one result share their
     /// columns, so the readers of a whole result check its first row only.
     private let checksNames: Bool
 
     init(_ row: PostgresRow, checkingNames: Bool = true) {
-        self.row = row
-        position = row.startIndex
-        endOfRow = row.endIndex
+        cells = row.makeIterator()
         checksNames = checkingNames
     }
 
     /// The next cell, which must be the column `name`, as `T`.
     @inline(__always)
     mutating func callAsFunction<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
-        guard position != endOfRow else { throw Mismatch(expected: name, found: nil) }
-        let cell = row[position]
+        guard let cell = cells.next() else { throw Mismatch(expected: name, found: nil) }
         guard !checksNames || cell.columnName == name else { throw Mismatch(expected: name, found: cell.columnName) }
-        row.formIndex(after: &position)
         return try cell.decode(T.self, context: .default)
     }
 
     /// Throws ``Mismatch`` unless every column was read (a statement returning more than its
     /// decoder reads is as wrong as one returning less).
-    func end() throws {
-        guard position == endOfRow else { throw Mismatch(expected: nil, found: row[position].columnName) }
+    mutating func end() throws {
+        if let cell = cells.next() { throw Mismatch(expected: nil, found: cell.columnName) }
     }
 
     /// A decoder read a column the statement does not return at that place: a programming mistake.
