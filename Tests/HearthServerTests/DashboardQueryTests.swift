@@ -131,6 +131,35 @@ import Testing
         }
     }
 
+    /// Variants asked for their prices and stock alone (read with fewer columns) come in the same
+    /// order with the same values as variants asked for everything, in the same request.
+    @Test func variantsReadForPricesAloneAnswerAsFullOnesDo() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let (owner, home) = try await Self.seededHome(server, stores: 2, tasks: 0)
+            let data = try await server.data("""
+                query($h: UUID!) {
+                  prices: stores(householdId: $h, first: 2) { edges { node { products(first: 12, sort: PRICE_ASC) {
+                    edges { node { variants { id price compareAtPrice available } } } } } } }
+                  full: stores(householdId: $h, first: 2) { edges { node { products(first: 12, sort: PRICE_ASC) {
+                    edges { node { variants { id title options price compareAtPrice available } } } } } } }
+                }
+                """, ["h": home.lowercasedString], token: owner.token)
+            func variants(_ key: String) -> [[String: Any]] {
+                let stores = (data[key] as? [String: Any])?["edges"] as? [[String: Any]] ?? []
+                return stores.flatMap { store in
+                    let products = ((store["node"] as? [String: Any])?["products"] as? [String: Any])?["edges"] as? [[String: Any]] ?? []
+                    return products.flatMap { ($0["node"] as? [String: Any])?["variants"] as? [[String: Any]] ?? [] }
+                }
+            }
+            let (prices, full) = (variants("prices"), variants("full"))
+            #expect(prices.count == 2 * 12 * 2)
+            #expect(full.map { $0["title"] as? String }.prefix(2) == ["Size 0", "Size 1"])
+            let keys = ["id", "price", "compareAtPrice", "available"]
+            #expect(Self.canonical(prices) == Self.canonical(full.map { $0.filter { keys.contains($0.key) } }))
+            #expect(prices.first?["price"] as? String == "10.00" && prices.first?["available"] as? Bool == true, "\(prices.prefix(2))")
+        }
+    }
+
     @Test func theDashboardCostsAFixedNumberOfStatements() async throws {
         let measured = Mutex<[Int]>([])
         for (stores, tasks) in [(2, 5), (20, 50)] {

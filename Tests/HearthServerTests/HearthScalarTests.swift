@@ -79,6 +79,24 @@ import Testing
         #expect(!json.contains(#""data""#))
     }
 
+    /// Decimal's form: an optional minus, digits, and a point with digits after it; nothing else,
+    /// at most 40 digits.
+    @Test(arguments: [
+        ("29.99", true), ("-0.5", true), ("0", true), ("-12", true), ("1.000", true),
+        (String(repeating: "9", count: 20) + "." + String(repeating: "9", count: 20), true),
+        ("", false), ("-", false), ("29.", false), (".5", false), ("-.5", false), ("1.2.3", false), ("--1", false),
+        ("+1", false), ("1e3", false), (" 1", false), ("1 ", false), ("1-", false), ("١٢", false),
+        (String(repeating: "9", count: 41), false),
+    ])
+    func decimalAcceptsItsFormOnly(text: String, accepted: Bool) throws {
+        let outcome = Result { () throws(CoercionError) in try DecimalScalar().parseValue(.string(text)) }
+        switch (outcome, accepted) {
+        case (.success(let value), true): #expect(value == .string(text))
+        case (.failure(let error), false): #expect(error.message.contains("a decimal number written as a string"), "\(error.message)")
+        default: Issue.record("\(text.debugDescription): \(outcome), expected \(accepted ? "accepted" : "refused")")
+        }
+    }
+
     @Test func decimalRefusesJSONNumbers() async throws {
         let json = try await Self.run("query ($v: Decimal) { decimal(value: $v) }", variables: ["v": .float(29.99)])
         #expect(json.contains(#"Decimal cannot represent 29.99: expected a decimal number written as a string"#), "\(json)")

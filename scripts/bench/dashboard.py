@@ -79,13 +79,13 @@ with open(lua, "w") as file:
     body = json.dumps({"query": query, "variables": {"from": start, "to": end}})
     file.write('wrk.method = "POST"\nwrk.body = %s\nwrk.headers["Content-Type"] = "application/json"\n' % json.dumps(body))
     file.write('wrk.headers["Authorization"] = "Bearer %s"\n' % token)
-def cpu_seconds(pids):
-    """User plus system CPU seconds of the processes `pids` (those still running)."""
+def cpu_seconds(pids, kernel_only=False):
+    """User plus system CPU seconds of the processes `pids` (those still running); system alone with `kernel_only`."""
     total = 0
     for pid in pids:
         try:
             fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
+            total += int(fields[12]) if kernel_only else int(fields[11]) + int(fields[12])
         except (FileNotFoundError, IndexError):
             pass
     return total / os.sysconf("SC_CLK_TCK")
@@ -105,7 +105,7 @@ def postgres_pids():
 hearth_pid = int(os.environ["HEARTH_PID"])
 psql("SELECT pg_stat_statements_reset()")
 postgres = postgres_pids()
-cpu_before = (cpu_seconds([hearth_pid]), cpu_seconds(postgres))
+cpu_before = (cpu_seconds([hearth_pid]), cpu_seconds(postgres), cpu_seconds([hearth_pid], kernel_only=True))
 load = subprocess.Popen(["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-s", lua, url + "/graphql"],
                         stdout=subprocess.PIPE, text=True)
 profile = None
@@ -118,8 +118,12 @@ if os.environ.get("PERF"):
     profile = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso,symbol", "--stdio", "-g", "none", "--percent-limit", "1.5"],
                              check=True, capture_output=True, text=True).stdout
 output = load.communicate()[0]
-cpu_after = (cpu_seconds([hearth_pid]), cpu_seconds(postgres))
+cpu_after = (cpu_seconds([hearth_pid]), cpu_seconds(postgres), cpu_seconds([hearth_pid], kernel_only=True))
 statements = int(psql("SELECT sum(calls) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'hearth')").strip() or 0)
+# Where PostgreSQL's time went: each statement's planning and execution per call.
+by_statement = psql("SELECT calls, round((total_plan_time / calls)::numeric, 3), round((total_exec_time / calls)::numeric, 3), "
+                    "regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements "
+                    "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'hearth') AND calls > 10 ORDER BY total_exec_time + total_plan_time DESC LIMIT 14")
 requests = int(re.search(r"(\d+) requests in", output).group(1))
 errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
 if errors:
@@ -152,8 +156,13 @@ print("| one hand-written statement (pgbench) | %.0f | %.1f ms | %.1f ms | 1 | %
     reference_tps, statistics.median(latencies), latencies[int(len(latencies) * 0.99) - 1], reference_bytes))
 print("| Hearth ÷ reference | %.2f | | | | |" % (hearth_rps / reference_tps))
 print()
-print("CPU per Hearth request: Hearth %.1f ms, PostgreSQL %.1f ms" % (
-    (cpu_after[0] - cpu_before[0]) * 1000 / max(requests, 1), (cpu_after[1] - cpu_before[1]) * 1000 / max(requests, 1)))
+print("CPU per Hearth request: Hearth %.1f ms (%.1f of it in the kernel), PostgreSQL %.1f ms" % (
+    (cpu_after[0] - cpu_before[0]) * 1000 / max(requests, 1), (cpu_after[2] - cpu_before[2]) * 1000 / max(requests, 1),
+    (cpu_after[1] - cpu_before[1]) * 1000 / max(requests, 1)))
+print("\nEach statement (calls during the load; planning and execution, ms per call):")
+for line in by_statement.splitlines():
+    calls, plan, execute, text = line.split("|", 3)
+    print("  %7s  plan %6s  run %6s  %s" % (calls, plan, execute, text[:90]))
 if profile:
     print("\nWhere Hearth's CPU went (perf, symbols above 1.5 %):")
     for line in profile.splitlines():

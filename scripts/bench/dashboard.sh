@@ -26,6 +26,7 @@ export PGPASSWORD=$password PGHOST="$work/postgres" PGUSER=hearth PGDATABASE=hea
 psql -q -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements', 'auto_explain'" -c "ALTER SYSTEM SET logging_collector = on"
 kill -INT "$server"; wait "$server" 2>/dev/null || true
 start_hearth
-psql -q -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
+psql -q -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" \
+  -c "ALTER SYSTEM SET pg_stat_statements.track_planning = on" -c "SELECT pg_reload_conf()"
 
 HEARTH_PID=$server python3 "$(dirname "$0")/dashboard.py" "$url" "$work" "$duration" "$connections"

@@ -15,23 +15,41 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
     @usableFromInline
     struct State {
         @usableFromInline var cache: [Key: LoadPromise<Value>] = [:]
+        /// The keys for the next batch, and their promises in the same order.
         @usableFromInline var queue: [Key] = []
+        @usableFromInline var queuedPromises: [LoadPromise<Value>] = []
         @usableFromInline init() {}
     }
 
+    /// Hands each promise of a batch its result. Made where the loader is made (inlined into the
+    /// host's code), so it runs specialized for `Value`: ``dispatchQueued()`` is reached through
+    /// the scheduler, where the types are not known.
+    @usableFromInline typealias Settle = @Sendable (ArraySlice<LoadPromise<Value>>, [Result<Value, any Error>]) -> Void
+
     private let batch: Batch
     private let maxBatchSize: Int
+    private let settle: Settle
     @usableFromInline let scheduler: BatchScheduler
     @usableFromInline let state = Mutex(State())
 
     /// A loader tied to a request's scheduler (see ``RequestScope/loader(_:maxBatchSize:batch:)``).
-    init(scheduler: BatchScheduler, maxBatchSize: Int, batch: @escaping Batch) {
+    @inlinable
+    convenience init(scheduler: BatchScheduler, maxBatchSize: Int, batch: @escaping Batch) {
+        self.init(scheduler: scheduler, maxBatchSize: maxBatchSize, batch: batch) { promises, results in
+            for (promise, result) in zip(promises, results) { promise.fulfil(result) }
+        }
+    }
+
+    @usableFromInline
+    init(scheduler: BatchScheduler, maxBatchSize: Int, batch: @escaping Batch, settle: @escaping Settle) {
         self.scheduler = scheduler
         self.maxBatchSize = max(1, maxBatchSize)
         self.batch = batch
+        self.settle = settle
     }
 
     /// A loader outside any execution: each load is dispatched at once (no batching, still cached).
+    @inlinable
     public convenience init(maxBatchSize: Int = 100, batch: @escaping Batch) {
         self.init(scheduler: BatchScheduler(), maxBatchSize: maxBatchSize, batch: batch)
     }
@@ -62,6 +80,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
         let promise = LoadPromise<Value>()
         state.cache[key] = promise
         state.queue.append(key)
+        state.queuedPromises.append(promise)
         return promise
     }
 
@@ -77,13 +96,16 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
 
     @usableFromInline
     func dispatchQueued() async -> [@Sendable () -> Void] {
-        let keys = state.withLock { state -> [Key] in
-            defer { state.queue.removeAll() }
-            return state.queue
+        let (keys, promises) = state.withLock { state -> ([Key], [LoadPromise<Value>]) in
+            defer {
+                state.queue = []
+                state.queuedPromises = []
+            }
+            return (state.queue, state.queuedPromises)
         }
         guard !keys.isEmpty else { return [] }
         var fulfilments: [@Sendable () -> Void] = []
-        let promises = state.withLock { state in keys.map { state.cache[$0] } }
+        let settle = settle
         var start = 0
         while start < keys.count {
             let end = min(start + maxBatchSize, keys.count)
@@ -102,9 +124,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
             }
             // One piece of work per batch, handing every key of it its result.
             let batchPromises = promises[start..<end]
-            fulfilments.append {
-                for (promise, result) in zip(batchPromises, results) { promise?.fulfil(result) }
-            }
+            fulfilments.append { settle(batchPromises, results) }
             start = end
         }
         return fulfilments
@@ -218,6 +238,8 @@ final class BatchScheduler: Sendable {
     }
 
     private let state = Mutex(State())
+
+    @usableFromInline init() {}
 
     /// The executor is about to start `count` resolvers that may load.
     func expect(_ count: Int) {

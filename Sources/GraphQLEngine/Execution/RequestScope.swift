@@ -2,13 +2,15 @@ import Synchronization
 
 /// Services that live for one request: its DataLoaders and the scheduler that batches them.
 public final class RequestScope: Sendable {
-    let scheduler = BatchScheduler()
-    private let loaders = Mutex<[String: any Sendable]>([:])
+    @usableFromInline let scheduler = BatchScheduler()
+    @usableFromInline let loaders = Mutex<[String: any Sendable]>([:])
 
     public init() {}
 
     /// The request's loader named `name`, made on first use with `batch`. Every resolver asking for
-    /// the same name gets the same loader (and cache) for the rest of the request.
+    /// the same name gets the same loader (and cache) for the rest of the request. Inlinable, so
+    /// the loader is made and found specialized for its key and value types.
+    @inlinable
     public func loader<Key: Hashable & Sendable, Value: Sendable>(
         _ name: String, maxBatchSize: Int = 100, batch: @escaping DataLoader<Key, Value>.Batch
     ) -> DataLoader<Key, Value> {

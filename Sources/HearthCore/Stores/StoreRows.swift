@@ -87,6 +87,17 @@ struct VariantRow: TypedRow {
     }
 }
 
+/// A row of ``StoreService/VariantPricesOfProducts``: a variant's price and stock, and its product.
+struct VariantPriceRow: TypedRow {
+    let productID: UUID
+    let variant: VariantPrice
+
+    init(_ row: inout RowCells) throws {
+        productID = try row("product_id")
+        variant = VariantPrice(id: try row("id"), price: try row("price"), compareAtPrice: try row("compare_at_price"), available: try row("available"))
+    }
+}
+
 /// A row of ``StoreService/PriceHistories``: a snapshot and its product.
 struct PriceSnapshotRow: TypedRow {
     let productID: UUID

@@ -11,21 +11,23 @@ public struct DecimalScalar: StringScalar {
 
     public init() {}
 
+    /// `text` when it is an optional minus, digits, and optionally a point and digits (at most
+    /// ``maximumDigits`` digits in all); else nil. One pass over the bytes.
     static func normalized(_ text: String) -> String? {
-        var bytes = Substring(text).utf8[...]
-        if bytes.first == 0x2D { bytes = bytes.dropFirst() }
-        let integer = bytes.prefix { (0x30...0x39).contains($0) }
-        guard !integer.isEmpty else { return nil }
-        var rest = bytes.dropFirst(integer.count)
-        var digits = integer.count
-        if rest.first == 0x2E {
-            rest = rest.dropFirst()
-            let fraction = rest.prefix { (0x30...0x39).contains($0) }
-            guard !fraction.isEmpty else { return nil }
-            digits += fraction.count
-            rest = rest.dropFirst(fraction.count)
+        var (integerDigits, fractionDigits, sawPoint) = (0, 0, false)
+        for (offset, byte) in text.utf8.enumerated() {
+            switch byte {
+            case 0x30...0x39:
+                if sawPoint { fractionDigits += 1 } else { integerDigits += 1 }
+            case 0x2D where offset == 0:
+                continue
+            case 0x2E where !sawPoint && integerDigits > 0:
+                sawPoint = true
+            default:
+                return nil
+            }
         }
-        guard rest.isEmpty, digits <= maximumDigits else { return nil }
+        guard integerDigits > 0, !sawPoint || fractionDigits > 0, integerDigits + fractionDigits <= maximumDigits else { return nil }
         return text
     }
 

@@ -31,7 +31,11 @@ extension Product {
             product.field("lastChangedAt") { .date($0.lastChangedAt) }
             product.field("removedAt") { .date($0.removedAt) }
             product.resolveBatch("variants") { parents, input in
-                try await variantLoader(input, stores).loadMany(parents.map(\.id)).map { .objects($0) }
+                let ids = parents.map(\.id)
+                guard Self.readsVariantDetails(input) else {
+                    return try await variantPriceLoader(input, stores).loadMany(ids).map { .objects($0) }
+                }
+                return try await variantLoader(input, stores).loadMany(ids).map { .objects($0) }
             }
             product.resolveBatch("recentPriceChange") { parents, input in
                 let caller = try await input.caller()
@@ -87,6 +91,27 @@ extension Product {
         init(_ product: Product) {
             id = product.id
             household = product.householdID
+        }
+    }
+
+    /// Whether a selection of variants reads more than their prices and stock (a fragment
+    /// spread counts as yes): else they are read with a third of their columns.
+    static func readsVariantDetails(_ input: FieldInput) -> Bool {
+        ["title", "sku", "options"].contains { input.info.selects($0) }
+    }
+
+    /// The request's loader of variants' prices and stock by product: as ``variantLoader(_:_:)``
+    /// when the selection reads nothing else. Each comes as a `Variant` whose title, SKU and
+    /// options are empty: nothing below the field reads them.
+    static func variantPriceLoader(_ input: FieldInput, _ stores: StoreService) -> DataLoader<UUID, [ProductVariant]> {
+        input.request.loader("variant-prices", maxBatchSize: PageRequest.maximumSize * PageRequest.maximumSize) { (keys: [UUID]) in
+            let found = try await stores.variantPrices(productIDs: keys)
+            return keys.map { key in
+                .success((found[key] ?? []).enumerated().map { position, variant in
+                    ProductVariant(id: variant.id, shopifyID: 0, title: "", sku: nil, options: [], position: position + 1,
+                                   price: variant.price, compareAtPrice: variant.compareAtPrice, available: variant.available)
+                })
+            }
         }
     }
 
