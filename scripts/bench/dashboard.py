@@ -106,7 +106,7 @@ hearth_pid = int(os.environ["HEARTH_PID"])
 psql("SELECT pg_stat_statements_reset()")
 postgres = postgres_pids()
 cpu_before = (cpu_seconds([hearth_pid]), cpu_seconds(postgres), cpu_seconds([hearth_pid], kernel_only=True))
-load = subprocess.Popen(["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-s", lua, url + "/graphql"],
+load = subprocess.Popen(["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{duration}s", "--latency", "-s", lua, url + "/graphql"],
                         stdout=subprocess.PIPE, text=True)
 profile = None
 if os.environ.get("PERF"):

@@ -278,7 +278,17 @@ final class BatchScheduler: Sendable {
                 return Array(state.queued.values)
             }
             if loaders.isEmpty { break }
-            for loader in loaders { fulfilments += await loader.dispatchQueued() }
+            if loaders.count == 1 {
+                fulfilments += await loaders[0].dispatchQueued()
+                continue
+            }
+            // Several loaders' batches go out together (each its own statement, on its own connection).
+            fulfilments += await withTaskGroup(of: [@Sendable () -> Void].self) { group in
+                for loader in loaders { group.addTask { await loader.dispatchQueued() } }
+                var all: [@Sendable () -> Void] = []
+                for await some in group { all += some }
+                return all
+            }
         }
         state.withLock { state in
             state.active += state.parked
