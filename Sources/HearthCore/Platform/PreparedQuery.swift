@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 
 /// A statement of fixed text that PostgreSQL parses and plans once per connection (PostgresNIO
@@ -12,9 +13,32 @@ extension PreparedQuery {
     func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
+/// A prepared query whose one parameter, `$1`, is a list of ids: the parents of a batched load.
+protocol IDListQuery: PreparedQuery {
+    var ids: [UUID] { get }
+}
+
+extension IDListQuery {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(ids)
+        return bindings
+    }
+}
+
 extension Database {
     /// Runs a prepared query; each row is read as the query's typed row.
     func rows<Query: PreparedQuery>(_ query: Query) async throws -> [Query.Output] {
         try await client.execute(query, logger: logger).rows(as: Query.Output.self)
+    }
+
+    /// Runs a prepared query of a batch's children: each row's `value`, grouped by its `parent`
+    /// in the rows' order (parents without rows are absent).
+    func children<Query: PreparedQuery, Value>(
+        _ query: Query, by parent: KeyPath<Query.Output, UUID>, _ value: KeyPath<Query.Output, Value>
+    ) async throws -> [UUID: [Value]] {
+        var result: [UUID: [Value]] = [:]
+        for row in try await rows(query) { result[row[keyPath: parent], default: []].append(row[keyPath: value]) }
+        return result
     }
 }

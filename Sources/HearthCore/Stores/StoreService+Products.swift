@@ -96,57 +96,37 @@ extension StoreService {
 
     /// Variants of several products, by product, in position order (one prepared statement).
     public func variants(productIDs: [UUID]) async throws -> [UUID: [ProductVariant]] {
-        var result: [UUID: [ProductVariant]] = [:]
-        for row in try await database.rows(VariantsOfProducts(productIDs: productIDs)) { result[row.productID, default: []].append(row.variant) }
-        return result
+        try await database.children(VariantsOfProducts(ids: productIDs), by: \.productID, \.variant)
     }
 
-    struct VariantsOfProducts: PreparedQuery {
+    struct VariantsOfProducts: IDListQuery {
         typealias Output = VariantRow
         static let sql = """
             SELECT product_id, id, shopify_id, title, sku, option1, option2, option3, position, price, compare_at_price, available
             FROM variants WHERE product_id = ANY($1) ORDER BY product_id, position, shopify_id
             """
-        let productIDs: [UUID]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings()
-            bindings.append(productIDs)
-            return bindings
-        }
+        let ids: [UUID]
     }
 
     /// Variants of several products, by product, in position order, with their prices and stock
     /// only (one prepared statement of five columns instead of twelve).
     public func variantPrices(productIDs: [UUID]) async throws -> [UUID: [VariantPrice]] {
-        var result: [UUID: [VariantPrice]] = [:]
-        for row in try await database.rows(VariantPricesOfProducts(productIDs: productIDs)) { result[row.productID, default: []].append(row.variant) }
-        return result
+        try await database.children(VariantPricesOfProducts(ids: productIDs), by: \.productID, \.variant)
     }
 
-    struct VariantPricesOfProducts: PreparedQuery {
+    struct VariantPricesOfProducts: IDListQuery {
         typealias Output = VariantPriceRow
         static let sql = """
             SELECT product_id, id, price, compare_at_price, available
             FROM variants WHERE product_id = ANY($1) ORDER BY product_id, position, shopify_id
             """
-        let productIDs: [UUID]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings()
-            bindings.append(productIDs)
-            return bindings
-        }
+        let ids: [UUID]
     }
 
     /// Several products' price histories, by product: the snapshots written before each change,
     /// newest first, at most `limit` (1 to 500) each, in one prepared statement.
     public func priceHistories(productIDs: [UUID], limit: Int) async throws -> [UUID: [PriceSnapshot]] {
-        var result: [UUID: [PriceSnapshot]] = [:]
-        for row in try await database.rows(PriceHistories(productIDs: productIDs, limit: min(max(limit, 1), 500))) {
-            result[row.productID, default: []].append(row.snapshot)
-        }
-        return result
+        try await database.children(PriceHistories(productIDs: productIDs, limit: min(max(limit, 1), 500)), by: \.productID, \.snapshot)
     }
 
     struct PriceHistories: PreparedQuery {

@@ -160,43 +160,27 @@ public final class TaskService: ServiceHealth {
 
     /// Labels of several items, by item, by name (one prepared statement).
     public func labels(ofItems ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
-        var result: [UUID: [TaskLabel]] = [:]
-        for row in try await database.rows(LabelsOfItems(ids: ids)) { result[row.taskID, default: []].append(row.label) }
-        return result
+        try await database.children(LabelsOfItems(ids: ids), by: \.taskID, \.label)
     }
 
-    struct LabelsOfItems: PreparedQuery {
+    struct LabelsOfItems: IDListQuery {
         typealias Output = ItemLabelRow
         static let sql = """
             SELECT tl.task_id, l.id, l.household_id, l.name, l.color, l.created_at, l.version
             FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ANY($1) ORDER BY lower(l.name), l.id
             """
         let ids: [UUID]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings()
-            bindings.append(ids)
-            return bindings
-        }
     }
 
     /// Subtasks of several items, by item, in order (one prepared statement).
     public func subtasks(ofItems ids: [UUID]) async throws -> [UUID: [Subtask]] {
-        var result: [UUID: [Subtask]] = [:]
-        for row in try await database.rows(SubtasksOfItems(ids: ids)) { result[row.taskID, default: []].append(row.subtask) }
-        return result
+        try await database.children(SubtasksOfItems(ids: ids), by: \.taskID, \.subtask)
     }
 
-    struct SubtasksOfItems: PreparedQuery {
+    struct SubtasksOfItems: IDListQuery {
         typealias Output = SubtaskRow
         static let sql = "SELECT task_id, id, position, title, done FROM subtasks WHERE task_id = ANY($1) ORDER BY task_id, position"
         let ids: [UUID]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings()
-            bindings.append(ids)
-            return bindings
-        }
     }
 
     /// Refuses an assignee who is not a member of the household.
