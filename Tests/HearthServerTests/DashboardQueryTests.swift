@@ -160,6 +160,40 @@ import Testing
         }
     }
 
+    /// Tasks listed for what a list shows (read with fewer columns) answer as tasks asked for every
+    /// field do, in the agenda and in a page; a field beyond a list's is read for real.
+    @Test func tasksReadForAListAnswerAsFullOnesDo() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let (owner, home) = try await Self.seededHome(server, stores: 0, tasks: 6)
+            let now = server.clock.now
+            let data = try await server.data("""
+                query($h: UUID!, $from: DateTime!, $to: DateTime!) {
+                  listed: household(id: $h) {
+                    agenda(from: $from, to: $to) { id version kind title priority deadline startsAt endsAt occursAt completed completedAt }
+                    tasks(first: 4) { edges { cursor node { id title deadline labels { name } } } }
+                  }
+                  full: household(id: $h) {
+                    agenda(from: $from, to: $to) { id version kind title priority deadline startsAt endsAt occursAt completed completedAt createdAt }
+                    tasks(first: 4) { edges { cursor node { id title deadline labels { name } createdBy } } }
+                  }
+                }
+                """, ["h": home.lowercasedString, "from": DateTimeScalar.string(from: now),
+                      "to": DateTimeScalar.string(from: now.addingTimeInterval(7 * 86_400))], token: owner.token)
+            let (listed, full) = (try #require(data["listed"] as? [String: Any]), try #require(data["full"] as? [String: Any]))
+            let fullAgenda = try #require(full["agenda"] as? [[String: Any]])
+            #expect(fullAgenda.count == 6)
+            #expect(Self.canonical(listed["agenda"]) == Self.canonical(fullAgenda.map { $0.filter { $0.key != "createdAt" } }))
+            #expect(fullAgenda.allSatisfy { ($0["createdAt"] as? String)?.hasPrefix("1970") == false }, "\(fullAgenda.prefix(1))")
+            let fullPage = try #require((full["tasks"] as? [String: Any])?["edges"] as? [[String: Any]])
+            let stripped = fullPage.map { edge in
+                edge.mapValues { value in (value as? [String: Any])?.filter { $0.key != "createdBy" } ?? value }
+            }
+            #expect(fullPage.count == 4)
+            #expect(Self.canonical((listed["tasks"] as? [String: Any])?["edges"]) == Self.canonical(stripped))
+            #expect(fullPage.allSatisfy { ($0["node"] as? [String: Any])?["createdBy"] as? String == owner.id }, "\(fullPage.prefix(1))")
+        }
+    }
+
     @Test func theDashboardCostsAFixedNumberOfStatements() async throws {
         let measured = Mutex<[Int]>([])
         for (stores, tasks) in [(2, 5), (20, 50)] {

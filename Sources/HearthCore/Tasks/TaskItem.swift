@@ -50,7 +50,12 @@ public struct TaskDetails: OptionSet, Sendable, Hashable {
 
     public static let labels = TaskDetails(rawValue: 1)
     public static let subtasks = TaskDetails(rawValue: 2)
-    public static let all: TaskDetails = [.labels, .subtasks]
+    /// Every field of the item. Without it only what a list shows is read (id, household, kind,
+    /// title, priority, deadline, start and end, completion time, version): notes, estimate,
+    /// assignee, location, completer, reminder and the created and updated stamps are left empty
+    /// (nil, the epoch, the zero UUID), for callers that read none of them.
+    public static let allFields = TaskDetails(rawValue: 4)
+    public static let all: TaskDetails = [.labels, .subtasks, .allFields]
 }
 
 /// A household's label: unique by case-insensitive name, coloured `#RRGGBB`.

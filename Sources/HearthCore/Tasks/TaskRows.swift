@@ -1,8 +1,15 @@
 import Foundation
 import PostgresNIO
 
+/// A row that reads an item (without its labels and subtasks, loaded apart) from `columns`.
+protocol ItemRow: TypedRow {
+    static var columns: String { get }
+    var item: TaskItem { get }
+}
+
 /// A row of ``TaskService/itemSelect``: the item, without its labels and subtasks (loaded apart).
-struct TaskItemRow: TypedRow {
+struct TaskItemRow: ItemRow {
+    static var columns: String { TaskService.itemSelect }
     let item: TaskItem
 
     init(_ row: inout RowCells) throws {
@@ -13,6 +20,23 @@ struct TaskItemRow: TypedRow {
             endsAt: try row("ends_at"), location: try row("location"), completedAt: try row("completed_at"), completedBy: try row("completed_by"),
             createdBy: try row("created_by"), createdAt: try row("created_at"), updatedBy: try row("updated_by"), updatedAt: try row("updated_at"),
             labels: [], subtasks: [], reminderID: try row("reminder_id"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"),
+            version: try row("version"))
+    }
+}
+
+/// A row of ``TaskService/itemSummarySelect``: the item as a list shows it, the other fields
+/// empty (``TaskDetails/allFields``).
+struct TaskSummaryRow: ItemRow {
+    static var columns: String { TaskService.itemSummarySelect }
+    let item: TaskItem
+
+    init(_ row: inout RowCells) throws {
+        item = TaskItem(
+            id: try row("id"), householdID: try row("household_id"), kind: try row("kind"), title: try row("title"),
+            notes: nil, priority: try row("priority"), deadline: try row("deadline"), estimateMinutes: nil, assigneeID: nil,
+            startsAt: try row("starts_at"), endsAt: try row("ends_at"), location: nil, completedAt: try row("completed_at"), completedBy: nil,
+            createdBy: nil, createdAt: Date(timeIntervalSince1970: 0), updatedBy: nil, updatedAt: Date(timeIntervalSince1970: 0),
+            labels: [], subtasks: [], reminderID: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), remindAt: nil, reminderDueAt: nil,
             version: try row("version"))
     }
 }

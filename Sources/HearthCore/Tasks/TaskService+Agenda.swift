@@ -21,25 +21,34 @@ extension TaskService {
         }
         let readable = ids.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
         guard !readable.isEmpty else { return [:] }
-        let items = try await database.rows(Agendas(households: readable, from: from, to: to, limit: Self.agendaLimit)).map(\.item)
+        func items<Row: ItemRow>(_: Row.Type) async throws -> [TaskItem] {
+            try await database.rows(Agendas<Row>(households: readable, from: from, to: to, limit: Self.agendaLimit)).map(\.item)
+        }
+        let items = details.contains(.allFields) ? try await items(TaskItemRow.self) : try await items(TaskSummaryRow.self)
         return Dictionary(grouping: try await withDetails(items, details)) { $0.householdID }
     }
 
-    /// Each household's items occurring from `$2` to `$3` (at most `$4` each), by household and time.
-    struct Agendas: PreparedQuery {
-        typealias Output = TaskItemRow
-        static let sql = """
-            SELECT \(TaskService.itemSelect) FROM unnest($1::uuid[]) AS parent(id)
-            CROSS JOIN LATERAL (
-                SELECT * FROM (
-                    SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'EVENT' AND ends_at > $2 AND starts_at < $3
-                    UNION ALL
-                    SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'TASK' AND deadline >= $2 AND deadline < $3
-                ) t
-                ORDER BY t.occurs_at, t.id LIMIT $4
+    /// Each household's items occurring from `$2` to `$3` (at most `$4` each), by household and
+    /// time, after the columns `columns`.
+    static func agendaSQL(_ columns: String) -> String {
+        """
+        SELECT \(columns) FROM unnest($1::uuid[]) AS parent(id)
+        CROSS JOIN LATERAL (
+            SELECT * FROM (
+                SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'EVENT' AND ends_at > $2 AND starts_at < $3
+                UNION ALL
+                SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'TASK' AND deadline >= $2 AND deadline < $3
             ) t
-            ORDER BY t.household_id, t.occurs_at, t.id
-            """
+            ORDER BY t.occurs_at, t.id LIMIT $4
+        ) t
+        ORDER BY t.household_id, t.occurs_at, t.id
+        """
+    }
+
+    /// Each household's agenda, its items read as `Row` (every field, or what a list shows).
+    struct Agendas<Row: ItemRow>: PreparedQuery {
+        typealias Output = Row
+        static var sql: String { TaskService.agendaSQL(Row.columns) }
         let households: [UUID]
         let from: Date
         let to: Date

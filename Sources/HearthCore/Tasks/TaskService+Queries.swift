@@ -34,17 +34,21 @@ extension TaskService {
         let totals = try await database.counts("SELECT t.household_id, count(*)::int8 FROM task_items t WHERE t.household_id = ANY(\(readable)) AND \(condition) GROUP BY 1", wanted: page.countsTotal)
         let ordering = query.sort.ordering
         let keyset = try Self.itemKeyset(page, sort: query.sort)
-        let rows = try await database.client.query("""
-            SELECT \(unescaped: Self.itemSelect), \(unescaped: page.makesCursors ? ordering.key : "NULL")::text AS sort_key FROM unnest(\(readable)::uuid[]) AS parent(id)
-            CROSS JOIN LATERAL (
-                SELECT * FROM task_items t WHERE t.household_id = parent.id AND \(condition) AND \(keyset)
-                ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.rowLimit)
-            ) t
-            ORDER BY t.household_id, \(unescaped: ordering.orderBy)
-            """, logger: logger).rows(as: TaskItemRow.self, then: "sort_key", String?.self)
-        // The sort key is read only for cursors (NULL when the page makes none).
+        // Each item read as `Row`, with its sort key (read only for cursors: NULL when the page makes none).
+        func read<Row: ItemRow>(_: Row.Type) async throws -> [(item: TaskItem, key: String?)] {
+            try await database.client.query("""
+                SELECT \(unescaped: Row.columns), \(unescaped: page.makesCursors ? ordering.key : "NULL")::text AS sort_key
+                FROM unnest(\(readable)::uuid[]) AS parent(id)
+                CROSS JOIN LATERAL (
+                    SELECT * FROM task_items t WHERE t.household_id = parent.id AND \(condition) AND \(keyset)
+                    ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.rowLimit)
+                ) t
+                ORDER BY t.household_id, \(unescaped: ordering.orderBy)
+                """, logger: logger).rows(as: Row.self, then: "sort_key", String?.self).map { ($0.row.item, $0.extra) }
+        }
+        let rows = details.contains(.allFields) ? try await read(TaskItemRow.self) : try await read(TaskSummaryRow.self)
         let sort = query.sort
-        return Page.grouped(Array(zip(try await withDetails(rows.map(\.row.item), details), rows.map(\.extra))), by: \.0.householdID,
+        return Page.grouped(Array(zip(try await withDetails(rows.map(\.item), details), rows.map(\.key))), by: \.0.householdID,
                             parents: readable, request: page, totals: totals,
                             cursor: { Cursor.make([sort.rawValue, $0.1 ?? "", $0.0.id.lowercasedString]) }, item: \.0)
     }

@@ -140,6 +140,9 @@ public final class TaskService: ServiceHealth {
         t.reminder_due_at, t.version
         """
 
+    /// The columns of ``TaskSummaryRow``: what a list of items shows (see ``TaskDetails/allFields``).
+    static let itemSummarySelect = "t.id, t.household_id, t.kind, t.title, t.priority, t.deadline, t.starts_at, t.ends_at, t.completed_at, t.version"
+
     static func decodeItems(_ rows: PostgresRowSequence) async throws -> [TaskItem] {
         try await rows.rows(as: TaskItemRow.self).map(\.item)
     }

@@ -12,8 +12,16 @@ enum TaskArguments {
         var details: TaskDetails = []
         if input.info.selects(path: path + ["labels"]) { details.insert(.labels) }
         if input.info.selects(path: path + ["subtasks"]) { details.insert(.subtasks) }
+        if fieldsBeyondAList.contains(where: { input.info.selects(path: path + [$0]) }) { details.insert(.allFields) }
         return details
     }
+
+    /// The fields of `Task` that a list's read leaves empty (``TaskDetails/allFields``): selecting
+    /// any of them (or a fragment spread, which may) reads every column.
+    static let fieldsBeyondAList = [
+        "notes", "estimateMinutes", "assigneeId", "location", "completedBy", "reminderId", "remindAt", "reminderDueAt",
+        "createdBy", "createdAt", "updatedBy", "updatedAt",
+    ]
 
     /// `TaskInput` and `EventInput` (an event's fields are absent from a task's input and the other way round).
     struct ItemInput: Decodable {
