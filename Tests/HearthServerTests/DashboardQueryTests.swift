@@ -160,6 +160,36 @@ import Testing
         }
     }
 
+    /// Products listed for what a list shows (read with fewer columns) answer as products asked for
+    /// every field do, cursors included; a field beyond a list's is read for real.
+    @Test(arguments: ["PRICE_ASC", "NEWEST", "TITLE"])
+    func productsReadForAListAnswerAsFullOnesDo(sort: String) async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let (owner, home) = try await Self.seededHome(server, stores: 2, tasks: 0)
+            let listed = "id version storeId title minPrice maxPrice available removedAt"
+            let data = try await server.data("""
+                query($h: UUID!) {
+                  listed: stores(householdId: $h, first: 2) { edges { node { products(first: 5, sort: \(sort)) {
+                    edges { cursor node { \(listed) } } } } } }
+                  full: stores(householdId: $h, first: 2) { edges { node { products(first: 5, sort: \(sort)) {
+                    edges { cursor node { \(listed) url vendor firstSeenAt } } } } } }
+                }
+                """, ["h": home.lowercasedString], token: owner.token)
+            func edges(_ key: String) -> [[String: Any]] {
+                let stores = (data[key] as? [String: Any])?["edges"] as? [[String: Any]] ?? []
+                return stores.flatMap { (((($0["node"] as? [String: Any])?["products"]) as? [String: Any])?["edges"] as? [[String: Any]]) ?? [] }
+            }
+            let (short, full) = (edges("listed"), edges("full"))
+            #expect(full.count == 10)
+            let beyond: Set = ["url", "vendor", "firstSeenAt"]
+            let stripped = full.map { edge in edge.mapValues { value in (value as? [String: Any])?.filter { !beyond.contains($0.key) } ?? value } }
+            #expect(Self.canonical(short) == Self.canonical(stripped))
+            let nodes = full.compactMap { $0["node"] as? [String: Any] }
+            #expect(nodes.allSatisfy { ($0["url"] as? String)?.hasPrefix("https://shop") == true && $0["vendor"] as? String == "Acme" }, "\(nodes.prefix(1))")
+            #expect(nodes.allSatisfy { ($0["firstSeenAt"] as? String)?.hasPrefix("1970") == false })
+        }
+    }
+
     /// Tasks listed for what a list shows (read with fewer columns) answer as tasks asked for every
     /// field do, in the agenda and in a page; a field beyond a list's is read for real.
     @Test func tasksReadForAListAnswerAsFullOnesDo() async throws {

@@ -53,12 +53,22 @@ struct StoreRow: TypedRow {
     }
 }
 
+/// A row that reads a product and its sort keys (a ``ProductRow``), whichever columns it reads.
+protocol ProductListRow: TypedRow {
+    var row: ProductRow { get }
+}
+
 /// A row of ``StoreService/productColumns(images:domain:)``: the product, and its sort keys in
 /// microseconds (for cursors).
-struct ProductRow: TypedRow {
+struct ProductRow: ProductListRow {
     let product: Product
     let firstSeenMicros: Int64
     let changedMicros: Int64
+    var row: ProductRow { self }
+
+    init(product: Product, firstSeenMicros: Int64, changedMicros: Int64) {
+        (self.product, self.firstSeenMicros, self.changedMicros) = (product, firstSeenMicros, changedMicros)
+    }
 
     init(_ row: inout RowCells) throws {
         product = Product(
@@ -69,6 +79,22 @@ struct ProductRow: TypedRow {
             maxPrice: try row("max_price"), available: try row("available"), firstSeenAt: try row("first_seen_at"),
             lastChangedAt: try row("last_changed_at"), removedAt: try row("removed_at"), version: try row("version"))
         (firstSeenMicros, changedMicros) = (try row("first_seen_micros"), try row("changed_micros"))
+    }
+}
+
+/// A row of ``StoreService/productSummaryColumns``: the product as a list shows it, the other
+/// fields empty, and its sort keys.
+struct ProductSummaryRow: ProductListRow {
+    let row: ProductRow
+
+    init(_ row: inout RowCells) throws {
+        let epoch = Date(timeIntervalSince1970: 0)
+        let product = Product(
+            id: try row("id"), storeID: try row("store_id"), storeDomain: "", householdID: try row("household_id"), shopifyID: 0,
+            title: try row("title"), handle: "", vendor: "", productType: "", tags: [], images: [], minPrice: try row("min_price"),
+            maxPrice: try row("max_price"), available: try row("available"), firstSeenAt: epoch, lastChangedAt: epoch,
+            removedAt: try row("removed_at"), version: try row("version"))
+        self.row = ProductRow(product: product, firstSeenMicros: try row("first_seen_micros"), changedMicros: try row("changed_micros"))
     }
 }
 

@@ -5,6 +5,13 @@ extension StoreService {
     /// A product's columns (a ``ProductRow``), with its store's domain
     /// as `store_domain` (`domain`: the column that holds it in the statement, from the stores
     /// asked for or a join). `images`: false when nobody shows them (they come back empty).
+    /// The columns of ``ProductSummaryRow``: what a list of products shows (ids, title, prices,
+    /// stock, removal, version and the sort keys); see `allFields` of ``products(_:stores:query:page:images:allFields:)``.
+    static let productSummaryColumns = """
+        p.id, p.store_id, p.household_id, p.title, p.min_price, p.max_price, p.available, p.removed_at, p.version, \
+        \(Cursor.microsecondsSQL("p.first_seen_at")) AS first_seen_micros, \(Cursor.microsecondsSQL("p.last_changed_at")) AS changed_micros
+        """
+
     static func productColumns(images: Bool = true, domain: String) -> String {
         """
         p.id, p.store_id, \(domain) AS store_domain, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, \
@@ -25,8 +32,11 @@ extension StoreService {
     /// to read products is checked in memory, the stores are not read again), in one statement:
     /// each store's rows come from its own index range (`LATERAL … LIMIT`), plus one grouped count
     /// when the page wants totals. `images`: whether the products come with their images.
+    /// `allFields`: false reads only what a list shows (``productSummaryColumns``); the store's
+    /// domain, Shopify id, handle, vendor, type, tags, images and first-seen and changed times are
+    /// then left empty (empty strings and lists, 0, the epoch), for callers that read none of them.
     public func products(_ caller: Caller, stores: [(id: UUID, householdID: UUID, domain: String)], query: ProductQuery,
-                         page: PageRequest, images: Bool = true) async throws -> [UUID: Page<Product>] {
+                         page: PageRequest, images: Bool = true, allFields: Bool = true) async throws -> [UUID: Page<Product>] {
         let shown = stores.filter { caller.ability.can("read", Product.subject(householdID: $0.householdID)) }
         let readable = shown.map(\.id)
         guard !readable.isEmpty else { return [:] }
@@ -43,15 +53,20 @@ extension StoreService {
         let keyset = try Self.productKeyset(page, sort: query.sort)
         let ordering = query.sort.ordering
         let totals = try await database.counts("SELECT p.store_id, count(*)::int8 FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id", wanted: page.countsTotal)
-        let rows = try await database.client.query("""
-            SELECT \(unescaped: Self.productColumns(images: images, domain: "parent.domain"))
-            FROM unnest(\(readable)::uuid[], \(shown.map(\.domain))::text[]) AS parent(id, domain)
-            CROSS JOIN LATERAL (
-                SELECT * FROM products p WHERE p.store_id = parent.id AND \(condition) AND \(keyset)
-                ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.rowLimit)
-            ) p
-            ORDER BY p.store_id, \(unescaped: ordering.orderBy)
-            """, logger: logger).rows(as: ProductRow.self)
+        func read<Row: ProductListRow>(_: Row.Type, _ columns: String) async throws -> [ProductRow] {
+            try await database.client.query("""
+                SELECT \(unescaped: columns)
+                FROM unnest(\(readable)::uuid[], \(shown.map(\.domain))::text[]) AS parent(id, domain)
+                CROSS JOIN LATERAL (
+                    SELECT * FROM products p WHERE p.store_id = parent.id AND \(condition) AND \(keyset)
+                    ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.rowLimit)
+                ) p
+                ORDER BY p.store_id, \(unescaped: ordering.orderBy)
+                """, logger: logger).rows(as: Row.self).map(\.row)
+        }
+        let rows = allFields
+            ? try await read(ProductRow.self, Self.productColumns(images: images, domain: "parent.domain"))
+            : try await read(ProductSummaryRow.self, Self.productSummaryColumns)
         let sort = query.sort
         return Page.grouped(rows, by: \.product.storeID, parents: readable, request: page, totals: totals, cursor: { row in
             let key: String = switch sort {

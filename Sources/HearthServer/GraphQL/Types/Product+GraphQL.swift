@@ -94,6 +94,10 @@ extension Product {
         }
     }
 
+    /// The fields of `Product` that a list's read leaves empty (`allFields` of
+    /// `StoreService.products`): selecting any of them (or a fragment spread, which may) reads every column.
+    static let fieldsBeyondAList = ["handle", "url", "vendor", "productType", "tags", "images", "firstSeenAt", "lastChangedAt"]
+
     /// Whether a selection of variants reads more than their prices and stock (a fragment
     /// spread counts as yes): else they are read with a third of their columns.
     static func readsVariantDetails(_ input: FieldInput) -> Bool {
