@@ -77,6 +77,12 @@ public final class ResolveInfo: Sendable {
         return fieldNodes.contains { search($0.selectionSet, path[...]) }
     }
 
+    /// Whether the selection may reach any of the sub-fields `names` below `path` (a fragment
+    /// spread counts as yes): a resolver can read only the columns a list shows.
+    public func selects(anyOf names: [String], under path: [String] = []) -> Bool {
+        names.contains { selects(path: path + [$0]) }
+    }
+
     init(fieldName: String, parentType: GraphQLNamedType, returnType: GraphQLType, schema: GraphQLSchema, fieldNodes: [Field]) {
         self.fieldName = fieldName
         self.parentType = parentType

@@ -170,21 +170,6 @@ public struct ProductVariant: Sendable, Equatable {
     public var price: Int64
     public var compareAtPrice: Int64?
     public var available: Bool
-
-    public init(id: UUID, shopifyID: Int64, title: String, sku: String?, options: [String], position: Int,
-                price: Int64, compareAtPrice: Int64?, available: Bool) {
-        (self.id, self.shopifyID, self.title, self.sku, self.options, self.position) = (id, shopifyID, title, sku, options, position)
-        (self.price, self.compareAtPrice, self.available) = (price, compareAtPrice, available)
-    }
-}
-
-/// A variant's price and stock alone (what a list of prices shows), read with a third of a
-/// variant's columns (``StoreService/variantPrices(productIDs:)``).
-public struct VariantPrice: Sendable, Equatable {
-    public var id: UUID
-    public var price: Int64
-    public var compareAtPrice: Int64?
-    public var available: Bool
 }
 
 /// A variant's values before a change.

@@ -98,8 +98,16 @@ struct ProductSummaryRow: ProductListRow {
     }
 }
 
+/// A row that reads a variant and the product it belongs to from `columns`.
+protocol VariantListRow: TypedRow {
+    static var columns: String { get }
+    var productID: UUID { get }
+    var variant: ProductVariant { get }
+}
+
 /// A row of ``StoreService/VariantsOfProducts``: a variant and the product it belongs to.
-struct VariantRow: TypedRow {
+struct VariantRow: VariantListRow {
+    static var columns: String { "product_id, id, shopify_id, title, sku, option1, option2, option3, position, price, compare_at_price, available" }
     let productID: UUID
     let variant: ProductVariant
 
@@ -113,14 +121,17 @@ struct VariantRow: TypedRow {
     }
 }
 
-/// A row of ``StoreService/VariantPricesOfProducts``: a variant's price and stock, and its product.
-struct VariantPriceRow: TypedRow {
+/// A variant as a list of prices shows it (id, price, compare-at price, stock) and its product;
+/// the other fields empty (see `allFields` of ``StoreService/variants(productIDs:allFields:)``).
+struct VariantSummaryRow: VariantListRow {
+    static var columns: String { "product_id, id, price, compare_at_price, available" }
     let productID: UUID
-    let variant: VariantPrice
+    let variant: ProductVariant
 
     init(_ row: inout RowCells) throws {
         productID = try row("product_id")
-        variant = VariantPrice(id: try row("id"), price: try row("price"), compareAtPrice: try row("compare_at_price"), available: try row("available"))
+        variant = ProductVariant(id: try row("id"), shopifyID: 0, title: "", sku: nil, options: [], position: 0, price: try row("price"),
+                                 compareAtPrice: try row("compare_at_price"), available: try row("available"))
     }
 }
 

@@ -2,9 +2,6 @@ import Foundation
 import PostgresNIO
 
 extension StoreService {
-    /// A product's columns (a ``ProductRow``), with its store's domain
-    /// as `store_domain` (`domain`: the column that holds it in the statement, from the stores
-    /// asked for or a join). `images`: false when nobody shows them (they come back empty).
     /// The columns of ``ProductSummaryRow``: what a list of products shows (ids, title, prices,
     /// stock, removal, version and the sort keys); see `allFields` of ``products(_:stores:query:page:images:allFields:)``.
     static let productSummaryColumns = """
@@ -12,6 +9,9 @@ extension StoreService {
         \(Cursor.microsecondsSQL("p.first_seen_at")) AS first_seen_micros, \(Cursor.microsecondsSQL("p.last_changed_at")) AS changed_micros
         """
 
+    /// A product's columns (a ``ProductRow``), with its store's domain
+    /// as `store_domain` (`domain`: the column that holds it in the statement, from the stores
+    /// asked for or a join). `images`: false when nobody shows them (they come back empty).
     static func productColumns(images: Bool = true, domain: String) -> String {
         """
         p.id, p.store_id, \(domain) AS store_domain, p.household_id, p.shopify_id, p.title, p.handle, p.vendor, p.product_type, p.tags, \
@@ -110,31 +110,19 @@ extension StoreService {
     }
 
     /// Variants of several products, by product, in position order (one prepared statement).
-    public func variants(productIDs: [UUID]) async throws -> [UUID: [ProductVariant]] {
-        try await database.children(VariantsOfProducts(ids: productIDs), by: \.productID, \.variant)
+    /// `allFields`: false reads only what a list of prices shows (id, price, compare-at price,
+    /// stock); the Shopify id, title, SKU, options and position are then left empty.
+    public func variants(productIDs: [UUID], allFields: Bool = true) async throws -> [UUID: [ProductVariant]] {
+        func read<Row: VariantListRow>(_: Row.Type) async throws -> [UUID: [ProductVariant]] {
+            try await database.children(VariantsOfProducts<Row>(ids: productIDs), by: \.productID, \.variant)
+        }
+        return allFields ? try await read(VariantRow.self) : try await read(VariantSummaryRow.self)
     }
 
-    struct VariantsOfProducts: IDListQuery {
-        typealias Output = VariantRow
-        static let sql = """
-            SELECT product_id, id, shopify_id, title, sku, option1, option2, option3, position, price, compare_at_price, available
-            FROM variants WHERE product_id = ANY($1) ORDER BY product_id, position, shopify_id
-            """
-        let ids: [UUID]
-    }
-
-    /// Variants of several products, by product, in position order, with their prices and stock
-    /// only (one prepared statement of five columns instead of twelve).
-    public func variantPrices(productIDs: [UUID]) async throws -> [UUID: [VariantPrice]] {
-        try await database.children(VariantPricesOfProducts(ids: productIDs), by: \.productID, \.variant)
-    }
-
-    struct VariantPricesOfProducts: IDListQuery {
-        typealias Output = VariantPriceRow
-        static let sql = """
-            SELECT product_id, id, price, compare_at_price, available
-            FROM variants WHERE product_id = ANY($1) ORDER BY product_id, position, shopify_id
-            """
+    /// Variants of the products `$1`, read as `Row`.
+    struct VariantsOfProducts<Row: VariantListRow>: IDListQuery {
+        typealias Output = Row
+        static var sql: String { "SELECT \(Row.columns) FROM variants WHERE product_id = ANY($1) ORDER BY product_id, position, shopify_id" }
         let ids: [UUID]
     }
 

@@ -12,7 +12,7 @@ enum TaskArguments {
         var details: TaskDetails = []
         if input.info.selects(path: path + ["labels"]) { details.insert(.labels) }
         if input.info.selects(path: path + ["subtasks"]) { details.insert(.subtasks) }
-        if fieldsBeyondAList.contains(where: { input.info.selects(path: path + [$0]) }) { details.insert(.allFields) }
+        if input.info.selects(anyOf: fieldsBeyondAList, under: path) { details.insert(.allFields) }
         return details
     }
 

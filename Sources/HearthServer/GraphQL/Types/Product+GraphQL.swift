@@ -31,11 +31,9 @@ extension Product {
             product.field("lastChangedAt") { .date($0.lastChangedAt) }
             product.field("removedAt") { .date($0.removedAt) }
             product.resolveBatch("variants") { parents, input in
-                let ids = parents.map(\.id)
-                guard Self.readsVariantDetails(input) else {
-                    return try await variantPriceLoader(input, stores).loadMany(ids).map { .objects($0) }
-                }
-                return try await variantLoader(input, stores).loadMany(ids).map { .objects($0) }
+                // Only prices and stock unless the selection reads more.
+                let allFields = input.info.selects(anyOf: ["title", "sku", "options"])
+                return try await variantLoader(input, stores, allFields: allFields).loadMany(parents.map(\.id)).map { .objects($0) }
             }
             product.resolveBatch("recentPriceChange") { parents, input in
                 let caller = try await input.caller()
@@ -98,32 +96,13 @@ extension Product {
     /// `StoreService.products`): selecting any of them (or a fragment spread, which may) reads every column.
     static let fieldsBeyondAList = ["handle", "url", "vendor", "productType", "tags", "images", "firstSeenAt", "lastChangedAt"]
 
-    /// Whether a selection of variants reads more than their prices and stock (a fragment
-    /// spread counts as yes): else they are read with a third of their columns.
-    static func readsVariantDetails(_ input: FieldInput) -> Bool {
-        ["title", "sku", "options"].contains { input.info.selects($0) }
-    }
-
-    /// The request's loader of variants' prices and stock by product: as ``variantLoader(_:_:)``
-    /// when the selection reads nothing else. Each comes as a `Variant` whose title, SKU and
-    /// options are empty: nothing below the field reads them.
-    static func variantPriceLoader(_ input: FieldInput, _ stores: StoreService) -> DataLoader<UUID, [ProductVariant]> {
-        input.request.loader("variant-prices", maxBatchSize: PageRequest.maximumSize * PageRequest.maximumSize) { (keys: [UUID]) in
-            let found = try await stores.variantPrices(productIDs: keys)
-            return keys.map { key in
-                .success((found[key] ?? []).enumerated().map { position, variant in
-                    ProductVariant(id: variant.id, shopifyID: 0, title: "", sku: nil, options: [], position: position + 1,
-                                   price: variant.price, compareAtPrice: variant.compareAtPrice, available: variant.available)
-                })
-            }
-        }
-    }
-
     /// The request's loader of variants by product, so a page of products costs one query — also
     /// the pages of a page of stores (at most 100 × 100 products: one batch holds them all).
-    static func variantLoader(_ input: FieldInput, _ stores: StoreService) -> DataLoader<UUID, [ProductVariant]> {
-        input.request.loader("variants", maxBatchSize: PageRequest.maximumSize * PageRequest.maximumSize) { (keys: [UUID]) in
-            let found = try await stores.variants(productIDs: keys)
+    /// `allFields`: false for a selection of prices and stock only (each shape its own loader).
+    static func variantLoader(_ input: FieldInput, _ stores: StoreService, allFields: Bool = true) -> DataLoader<UUID, [ProductVariant]> {
+        input.request.loader(allFields ? "variants" : "variant-prices", maxBatchSize: PageRequest.maximumSize * PageRequest.maximumSize) {
+            (keys: [UUID]) in
+            let found = try await stores.variants(productIDs: keys, allFields: allFields)
             return keys.map { .success(found[$0] ?? []) }
         }
     }

@@ -41,7 +41,7 @@ extension Store {
                 let query = try ProductQuery(search: search, stock: stock, sort: sort, includeRemoved: removed)
                 let page = try input.page()
                 let images = input.info.selects(path: ["edges", "node", "images"])
-                let allFields = Product.fieldsBeyondAList.contains { input.info.selects(path: ["edges", "node", $0]) }
+                let allFields = input.info.selects(anyOf: Product.fieldsBeyondAList, under: ["edges", "node"])
                 // One loader per distinct set of arguments: stores asked the same way share a batch.
                 let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(removed)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)\u{1F}\(page.makesCursors)\u{1F}\(images)\u{1F}\(allFields)"
                 let loader = input.request.loader(name) { (keys: [Key]) in
