@@ -111,9 +111,11 @@ load = subprocess.Popen(["wrk", f"-t{min(2, connections)}", f"-c{connections}", 
 profile = None
 if os.environ.get("PERF"):
     # A profile of Hearth in the middle of the load: where its CPU goes, by symbol.
-    # PERF_DATA=path keeps the recording for `perf report -i path` (callers, children).
+    # PERF_DATA=path keeps the recording for `perf report -i path` (callers, children);
+    # PERF_CALL_GRAPH=dwarf records whole stacks (Swift's release code keeps no frame pointers).
     data = os.environ.get("PERF_DATA") or os.path.join(work, "perf.data")
-    subprocess.run(["perf", "record", "-q", "-F", os.environ.get("PERF_FREQ", "499"), "-g", "-o", data, "-p", str(hearth_pid), "--", "sleep", str(max(1, duration - 5))],
+    subprocess.run(["perf", "record", "-q", "-F", os.environ.get("PERF_FREQ", "499"),
+                    "--call-graph", os.environ.get("PERF_CALL_GRAPH", "fp"), "-o", data, "-p", str(hearth_pid), "--", "sleep", str(max(1, duration - 5))],
                    check=True, capture_output=True)
     profile = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso,symbol", "--stdio", "-g", "none", "--percent-limit", "1.5"],
                              check=True, capture_output=True, text=True).stdout

@@ -18,4 +18,22 @@ extension Database {
         for try await (key, count) in try await client.query(query, logger: logger).decode((UUID, Int64).self) { counts[key] = Int(count) }
         return counts
     }
+
+    /// The counts of a grouped prepared statement (``GroupCountRow``s) by key; keys with no rows are absent.
+    func counts<Query: PreparedQuery>(_ query: Query) async throws -> [UUID: Int] where Query.Output == GroupCountRow {
+        var counts: [UUID: Int] = [:]
+        for row in try await rows(query) { counts[row.key] = Int(row.count) }
+        return counts
+    }
+}
+
+/// A row of a grouped count: its `key` and its `count`.
+struct GroupCountRow: TypedRow {
+    let key: UUID
+    let count: Int64
+
+    init(_ row: inout RowCells) throws {
+        key = try row("key")
+        count = try row("count")
+    }
 }

@@ -11,6 +11,23 @@ protocol PreparedQuery: PostgresPreparedStatement where Row == PostgresRow {
 
 extension PreparedQuery {
     func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+
+    /// The statement's name on a connection: its text's digest. PostgreSQL cuts names at 63 bytes,
+    /// which a type's full name (`HearthCore.StoreService.UnreadCounts<HearthCore.StoreService.ByStore>`)
+    /// passes, so two variants of one generic statement would share a name; the same text, by
+    /// whichever type, shares one prepared statement.
+    static var name: String { preparedName(sql) }
+}
+
+/// `hearth_` and the FNV-1a digest of `sql` in hex: 23 bytes, the same for the same text.
+func preparedName(_ sql: String) -> String {
+    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in sql.utf8 {
+        digest ^= UInt64(byte)
+        digest = digest &* 0x0000_0100_0000_01b3
+    }
+    let hex = String(digest, radix: 16)
+    return "hearth_" + String(repeating: "0", count: 16 - hex.count) + hex
 }
 
 /// A prepared query whose one parameter, `$1`, is a list of ids: the parents of a batched load.

@@ -98,10 +98,7 @@ extension StoreService {
     public func unreadEventCounts(_ caller: Caller, households ids: [UUID]) async throws -> [UUID: Int] {
         let readable = ids.filter { caller.ability.can("read", Self.eventSubject($0)) }
         guard !readable.isEmpty else { return [:] }
-        return try await database.counts("""
-            SELECT e.household_id, count(*)::int8 FROM store_events e
-            WHERE e.household_id = ANY(\(readable)) AND NOT \(Self.isRead(caller.userID)) GROUP BY 1
-            """)
+        return try await database.counts(UnreadCounts<ByHousehold>(ids: readable, reader: caller.userID))
     }
 
     /// Unread events per store, for stores the caller was shown (reading their household's
@@ -109,10 +106,34 @@ extension StoreService {
     public func unreadEventCounts(_ caller: Caller, stores: [(id: UUID, householdID: UUID)]) async throws -> [UUID: Int] {
         let readable = stores.filter { caller.ability.can("read", Self.eventSubject($0.householdID)) }.map(\.id)
         guard !readable.isEmpty else { return [:] }
-        return try await database.counts("""
-            SELECT e.store_id, count(*)::int8 FROM store_events e WHERE e.store_id = ANY(\(readable)) AND NOT \(Self.isRead(caller.userID)) GROUP BY 1
-            """)
+        return try await database.counts(UnreadCounts<ByStore>(ids: readable, reader: caller.userID))
     }
+
+    /// The events `$2` has not read, counted by `Key.column` for the keys `$1` (a prepared
+    /// statement: the dashboard asks for both counts on every load).
+    struct UnreadCounts<Key: UnreadCountKey>: PreparedQuery {
+        typealias Output = GroupCountRow
+        static var sql: String {
+            """
+            SELECT e.\(Key.column) AS key, count(*)::int8 AS count FROM store_events e
+            WHERE e.\(Key.column) = ANY($1) AND NOT \(StoreService.readStateSQL(reader: "$2")) GROUP BY 1
+            """
+        }
+        let ids: [UUID]
+        let reader: UUID
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(ids)
+            bindings.append(reader)
+            return bindings
+        }
+    }
+
+    /// Unread events counted by household.
+    enum ByHousehold: UnreadCountKey { static let column = "household_id" }
+    /// Unread events counted by store.
+    enum ByStore: UnreadCountKey { static let column = "store_id" }
 
     /// Marks one event read for the caller (every member may); reading a read event changes nothing.
     public func markEventRead(_ caller: Caller, id: Int64) async throws -> StoreEvent {
@@ -191,12 +212,26 @@ extension StoreService {
     }
 
     private static func readState(_ reader: UUID) -> [SQLPiece] {
-        [.sql("(e.id <= COALESCE((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = "), .bind(.uuid(reader)),
-         .sql(" AND m.store_id = e.store_id), 0) OR EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = "), .bind(.uuid(reader)),
-         .sql(" AND r.event_id = e.id))")]
+        let marker = "\u{1}"
+        let parts = readStateSQL(reader: marker).components(separatedBy: marker)
+        return parts.dropLast().flatMap { [SQLPiece.sql($0), .bind(.uuid(reader))] } + [.sql(parts.last ?? "")]
+    }
+
+    /// Whether the reader (`reader`: the SQL that names them) has read event `e`: under their
+    /// read mark for its store, or read singly.
+    static func readStateSQL(reader: String) -> String {
+        """
+        (e.id <= COALESCE((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = \(reader) AND m.store_id = e.store_id), 0) \
+        OR EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = \(reader) AND r.event_id = e.id))
+        """
     }
 
     static func decodeEvents(_ rows: PostgresRowSequence) async throws -> [StoreEvent] {
         try await rows.rows(as: StoreEventRow.self).map(\.event)
     }
+}
+
+/// The column unread events are counted by (``StoreService/UnreadCounts``).
+protocol UnreadCountKey: Sendable {
+    static var column: String { get }
 }

@@ -87,4 +87,34 @@ import Testing
             }
         }
     }
+
+    /// Two variants of one generic prepared statement whose type names share their first 63
+    /// bytes (where PostgreSQL cuts a statement's name) run side by side on one connection.
+    @Test func variantsOfAGenericPreparedStatementDoNotShareAName() async throws {
+        try await withTestDatabase { database, _ in
+            // The name PostgresNIO prepares each under.
+            func name<Statement: PostgresPreparedStatement>(_: Statement.Type) -> String { Statement.name }
+            let (oak, elm) = (name(LongTreeNamesAreCutByPostgreSQLAfterSixtyThreeBytes<Oaks>.self), name(LongTreeNamesAreCutByPostgreSQLAfterSixtyThreeBytes<Elms>.self))
+            #expect(oak != elm)
+            #expect(oak.utf8.count <= 63 && elm.utf8.count <= 63)
+            try await database.client.withConnection { connection in
+                for _ in 0..<2 {
+                    let oaks = try await connection.execute(LongTreeNamesAreCutByPostgreSQLAfterSixtyThreeBytes<Oaks>(), logger: TestPostgres.logger)
+                    #expect(try await oaks.rows(as: Tree.self).map(\.name) == ["oak"])
+                    let elms = try await connection.execute(LongTreeNamesAreCutByPostgreSQLAfterSixtyThreeBytes<Elms>(), logger: TestPostgres.logger)
+                    #expect(try await elms.rows(as: Tree.self).map(\.name) == ["elm"])
+                }
+            }
+        }
+    }
+
+    protocol Species: Sendable { static var name: String { get } }
+    enum Oaks: Species { static let name = "oak" }
+    enum Elms: Species { static let name = "elm" }
+
+    struct LongTreeNamesAreCutByPostgreSQLAfterSixtyThreeBytes<Kind: Species>: HearthCore.PreparedQuery {
+        typealias Output = Tree
+        static var sql: String { "SELECT 7 AS size, '\(Kind.name)'::text AS name, NULL::text AS note" }
+        func makeBindings() throws -> PostgresBindings { PostgresBindings() }
+    }
 }
