@@ -31,21 +31,49 @@ public struct NotificationService: Sendable {
 
     private func notifications(_ caller: Caller, unreadOnly: Bool, kinds: [NotificationKind], page: PageRequest) async throws -> Page<HouseholdNotification> {
         let after = try page.afterKeyset()
-        var filters: [SQLCondition] = unreadOnly ? [.predicate([.sql("n.read_at IS NULL")])] : []
-        filters.append(.or(kinds.map { .predicate([.sql("n.kind = "), .bind(.text($0.rawValue))]) }))
-        let unread = SQLCondition.and(filters)
-        let total = try await database.count(
-            "SELECT count(*) FROM notifications n WHERE n.user_id = \(caller.userID) AND \(unread)", wanted: page.countsTotal)
-        let keyset = SQLCondition.keyset(after: after, time: "n.created_at", id: "n.id", descending: true)
-        let rows = try await database.client.query("""
+        let kindNames = kinds.map(\.rawValue)
+        let total = try await database.count("""
+            SELECT count(*) FROM notifications n
+            WHERE n.user_id = \(caller.userID) AND (NOT \(unreadOnly) OR n.read_at IS NULL) AND n.kind = ANY(\(kindNames))
+            """, wanted: page.countsTotal)
+        let rows = try await database.rows(NotificationPage(
+            user: caller.userID, unreadOnly: unreadOnly, kinds: kindNames, before: after ?? NotificationPage.beforeAll, limit: page.rowLimit))
+        return Page(rows: rows, request: page, totalCount: total,
+                    cursor: { Cursor.make(microseconds: $0.micros, id: $0.notification.id) }, item: \.notification)
+    }
+
+    /// A page of user `$1`'s notifications, newest first: only unread ones when `$2`, of the kinds
+    /// `$3`, older than the cursor (`$4` microseconds since 1970, then `$5` the id), at most `$6`.
+    /// One text for every page, so PostgreSQL plans it once per connection.
+    struct NotificationPage: PreparedQuery {
+        typealias Output = NotificationRow
+        static let sql = """
             SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts, n.created_at, n.read_at, n.version, n.kind, n.task_id, n.state,
-                   \(unescaped: Cursor.microsecondsSQL("n.created_at")) AS micros
-            FROM notifications n WHERE n.user_id = \(caller.userID) AND \(unread) AND \(keyset)
-            ORDER BY n.created_at DESC, n.id DESC LIMIT \(page.rowLimit)
-            """, logger: logger)
-        let decoded = try await Self.decodeNotifications(rows)
-        return Page(rows: decoded, request: page, totalCount: total, cursor: { Cursor.make(microseconds: $0.micros, id: $0.notification.id) },
-                    item: \.notification)
+                   \(Cursor.microsecondsSQL("n.created_at")) AS micros
+            FROM notifications n
+            WHERE n.user_id = $1 AND (NOT $2 OR n.read_at IS NULL) AND n.kind = ANY($3)
+                AND (n.created_at, n.id) < ('epoch'::timestamptz + $4 * interval '1 microsecond', $5)
+            ORDER BY n.created_at DESC, n.id DESC LIMIT $6
+            """
+        /// The first page's cursor: after every notification (9999-12-31, a time no row has).
+        static let beforeAll = (microseconds: Int64(253_402_300_799_000_000), id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+
+        let user: UUID
+        let unreadOnly: Bool
+        let kinds: [String]
+        let before: (microseconds: Int64, id: UUID)
+        let limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(user)
+            bindings.append(unreadOnly)
+            bindings.append(kinds)
+            bindings.append(before.microseconds)
+            bindings.append(before.id)
+            bindings.append(limit)
+            return bindings
+        }
     }
 
     /// Marks one of the caller's household notifications read (again: nothing changes).
