@@ -33,7 +33,7 @@ import Testing
         }
         """
 
-    /// `stores` stores of 12 products (two variants each) and `tasks` tasks with a label and two
+    /// `stores` stores of 12 products (two variants each; every third out of stock) and `tasks` tasks with a label and two
     /// subtasks, due over the next week, in the owner's one household.
     static func seed(_ server: UsersOverHTTPTests.Server, owner: UUID, household: UUID, stores: Int, tasks: Int) async throws {
         let now = server.clock.now
@@ -47,7 +47,7 @@ import Testing
             INSERT INTO products (id, store_id, household_id, shopify_id, title, handle, vendor, product_type, tags, images,
                                   image_signature, min_price, max_price, available, search_key, first_seen_at, last_changed_at, content_hash)
             SELECT gen_random_uuid(), s.id, s.household_id, p, 'Product ' || p, 'product-' || p, 'Acme', 'Thing', '{}', '[]', '',
-                   1000 + (p * 7 % 12) * 100, 1500 + (p * 7 % 12) * 100, true, 'product ' || p, \(now), \(now), 'x'
+                   1000 + (p * 7 % 12) * 100, 1500 + (p * 7 % 12) * 100, p % 3 <> 0, 'product ' || p, \(now), \(now), 'x'
             FROM stores s, generate_series(0, 11) AS p WHERE s.household_id = \(household)
             """, logger: TestPostgres.logger)
         try await server.database.client.query("""
@@ -160,13 +160,32 @@ import Testing
         }
     }
 
-    /// Products listed for what a list shows (read with fewer columns) answer as products asked for
-    /// every field do, cursors included; a field beyond a list's is read for real.
-    @Test(arguments: ["PRICE_ASC", "NEWEST", "TITLE"])
+    /// Products listed for what a list shows (read with fewer columns; a first page by one prepared
+    /// statement per sort) answer as products asked for every field do, cursors included, whatever
+    /// the stock filter; a field beyond a list's is read for real.
+    @Test(arguments: ["PRICE_ASC", "PRICE_DESC", "NEWEST", "RECENTLY_CHANGED", "TITLE"])
     func productsReadForAListAnswerAsFullOnesDo(sort: String) async throws {
         try await UsersOverHTTPTests.withServer { server in
             let (owner, home) = try await Self.seededHome(server, stores: 2, tasks: 0)
             let listed = "id version storeId title minPrice maxPrice available removedAt"
+            for stock in ["IN_STOCK", "OUT_OF_STOCK"] {
+                let data = try await server.data("""
+                    query($h: UUID!) {
+                      listed: stores(householdId: $h, first: 2) { edges { node { products(first: 5, sort: \(sort), stock: \(stock)) {
+                        edges { cursor node { \(listed) } } } } } }
+                      full: stores(householdId: $h, first: 2) { edges { node { products(first: 5, sort: \(sort), stock: \(stock)) {
+                        edges { cursor node { \(listed) url } } } } } }
+                    }
+                    """, ["h": home.lowercasedString], token: owner.token)
+                func nodes(_ key: String) -> [[String: Any]] {
+                    let stores = (data[key] as? [String: Any])?["edges"] as? [[String: Any]] ?? []
+                    return stores.flatMap { (((($0["node"] as? [String: Any])?["products"]) as? [String: Any])?["edges"] as? [[String: Any]]) ?? [] }
+                        .map { edge in edge.mapValues { value in (value as? [String: Any])?.filter { $0.key != "url" } ?? value } }
+                }
+                let listedNodes = nodes("listed")
+                #expect(!listedNodes.isEmpty && Self.canonical(listedNodes) == Self.canonical(nodes("full")), "\(stock)")
+                #expect(listedNodes.allSatisfy { ($0["node"] as? [String: Any])?["available"] as? Bool == (stock == "IN_STOCK") }, "\(stock)")
+            }
             let data = try await server.data("""
                 query($h: UUID!) {
                   listed: stores(householdId: $h, first: 2) { edges { node { products(first: 5, sort: \(sort)) {

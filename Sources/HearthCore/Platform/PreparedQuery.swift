@@ -19,6 +19,25 @@ extension PreparedQuery {
     static var name: String { preparedName(sql) }
 }
 
+/// The parents of a batched prepared statement, the uuid[] parameter `ids`, as rows of `id`. Their
+/// number, the parameter `count`, is bound as a `LIMIT` that keeps them all: it makes PostgreSQL
+/// cost its generic plan for one parent (what most calls ask) rather than ten (its guess for an
+/// array), so it keeps that plan for every call instead of planning each one again.
+func parentRows(_ ids: String, count: String) -> String {
+    "(SELECT unnest(\(ids)::uuid[]) AS id LIMIT \(count))"
+}
+
+/// A typed row followed by its page's sort key, `sort_key`, as text (NULL when there is none).
+struct KeyedRow<Row: TypedRow>: TypedRow {
+    let row: Row
+    let key: String?
+
+    init(_ cells: inout RowCells) throws {
+        row = try Row(&cells)
+        key = try cells("sort_key")
+    }
+}
+
 /// `hearth_` and the FNV-1a digest of `sql` in hex: 23 bytes, the same for the same text.
 func preparedName(_ sql: String) -> String {
     var digest: UInt64 = 0xcbf2_9ce4_8422_2325

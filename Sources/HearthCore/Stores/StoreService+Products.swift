@@ -64,9 +64,30 @@ extension StoreService {
                 ORDER BY p.store_id, \(unescaped: ordering.orderBy)
                 """, logger: logger).rows(as: Row.self).map(\.row)
         }
-        let rows = allFields
-            ? try await read(ProductRow.self, Self.productColumns(images: images, domain: "parent.domain"))
-            : try await read(ProductSummaryRow.self, Self.productSummaryColumns)
+        // The first page of what a list shows, filtered by stock alone (what lists open with), has
+        // prepared statements: one per sort.
+        func firstPage<Sort: ProductSortCase>(_: Sort.Type) async throws -> [ProductRow] {
+            let stock: Bool? = switch query.stock {
+            case .all: nil
+            case .inStock: true
+            case .outOfStock: false
+            }
+            return try await database.rows(FirstProductPages<Sort>(stores: readable, available: stock, limit: page.rowLimit)).map(\.row)
+        }
+        let rows: [ProductRow]
+        if allFields {
+            rows = try await read(ProductRow.self, Self.productColumns(images: images, domain: "parent.domain"))
+        } else if page.after == nil, query.search == nil, !query.includeRemoved {
+            rows = switch query.sort {
+            case .title: try await firstPage(ByTitle.self)
+            case .priceAscending: try await firstPage(ByPriceAscending.self)
+            case .priceDescending: try await firstPage(ByPriceDescending.self)
+            case .newest: try await firstPage(ByNewest.self)
+            case .recentlyChanged: try await firstPage(ByRecentChange.self)
+            }
+        } else {
+            rows = try await read(ProductSummaryRow.self, Self.productSummaryColumns)
+        }
         let sort = query.sort
         return Page.grouped(rows, by: \.product.storeID, parents: readable, request: page, totals: totals, cursor: { row in
             let key: String = switch sort {
@@ -77,6 +98,36 @@ extension StoreService {
             }
             return Cursor.make([sort.rawValue, key, row.product.id.lowercasedString])
         }, item: \.product)
+    }
+
+    /// The first page of the current products of each store `$1` (`$2` of them), in stock or not
+    /// as `$3` says (unbound: either), at most `$4` each, in `Sort`'s order, read for a list.
+    struct FirstProductPages<Sort: ProductSortCase>: PreparedQuery {
+        typealias Output = ProductSummaryRow
+        static var sql: String {
+            let ordering = Sort.sort.ordering
+            return """
+                SELECT \(StoreService.productSummaryColumns)
+                FROM \(parentRows("$1", count: "$2")) AS parent
+                CROSS JOIN LATERAL (
+                    SELECT * FROM products p WHERE p.store_id = parent.id AND p.removed_at IS NULL AND ($3::bool IS NULL OR p.available = $3)
+                    ORDER BY \(ordering.orderBy) LIMIT $4
+                ) p
+                ORDER BY p.store_id, \(ordering.orderBy)
+                """
+        }
+        let stores: [UUID]
+        let available: Bool?
+        let limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(stores)
+            bindings.append(stores.count)
+            bindings.append(available)
+            bindings.append(limit)
+            return bindings
+        }
     }
 
     /// The rows after a product page's `after` cursor, which must come from the same sort.
@@ -167,4 +218,18 @@ extension ProductQuery.Sort {
         case .recentlyChanged: ("p.last_changed_at DESC, p.id DESC", "p.last_changed_at, p.id", "<")
         }
     }
+}
+
+/// A type standing for one product sort, so that a prepared statement has one text per sort
+/// (PostgresNIO reads a statement's text from its type).
+protocol ProductSortCase: Sendable {
+    static var sort: ProductQuery.Sort { get }
+}
+
+extension StoreService {
+    enum ByTitle: ProductSortCase { static let sort = ProductQuery.Sort.title }
+    enum ByPriceAscending: ProductSortCase { static let sort = ProductQuery.Sort.priceAscending }
+    enum ByPriceDescending: ProductSortCase { static let sort = ProductQuery.Sort.priceDescending }
+    enum ByNewest: ProductSortCase { static let sort = ProductQuery.Sort.newest }
+    enum ByRecentChange: ProductSortCase { static let sort = ProductQuery.Sort.recentlyChanged }
 }

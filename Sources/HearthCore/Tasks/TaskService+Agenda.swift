@@ -29,12 +29,10 @@ extension TaskService {
     }
 
     /// Each household's items occurring from `$2` to `$3` (at most `$4` each), by household and
-    /// time, after the columns `columns`. `$5` is the number of households: bound as a `LIMIT`, it
-    /// makes PostgreSQL cost its generic plan for one household (what most agendas ask) instead of
-    /// ten, so it keeps that plan for every call instead of planning each one again.
+    /// time, after the columns `columns`; `$5` is the number of households (see ``parentRows(_:count:)``).
     static func agendaSQL(_ columns: String) -> String {
         """
-        SELECT \(columns) FROM (SELECT unnest($1::uuid[]) AS id LIMIT $5) AS parent
+        SELECT \(columns) FROM \(parentRows("$1", count: "$5")) AS parent
         CROSS JOIN LATERAL (
             SELECT * FROM (
                 SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'EVENT' AND ends_at > $2 AND starts_at < $3

@@ -326,6 +326,17 @@ extension TaskServiceTests {
             #expect(try await titles(TaskQuery(sort: .created), first: 2) == ["Echo", "delta", "Charlie", "bravo", "Alpha"])
             #expect(try await titles(TaskQuery(sort: .title), first: 2) == ["Alpha", "bravo", "Charlie", "delta", "Echo"])
             #expect(try await titles(TaskQuery(assigneeID: member, sort: .title)) == ["Alpha", "delta", "Echo"])
+            // Kind and completion alone (a first page's prepared statement; the pages after it are not).
+            let bravo = try await f.tasks.items(try await f.households.caller(for: member), householdID: f.household,
+                                                query: TaskQuery(sort: .title), page: try PageRequest(first: 2, after: nil)).items[1].item
+            #expect(bravo.title == "bravo")
+            _ = try await f.tasks.completeItem(try await f.households.caller(for: member), id: bravo.id)
+            for sort in TaskQuery.Sort.allCases {
+                #expect(try await titles(TaskQuery(completed: true, sort: sort), first: 2) == ["bravo"], "\(sort)")
+                #expect(Set(try await titles(TaskQuery(kind: .task, completed: false, sort: sort), first: 2)) == ["Alpha", "Charlie", "delta", "Echo"], "\(sort)")
+                #expect(try await titles(TaskQuery(kind: .event, sort: sort), first: 2) == [], "\(sort)")
+            }
+            #expect(try await titles(TaskQuery(completed: false, sort: .priority), first: 3) == ["delta", "Echo", "Alpha", "Charlie"])
             let labels = try await f.tasks.labels(try await f.households.caller(for: member), householdID: f.household)
             let urgent = try #require(labels.first { $0.name == "urgent" }?.id)
             let home = try #require(labels.first { $0.name == "home" }?.id)
