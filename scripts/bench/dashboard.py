@@ -151,12 +151,30 @@ for name in os.listdir(work):
             latencies += [int(line.split()[2]) / 1000 for line in log if line.strip()]
 latencies.sort()
 
+# The machine's speed drifts (a shared VM: the same build serves 100 to 190 requests/s from one
+# minute to the next), so the two loads above, a duration apart, can meet different machines.
+# Short alternating slices put each of Hearth's beside a reference one taken seconds later: their
+# ratios, and the median, compare like with like (ROUNDS=0 leaves them out).
+rounds, slice_seconds = int(os.environ.get("ROUNDS", "3")), int(os.environ.get("SLICE", "5"))
+pairs = []
+for _ in range(rounds):
+    sliced = subprocess.run(["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{slice_seconds}s", "-s", lua, url + "/graphql"],
+                            check=True, capture_output=True, text=True).stdout
+    slice_rps = float(re.search(r"Requests/sec:\s+([\d.]+)", sliced).group(1))
+    sliced = subprocess.run(["pgbench", "-n", "-c", str(connections), "-j", "2", "-T", str(slice_seconds), "-f", script, "hearth"],
+                            check=True, capture_output=True, text=True).stdout
+    pairs.append((slice_rps, float(re.search(r"tps = ([\d.]+)", sliced).group(1))))
+
 print("| dashboard, 20 stores × 200 products, 2 000 tasks, %d connections, %d s | requests/s | p50 | p99 | statements per request | answer |" % (connections, duration))
 print("|---|---:|---:|---:|---:|---:|")
 print("| Hearth (wrk) | %.0f | %.1f ms | %.1f ms | %.1f | %d bytes |" % (hearth_rps, wrk_ms("50%"), wrk_ms("99%"), statements / max(requests, 1), hearth_bytes))
 print("| one hand-written statement (pgbench) | %.0f | %.1f ms | %.1f ms | 1 | %d bytes |" % (
     reference_tps, statistics.median(latencies), latencies[int(len(latencies) * 0.99) - 1], reference_bytes))
 print("| Hearth ÷ reference | %.2f | | | | |" % (hearth_rps / reference_tps))
+if pairs:
+    print("\nAlternating %d s slices, Hearth then the reference: %s; median ratio %.2f" % (
+        slice_seconds, ", ".join("%.0f/%.0f = %.2f" % (hearth, reference, hearth / reference) for hearth, reference in pairs),
+        statistics.median(hearth / reference for hearth, reference in pairs)))
 print()
 print("CPU per Hearth request: Hearth %.1f ms (%.1f of it in the kernel), PostgreSQL %.1f ms" % (
     (cpu_after[0] - cpu_before[0]) * 1000 / max(requests, 1), (cpu_after[2] - cpu_before[2]) * 1000 / max(requests, 1),

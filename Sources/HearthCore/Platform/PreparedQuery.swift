@@ -73,8 +73,10 @@ extension Database {
     func children<Query: PreparedQuery, Value>(
         _ query: Query, by parent: KeyPath<Query.Output, UUID>, _ value: KeyPath<Query.Output, Value>
     ) async throws -> [UUID: [Value]] {
+        let rows = try await rows(query)
         var result: [UUID: [Value]] = [:]
-        for row in try await rows(query) { result[row[keyPath: parent], default: []].append(row[keyPath: value]) }
+        result.reserveCapacity(rows.count)  // at most one parent a row: no growing on the way
+        for row in rows { result[row[keyPath: parent], default: []].append(row[keyPath: value]) }
         return result
     }
 }
