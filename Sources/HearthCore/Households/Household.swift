@@ -42,5 +42,5 @@ public struct HouseholdMember: Sendable, Equatable {
 
 extension PublicUser {
     /// Who did something when their account has since been deleted.
-    public static let deleted = PublicUser(id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), displayName: "Deleted user", avatarURL: nil)
+    public static let deleted = PublicUser(id: .zero, displayName: "Deleted user", avatarURL: nil)
 }

@@ -32,12 +32,12 @@ public struct NotificationService: Sendable {
     private func notifications(_ caller: Caller, unreadOnly: Bool, kinds: [NotificationKind], page: PageRequest) async throws -> Page<HouseholdNotification> {
         let after = try page.afterKeyset()
         let kindNames = kinds.map(\.rawValue)
-        let total = try await database.count("""
-            SELECT count(*) FROM notifications n
-            WHERE n.user_id = \(caller.userID) AND (NOT \(unreadOnly) OR n.read_at IS NULL) AND n.kind = ANY(\(kindNames))
-            """, wanted: page.countsTotal)
-        let rows = try await database.rows(NotificationPage(
-            user: caller.userID, unreadOnly: unreadOnly, kinds: kindNames, before: after ?? NotificationPage.beforeAll, limit: page.rowLimit))
+        let query = NotificationPage(
+            user: caller.userID, unreadOnly: unreadOnly, kinds: kindNames, before: after ?? NotificationPage.beforeAll, limit: page.rowLimit)
+        let total = try await database.count(
+            PostgresQuery(unsafeSQL: "SELECT count(*) FROM notifications n WHERE \(NotificationPage.filter)", binds: query.filterBindings()),
+            wanted: page.countsTotal)
+        let rows = try await database.rows(query)
         return Page(rows: rows, request: page, totalCount: total,
                     cursor: { Cursor.make(microseconds: $0.micros, id: $0.notification.id) }, item: \.notification)
     }
@@ -47,16 +47,18 @@ public struct NotificationService: Sendable {
     /// One text for every page, so PostgreSQL plans it once per connection.
     struct NotificationPage: PreparedQuery {
         typealias Output = NotificationRow
+        /// The notifications the page is from (`$1` to `$3`), which its total counts.
+        static let filter = "n.user_id = $1 AND (NOT $2 OR n.read_at IS NULL) AND n.kind = ANY($3)"
         static let sql = """
             SELECT n.id, n.user_id, n.household_id, n.store_id, n.title, n.body, n.priority, n.counts, n.created_at, n.read_at, n.version, n.kind, n.task_id, n.state,
                    \(Cursor.microsecondsSQL("n.created_at")) AS micros
             FROM notifications n
-            WHERE n.user_id = $1 AND (NOT $2 OR n.read_at IS NULL) AND n.kind = ANY($3)
+            WHERE \(filter)
                 AND (n.created_at, n.id) < ('epoch'::timestamptz + $4 * interval '1 microsecond', $5)
             ORDER BY n.created_at DESC, n.id DESC LIMIT $6
             """
         /// The first page's cursor: after every notification (9999-12-31, a time no row has).
-        static let beforeAll = (microseconds: Int64(253_402_300_799_000_000), id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        static let beforeAll = (microseconds: Int64(253_402_300_799_000_000), id: UUID.zero)
 
         let user: UUID
         let unreadOnly: Bool
@@ -64,11 +66,17 @@ public struct NotificationService: Sendable {
         let before: (microseconds: Int64, id: UUID)
         let limit: Int
 
-        func makeBindings() throws -> PostgresBindings {
+        /// The bindings of ``filter``.
+        func filterBindings() -> PostgresBindings {
             var bindings = PostgresBindings()
             bindings.append(user)
             bindings.append(unreadOnly)
             bindings.append(kinds)
+            return bindings
+        }
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = filterBindings()
             bindings.append(before.microseconds)
             bindings.append(before.id)
             bindings.append(limit)

@@ -1,6 +1,9 @@
 import Foundation
 
 extension UUID {
+    /// The UUID of sixteen zero bytes: a placeholder no row's id takes.
+    public static let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
     /// The UUID as lowercase text (`3f2b…-…`), as the API and the database write it. Written by
     /// hand: `uuidString` formats through `sprintf`, which showed in a dashboard's profile (every
     /// object in a response carries ids).

@@ -238,7 +238,7 @@ struct CatalogSync {
     }
 
     /// Stands for "no variant" in a uuid array (arrays of optionals are not bound).
-    private static let noVariant = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    private static let noVariant = UUID.zero
 
     private mutating func run(_ sql: PostgresQuery) async throws {
         _ = try await query(sql)

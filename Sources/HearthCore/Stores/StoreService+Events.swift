@@ -212,18 +212,23 @@ extension StoreService {
     }
 
     private static func readState(_ reader: UUID) -> [SQLPiece] {
-        let marker = "\u{1}"
-        let parts = readStateSQL(reader: marker).components(separatedBy: marker)
-        return parts.dropLast().flatMap { [SQLPiece.sql($0), .bind(.uuid(reader))] } + [.sql(parts.last ?? "")]
+        readState(reader: .bind(.uuid(reader)))
     }
 
-    /// Whether the reader (`reader`: the SQL that names them) has read event `e`: under their
-    /// read mark for its store, or read singly.
+    /// ``readState(_:)`` with the reader as the SQL `reader` (a prepared statement's parameter).
     static func readStateSQL(reader: String) -> String {
-        """
-        (e.id <= COALESCE((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = \(reader) AND m.store_id = e.store_id), 0) \
-        OR EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = \(reader) AND r.event_id = e.id))
-        """
+        readState(reader: .sql(reader)).map { piece in
+            guard case .sql(let text) = piece else { preconditionFailure("the reader is SQL text") }
+            return text
+        }.joined()
+    }
+
+    /// Whether the reader (`reader`: a bound value or the SQL that names them) has read event
+    /// `e`: under their read mark for its store, or read singly.
+    private static func readState(reader: SQLPiece) -> [SQLPiece] {
+        [.sql("(e.id <= COALESCE((SELECT m.read_up_to FROM store_read_marks m WHERE m.user_id = "), reader,
+         .sql(" AND m.store_id = e.store_id), 0) OR EXISTS (SELECT 1 FROM store_event_reads r WHERE r.user_id = "), reader,
+         .sql(" AND r.event_id = e.id))")]
     }
 
     static func decodeEvents(_ rows: PostgresRowSequence) async throws -> [StoreEvent] {

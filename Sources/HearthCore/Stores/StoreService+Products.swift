@@ -78,13 +78,7 @@ extension StoreService {
         if allFields {
             rows = try await read(ProductRow.self, Self.productColumns(images: images, domain: "parent.domain"))
         } else if page.after == nil, query.search == nil, !query.includeRemoved {
-            rows = switch query.sort {
-            case .title: try await firstPage(ByTitle.self)
-            case .priceAscending: try await firstPage(ByPriceAscending.self)
-            case .priceDescending: try await firstPage(ByPriceDescending.self)
-            case .newest: try await firstPage(ByNewest.self)
-            case .recentlyChanged: try await firstPage(ByRecentChange.self)
-            }
+            rows = try await firstPage(query.sort.statementCase)
         } else {
             rows = try await read(ProductSummaryRow.self, Self.productSummaryColumns)
         }
@@ -187,7 +181,7 @@ extension StoreService {
         typealias Output = PriceSnapshotRow
         static let sql = """
             SELECT parent.id AS product_id, s.variant_id, s.price, s.compare_at_price, s.available, s.recorded_at
-            FROM unnest($1::uuid[]) AS parent(id)
+            FROM \(parentRows("$1", count: "$3")) AS parent
             CROSS JOIN LATERAL (
                 SELECT s.id, s.variant_id, s.price, s.compare_at_price, s.available, s.recorded_at
                 FROM variant_snapshots s JOIN variants v ON v.id = s.variant_id
@@ -202,6 +196,7 @@ extension StoreService {
             var bindings = PostgresBindings()
             bindings.append(productIDs)
             bindings.append(limit)
+            bindings.append(productIDs.count)
             return bindings
         }
     }
@@ -224,6 +219,19 @@ extension ProductQuery.Sort {
 /// (PostgresNIO reads a statement's text from its type).
 protocol ProductSortCase: Sendable {
     static var sort: ProductQuery.Sort { get }
+}
+
+extension ProductQuery.Sort {
+    /// The type that stands for this sort in a prepared statement.
+    var statementCase: any ProductSortCase.Type {
+        switch self {
+        case .title: StoreService.ByTitle.self
+        case .priceAscending: StoreService.ByPriceAscending.self
+        case .priceDescending: StoreService.ByPriceDescending.self
+        case .newest: StoreService.ByNewest.self
+        case .recentlyChanged: StoreService.ByRecentChange.self
+        }
+    }
 }
 
 extension StoreService {

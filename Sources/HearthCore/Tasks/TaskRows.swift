@@ -36,7 +36,7 @@ struct TaskSummaryRow: ItemRow {
             notes: nil, priority: try row("priority"), deadline: try row("deadline"), estimateMinutes: nil, assigneeID: nil,
             startsAt: try row("starts_at"), endsAt: try row("ends_at"), location: nil, completedAt: try row("completed_at"), completedBy: nil,
             createdBy: nil, createdAt: Date(timeIntervalSince1970: 0), updatedBy: nil, updatedAt: Date(timeIntervalSince1970: 0),
-            labels: [], subtasks: [], reminderID: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), remindAt: nil, reminderDueAt: nil,
+            labels: [], subtasks: [], reminderID: .zero, remindAt: nil, reminderDueAt: nil,
             version: try row("version"))
     }
 }

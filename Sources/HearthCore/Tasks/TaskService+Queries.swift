@@ -54,12 +54,7 @@ extension TaskService {
                 try await database.rows(FirstItemPages<Row, Sort>(
                     households: readable, kind: query.kind?.rawValue, completed: query.completed, limit: page.rowLimit)).map { ($0.row.item, $0.key) }
             }
-            return switch query.sort {
-            case .deadline: try await read(ByDeadline.self)
-            case .priority: try await read(ByPriority.self)
-            case .created: try await read(ByCreation.self)
-            case .title: try await read(ByTitle.self)
-            }
+            return try await read(query.sort.statementCase)
         }
         let prepared = page.after == nil && query.assigneeID == nil && query.labelIDs.isEmpty && query.dueBefore == nil
             && query.dueAfter == nil && query.search == nil
@@ -171,6 +166,18 @@ extension TaskQuery.Sort {
 /// (PostgresNIO reads a statement's text from its type).
 protocol TaskSortCase: Sendable {
     static var sort: TaskQuery.Sort { get }
+}
+
+extension TaskQuery.Sort {
+    /// The type that stands for this sort in a prepared statement.
+    var statementCase: any TaskSortCase.Type {
+        switch self {
+        case .deadline: TaskService.ByDeadline.self
+        case .priority: TaskService.ByPriority.self
+        case .created: TaskService.ByCreation.self
+        case .title: TaskService.ByTitle.self
+        }
+    }
 }
 
 extension TaskService {
