@@ -66,11 +66,12 @@ enum DefaultResolver {
 /// A value read by reflection from a stored property of a `Sendable` host, hence itself `Sendable`
 /// (the compiler checked the host's properties); the cast to a marker protocol is not expressible.
 @usableFromInline
-struct ReflectedValue: @unchecked Sendable {
+struct ReflectedValue: @unchecked Sendable, HostWrapper {
     @usableFromInline let value: Any
+    var host: Any { value }
 
-    /// The host value itself: a reflected property's value, or `object` as it is.
+    /// The host value itself: a reflected property's value, a list's element, or `object` as it is.
     static func unwrap(_ object: any Sendable) -> Any {
-        (object as? ReflectedValue)?.value ?? object
+        (object as? any HostWrapper)?.host ?? object
     }
 }

@@ -33,6 +33,14 @@ final class Execution {
     /// is below them all, implicitly.
     @exclusivity(unchecked) private var chain: [Link] = []
     @exclusivity(unchecked) private var pending: [Pending] = []
+    /// The paths and composite ancestors of the pending fields, one after another (each field keeps
+    /// its ranges): copying them here costs no allocation per field, where an array per field would
+    /// cost one for itself and one more when the walk next changes its own (shared) path.
+    @exclusivity(unchecked) private var pendingSteps: [Step] = []
+    @exclusivity(unchecked) private var pendingLinks: [Link] = []
+    /// The same for the level being finished (the two pairs take turns, keeping their capacity).
+    @exclusivity(unchecked) private var roundSteps: [Step] = []
+    @exclusivity(unchecked) private var roundLinks: [Link] = []
 
     /// One step of the current position's path, without reference counting: a field is named by its
     /// planned field (kept alive by its plan for the whole execution), turned into a response key
@@ -63,8 +71,9 @@ final class Execution {
         var input: FieldInput
         var slot: Int
         var field: PlannedField
-        var path: [Step]
-        var chain: [Link]
+        /// The field's path and composite ancestors: ranges of the level's steps and links.
+        var path: Range<Int>
+        var chain: Range<Int>
 
         var isBatched: Bool {
             if case .batch = resolve { return true }
@@ -233,18 +242,26 @@ final class Execution {
             case .resolver(.async(let resolve)):
                 guard let arguments = arguments(field) else { return failField(field, slot) }
                 slots[slot] = .pending
-                pending.append(Pending(
-                    resolve: .single(resolve), input: input(field, source, arguments), slot: slot, field: field, path: path, chain: chain))
+                suspend(.single(resolve), input(field, source, arguments), field, slot)
                 return true
             case .resolver(.batch(let resolve)):
                 guard let arguments = arguments(field) else { return failField(field, slot) }
                 slots[slot] = .pending
-                pending.append(Pending(
-                    resolve: .batch(resolve), input: input(field, source, arguments), slot: slot, field: field, path: path, chain: chain))
+                suspend(.batch(resolve), input(field, source, arguments), field, slot)
                 return true
             }
         }
         return completeField(field, value, slot: slot)
+    }
+
+    /// Leaves `slot` pending on a suspending resolver, with the current path and ancestors.
+    private func suspend(_ resolve: Resolve, _ input: FieldInput, _ field: PlannedField, _ slot: Int) {
+        slots[slot] = .pending
+        let path = pendingSteps.count..<pendingSteps.count + self.path.count
+        pendingSteps.append(contentsOf: self.path)
+        let chain = pendingLinks.count..<pendingLinks.count + self.chain.count
+        pendingLinks.append(contentsOf: self.chain)
+        pending.append(Pending(resolve: resolve, input: input, slot: slot, field: field, path: path, chain: chain))
     }
 
     private func input(_ field: PlannedField, _ source: Resolved, _ arguments: GraphQLObject) -> FieldInput {
@@ -406,7 +423,8 @@ final class Execution {
         case .value(let value): return value
         case .null: return .null
         case .list(let items): return .list(items.compactMap { leafValue($0, field) })
-        case .object(let host):
+        case .object(let object):
+            let host = ReflectedValue.unwrap(object)
             if let leaf = host as? any GraphQLLeafRepresentable { return leaf.graphQLValue }
             record("Expected a scalar or enum value for field \"\(field.info.coordinate)\", got \(type(of: host)).", field)
             return nil
@@ -483,6 +501,10 @@ final class Execution {
         while !pending.isEmpty {
             let round = pending
             pending.removeAll()
+            swap(&roundSteps, &pendingSteps)
+            swap(&roundLinks, &pendingLinks)
+            pendingSteps.removeAll(keepingCapacity: true)
+            pendingLinks.removeAll(keepingCapacity: true)
             if round.contains(where: \.isBatched) {
                 await runCalls(Self.units(of: round), of: round)
                 continue
@@ -615,12 +637,16 @@ final class Execution {
     }
 
     /// Completes a pending field where it was left: its path and composite ancestors are restored
-    /// for the walk, then put back, so the root position stays the last link during the whole run.
+    /// for the walk (between walks both are empty), then emptied again, keeping their capacity.
     private func finish(_ item: Pending, _ result: Result<Resolved, any Error>) {
-        let (savedPath, savedChain) = (path, chain)
-        defer { (path, chain) = (savedPath, savedChain) }
-        path = item.path
-        chain = item.chain
+        path.removeAll(keepingCapacity: true)
+        chain.removeAll(keepingCapacity: true)
+        defer {
+            path.removeAll(keepingCapacity: true)
+            chain.removeAll(keepingCapacity: true)
+        }
+        path.append(contentsOf: roundSteps[item.path])
+        chain.append(contentsOf: roundLinks[item.chain])
         let ok: Bool
         switch result {
         case .success(let value):

@@ -69,14 +69,23 @@ extension Database {
     }
 
     /// Runs a prepared query of a batch's children: each row's `value`, grouped by its `parent`
-    /// in the rows' order (parents without rows are absent).
+    /// in the rows' order (parents without rows are absent). A statement that orders its rows by
+    /// parent first hands each parent one array made at its size: one allocation a parent.
     func children<Query: PreparedQuery, Value>(
         _ query: Query, by parent: KeyPath<Query.Output, UUID>, _ value: KeyPath<Query.Output, Value>
     ) async throws -> [UUID: [Value]] {
         let rows = try await rows(query)
         var result: [UUID: [Value]] = [:]
         result.reserveCapacity(rows.count)  // at most one parent a row: no growing on the way
-        for row in rows { result[row[keyPath: parent], default: []].append(row[keyPath: value]) }
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let key = rows[start][keyPath: parent]
+            var end = start + 1
+            while end < rows.endIndex, rows[end][keyPath: parent] == key { end += 1 }
+            let run = rows[start..<end].map { $0[keyPath: value] }
+            if result[key] == nil { result[key] = run } else { result[key]?.append(contentsOf: run) }
+            start = end
+        }
         return result
     }
 }

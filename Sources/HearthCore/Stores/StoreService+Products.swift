@@ -37,7 +37,9 @@ extension StoreService {
     /// then left empty (empty strings and lists, 0, the epoch), for callers that read none of them.
     public func products(_ caller: Caller, stores: [(id: UUID, householdID: UUID, domain: String)], query: ProductQuery,
                          page: PageRequest, images: Bool = true, allFields: Bool = true) async throws -> [UUID: Page<Product>] {
-        let shown = stores.filter { caller.ability.can("read", Product.subject(householdID: $0.householdID)) }
+        // Checked once a household (a page of stores is mostly one household's).
+        let readableHouseholds = Set(stores.map(\.householdID)).filter { caller.ability.can("read", Product.subject(householdID: $0)) }
+        let shown = stores.filter { readableHouseholds.contains($0.householdID) }
         let readable = shown.map(\.id)
         guard !readable.isEmpty else { return [:] }
         var filter: [SQLCondition] = query.includeRemoved ? [] : [.predicate([.sql("p.removed_at IS NULL")])]

@@ -170,7 +170,7 @@ public final class TaskService: ServiceHealth {
         typealias Output = ItemLabelRow
         static let sql = """
             SELECT tl.task_id, l.id, l.household_id, l.name, l.color, l.created_at, l.version
-            FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ANY($1) ORDER BY lower(l.name), l.id
+            FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ANY($1) ORDER BY tl.task_id, lower(l.name), l.id
             """
         let ids: [UUID]
     }
