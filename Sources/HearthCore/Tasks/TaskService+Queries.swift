@@ -71,19 +71,19 @@ extension TaskService {
     }
 
     /// The first page of each household's items `$1` (`$2` of them), of kind `$3` and completed
-    /// or not as `$4` says (either unbound: any), at most `$5` each, in `Sort`'s order, read as
-    /// `Row` and the sort key.
+    /// or not as `$4` says (either unbound: any), at most `$5` each (the parents' `page`, so the
+    /// plan is kept for every call), in `Sort`'s order, read as `Row` and the sort key.
     struct FirstItemPages<Row: ItemRow, Sort: TaskSortCase>: PreparedQuery {
         typealias Output = KeyedRow<Row>
         static var sql: String {
             let ordering = Sort.sort.ordering
             return """
                 SELECT \(Row.columns), (\(ordering.key))::text AS sort_key
-                FROM \(parentRows("$1", count: "$2")) AS parent
+                FROM \(parentRows("$1", count: "$2", page: "$5")) AS parent
                 CROSS JOIN LATERAL (
                     SELECT * FROM task_items t WHERE t.household_id = parent.id
                         AND ($3::text IS NULL OR t.kind = $3) AND ($4::bool IS NULL OR (t.completed_at IS NOT NULL) = $4)
-                    ORDER BY \(ordering.orderBy) LIMIT $5
+                    ORDER BY \(ordering.orderBy) LIMIT parent.page
                 ) t
                 ORDER BY t.household_id, \(ordering.orderBy)
                 """
