@@ -1,6 +1,6 @@
 extension Sequence where Element == UInt8 {
     /// The bytes as lowercase hex, two digits each (digests as the database stores them). Written
-    /// into the string's own storage: one allocation, however many bytes.
+    /// into the string's own storage: two allocations (the bytes and the text), however many bytes.
     public var lowercaseHex: String {
         let bytes = Array(self)
         return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
