@@ -191,6 +191,27 @@ if profile:
             print("%8s  %-24s %s" % (parts[0], parts[1], parts[3][:100]))
 
 
+if os.environ.get("MALLOCS"):
+    # Allocations per request, counted (not sampled) by a uprobe on libc's malloc in the Hearth
+    # process while MALLOCS (default 50) requests run one at a time: a figure this machine's
+    # drifting speed does not move. Needs perf with uprobes (perf probe); the probe is removed after.
+    libc = next(path for path in ("/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6") if os.path.exists(path))
+    count = int(os.environ["MALLOCS"]) if os.environ["MALLOCS"].isdigit() and int(os.environ["MALLOCS"]) > 0 else 50
+    body_file = os.path.join(work, "dashboard.json")
+    with open(body_file, "w") as file:
+        file.write(body)
+    subprocess.run(["perf", "probe", "-q", "-d", "probe_libc:malloc"], capture_output=True)
+    subprocess.run(["perf", "probe", "-q", "-x", libc, "malloc"], check=True, capture_output=True)
+    try:
+        requests_loop = ('for i in $(seq %d); do curl -sf -o /dev/null -H "Content-Type: application/json" '
+                         '-H "Authorization: Bearer %s" --data @%s %s/graphql || exit 1; done') % (count, token, body_file, url)
+        counted = subprocess.run(["perf", "stat", "-x", ",", "-e", "probe_libc:malloc", "-p", str(hearth_pid), "--", "sh", "-c", requests_loop],
+                                 check=True, capture_output=True, text=True).stderr
+        mallocs = int(next(line for line in counted.splitlines() if "probe_libc:malloc" in line).split(",")[0])
+        print("\nAllocations: %d mallocs per dashboard request (uprobe on malloc, %d requests one at a time)" % (mallocs // count, count))
+    finally:
+        subprocess.run(["perf", "probe", "-q", "-d", "probe_libc:malloc"], capture_output=True)
+
 # The plans of one dashboard request's statements (auto_explain, turned on for it alone): the
 # statements that sort rows instead of reading them in an index's order, or scan a whole table.
 psql("ALTER SYSTEM SET auto_explain.log_min_duration = 0")

@@ -6,7 +6,8 @@
 # beside the same answer built by one hand-written SQL statement run by pgbench at the same
 # concurrency: the physical reference. Release build, embedded PostgreSQL, one run; then ROUNDS=3
 # alternating SLICE=5 s slices of each, whose ratios compare the two on the same machine speed.
-# Also prints the CPU each request cost Hearth and PostgreSQL; PERF=1 adds a perf profile of Hearth;
+# Also prints the CPU each request cost Hearth and PostgreSQL; PERF=1 adds a perf profile of Hearth,
+# MALLOCS=50 Hearth's mallocs per request (a uprobe: exact, whatever the machine's speed);
 # after the load, each statement of one dashboard request is checked with its plan (auto_explain):
 # which ones sort rows or read a whole table.
 # Usage: scripts/bench/dashboard.sh   (DURATION=15 CONNECTIONS=16 to change the load)
