@@ -33,6 +33,13 @@ func parentRows(_ ids: String, count: String, page: String? = nil) -> String {
     return "(SELECT unnest(\(ids)::uuid[]) AS id\(pageColumn) LIMIT \(count))"
 }
 
+/// A type standing for one value of a list's `Sort`, so that a prepared statement has one text
+/// per sort (PostgresNIO reads a statement's text from its type).
+protocol SortCase<Sort>: Sendable {
+    associatedtype Sort
+    static var sort: Sort { get }
+}
+
 /// A typed row followed by its page's sort key, `sort_key`, as text (NULL when there is none).
 struct KeyedRow<Row: TypedRow>: TypedRow {
     let row: Row

@@ -68,7 +68,7 @@ extension StoreService {
         }
         // The first page of what a list shows, filtered by stock alone (what lists open with), has
         // prepared statements: one per sort.
-        func firstPage<Sort: ProductSortCase>(_: Sort.Type) async throws -> [ProductRow] {
+        func firstPage<Sort: SortCase<ProductQuery.Sort>>(_: Sort.Type) async throws -> [ProductRow] {
             let stock: Bool? = switch query.stock {
             case .all: nil
             case .inStock: true
@@ -97,17 +97,18 @@ extension StoreService {
     }
 
     /// The first page of the current products of each store `$1` (`$2` of them), in stock or not
-    /// as `$3` says (unbound: either), at most `$4` each, in `Sort`'s order, read for a list.
-    struct FirstProductPages<Sort: ProductSortCase>: PreparedQuery {
+    /// as `$3` says (unbound: either), at most `$4` each (the parents' `page`), in `Sort`'s order,
+    /// read for a list.
+    struct FirstProductPages<Sort: SortCase<ProductQuery.Sort>>: PreparedQuery {
         typealias Output = ProductSummaryRow
         static var sql: String {
             let ordering = Sort.sort.ordering
             return """
                 SELECT \(StoreService.productSummaryColumns)
-                FROM \(parentRows("$1", count: "$2")) AS parent
+                FROM \(parentRows("$1", count: "$2", page: "$4")) AS parent
                 CROSS JOIN LATERAL (
                     SELECT * FROM products p WHERE p.store_id = parent.id AND p.removed_at IS NULL AND ($3::bool IS NULL OR p.available = $3)
-                    ORDER BY \(ordering.orderBy) LIMIT $4
+                    ORDER BY \(ordering.orderBy) LIMIT parent.page
                 ) p
                 ORDER BY p.store_id, \(ordering.orderBy)
                 """
@@ -217,15 +218,9 @@ extension ProductQuery.Sort {
     }
 }
 
-/// A type standing for one product sort, so that a prepared statement has one text per sort
-/// (PostgresNIO reads a statement's text from its type).
-protocol ProductSortCase: Sendable {
-    static var sort: ProductQuery.Sort { get }
-}
-
 extension ProductQuery.Sort {
     /// The type that stands for this sort in a prepared statement.
-    var statementCase: any ProductSortCase.Type {
+    var statementCase: any SortCase<ProductQuery.Sort>.Type {
         switch self {
         case .title: StoreService.ByTitle.self
         case .priceAscending: StoreService.ByPriceAscending.self
@@ -237,9 +232,9 @@ extension ProductQuery.Sort {
 }
 
 extension StoreService {
-    enum ByTitle: ProductSortCase { static let sort = ProductQuery.Sort.title }
-    enum ByPriceAscending: ProductSortCase { static let sort = ProductQuery.Sort.priceAscending }
-    enum ByPriceDescending: ProductSortCase { static let sort = ProductQuery.Sort.priceDescending }
-    enum ByNewest: ProductSortCase { static let sort = ProductQuery.Sort.newest }
-    enum ByRecentChange: ProductSortCase { static let sort = ProductQuery.Sort.recentlyChanged }
+    enum ByTitle: SortCase { static let sort = ProductQuery.Sort.title }
+    enum ByPriceAscending: SortCase { static let sort = ProductQuery.Sort.priceAscending }
+    enum ByPriceDescending: SortCase { static let sort = ProductQuery.Sort.priceDescending }
+    enum ByNewest: SortCase { static let sort = ProductQuery.Sort.newest }
+    enum ByRecentChange: SortCase { static let sort = ProductQuery.Sort.recentlyChanged }
 }

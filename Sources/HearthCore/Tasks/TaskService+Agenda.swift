@@ -28,18 +28,19 @@ extension TaskService {
         return Dictionary(grouping: try await withDetails(items, details)) { $0.householdID }
     }
 
-    /// Each household's items occurring from `$2` to `$3` (at most `$4` each), by household and
-    /// time, after the columns `columns`; `$5` is the number of households (see ``parentRows(_:count:)``).
+    /// Each household's items occurring from `$2` to `$3` (at most `$4` each, the parents' `page`),
+    /// by household and time, after the columns `columns`; `$5` is the number of households (see
+    /// ``parentRows(_:count:page:)``).
     static func agendaSQL(_ columns: String) -> String {
         """
-        SELECT \(columns) FROM \(parentRows("$1", count: "$5")) AS parent
+        SELECT \(columns) FROM \(parentRows("$1", count: "$5", page: "$4")) AS parent
         CROSS JOIN LATERAL (
             SELECT * FROM (
                 SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'EVENT' AND ends_at > $2 AND starts_at < $3
                 UNION ALL
                 SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'TASK' AND deadline >= $2 AND deadline < $3
             ) t
-            ORDER BY t.occurs_at, t.id LIMIT $4
+            ORDER BY t.occurs_at, t.id LIMIT parent.page
         ) t
         ORDER BY t.household_id, t.occurs_at, t.id
         """

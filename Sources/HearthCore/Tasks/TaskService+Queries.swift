@@ -44,13 +44,12 @@ extension TaskService {
                     ORDER BY \(unescaped: ordering.orderBy) LIMIT \(page.rowLimit)
                 ) t
                 ORDER BY t.household_id, \(unescaped: ordering.orderBy)
-                """, logger: logger).rows(as: Row.self, then: "sort_key", String?.self).map { ($0.row.item, $0.extra) }
+                """, logger: logger).rows(as: KeyedRow<Row>.self).map { ($0.row.item, $0.key) }
         }
         // A first page filtered by kind and completion alone (what lists open with) has prepared
-        // statements: one per sort and row, parsed once per connection. (PostgreSQL still plans
-        // each call: it costs a generic plan's unknown LIMIT at a tenth of the rows, above a custom one.)
+        // statements: one per sort and row, planned once per connection.
         func firstPage<Row: ItemRow>(_: Row.Type) async throws -> [(item: TaskItem, key: String?)] {
-            func read<Sort: TaskSortCase>(_: Sort.Type) async throws -> [(item: TaskItem, key: String?)] {
+            func read<Sort: SortCase<TaskQuery.Sort>>(_: Sort.Type) async throws -> [(item: TaskItem, key: String?)] {
                 try await database.rows(FirstItemPages<Row, Sort>(
                     households: readable, kind: query.kind?.rawValue, completed: query.completed, limit: page.rowLimit)).map { ($0.row.item, $0.key) }
             }
@@ -73,7 +72,7 @@ extension TaskService {
     /// The first page of each household's items `$1` (`$2` of them), of kind `$3` and completed
     /// or not as `$4` says (either unbound: any), at most `$5` each (the parents' `page`, so the
     /// plan is kept for every call), in `Sort`'s order, read as `Row` and the sort key.
-    struct FirstItemPages<Row: ItemRow, Sort: TaskSortCase>: PreparedQuery {
+    struct FirstItemPages<Row: ItemRow, Sort: SortCase<TaskQuery.Sort>>: PreparedQuery {
         typealias Output = KeyedRow<Row>
         static var sql: String {
             let ordering = Sort.sort.ordering
@@ -162,15 +161,9 @@ extension TaskQuery.Sort {
     }
 }
 
-/// A type standing for one task sort, so that a prepared statement has one text per sort
-/// (PostgresNIO reads a statement's text from its type).
-protocol TaskSortCase: Sendable {
-    static var sort: TaskQuery.Sort { get }
-}
-
 extension TaskQuery.Sort {
     /// The type that stands for this sort in a prepared statement.
-    var statementCase: any TaskSortCase.Type {
+    var statementCase: any SortCase<TaskQuery.Sort>.Type {
         switch self {
         case .deadline: TaskService.ByDeadline.self
         case .priority: TaskService.ByPriority.self
@@ -181,8 +174,8 @@ extension TaskQuery.Sort {
 }
 
 extension TaskService {
-    enum ByDeadline: TaskSortCase { static let sort = TaskQuery.Sort.deadline }
-    enum ByPriority: TaskSortCase { static let sort = TaskQuery.Sort.priority }
-    enum ByCreation: TaskSortCase { static let sort = TaskQuery.Sort.created }
-    enum ByTitle: TaskSortCase { static let sort = TaskQuery.Sort.title }
+    enum ByDeadline: SortCase { static let sort = TaskQuery.Sort.deadline }
+    enum ByPriority: SortCase { static let sort = TaskQuery.Sort.priority }
+    enum ByCreation: SortCase { static let sort = TaskQuery.Sort.created }
+    enum ByTitle: SortCase { static let sort = TaskQuery.Sort.title }
 }
