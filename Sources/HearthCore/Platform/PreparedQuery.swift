@@ -84,18 +84,20 @@ extension Database {
     /// Runs a prepared query of a batch's children: each row's `value`, grouped by its `parent`
     /// in the rows' order (parents without rows are absent). A statement that orders its rows by
     /// parent first hands each parent one array made at its size: one allocation a parent.
+    /// `parent` and `value` are closures, not key paths: a key path (or one passed where a
+    /// function is expected) is read through the runtime, which looks its types up for every row.
     func children<Query: PreparedQuery, Value>(
-        _ query: Query, by parent: KeyPath<Query.Output, UUID>, _ value: KeyPath<Query.Output, Value>
+        _ query: Query, by parent: (Query.Output) -> UUID, _ value: (Query.Output) -> Value
     ) async throws -> [UUID: [Value]] {
         let rows = try await rows(query)
         var result: [UUID: [Value]] = [:]
         result.reserveCapacity(rows.count)  // at most one parent a row: no growing on the way
         var start = rows.startIndex
         while start < rows.endIndex {
-            let key = rows[start][keyPath: parent]
+            let key = parent(rows[start])
             var end = start + 1
-            while end < rows.endIndex, rows[end][keyPath: parent] == key { end += 1 }
-            let run = rows[start..<end].map { $0[keyPath: value] }
+            while end < rows.endIndex, parent(rows[end]) == key { end += 1 }
+            let run = rows[start..<end].map(value)
             if result[key] == nil { result[key] = run } else { result[key]?.append(contentsOf: run) }
             start = end
         }

@@ -162,7 +162,7 @@ extension StoreService {
     /// stock); the Shopify id, title, SKU, options and position are then left empty.
     public func variants(productIDs: [UUID], allFields: Bool = true) async throws -> [UUID: [ProductVariant]] {
         func read<Row: VariantListRow>(_: Row.Type) async throws -> [UUID: [ProductVariant]] {
-            try await database.children(VariantsOfProducts<Row>(ids: productIDs), by: \.productID, \.variant)
+            try await database.children(VariantsOfProducts<Row>(ids: productIDs), by: { $0.productID }, { $0.variant })
         }
         return allFields ? try await read(VariantRow.self) : try await read(VariantSummaryRow.self)
     }
@@ -177,7 +177,7 @@ extension StoreService {
     /// Several products' price histories, by product: the snapshots written before each change,
     /// newest first, at most `limit` (1 to 500) each, in one prepared statement.
     public func priceHistories(productIDs: [UUID], limit: Int) async throws -> [UUID: [PriceSnapshot]] {
-        try await database.children(PriceHistories(productIDs: productIDs, limit: min(max(limit, 1), 500)), by: \.productID, \.snapshot)
+        try await database.children(PriceHistories(productIDs: productIDs, limit: min(max(limit, 1), 500)), by: { $0.productID }, { $0.snapshot })
     }
 
     struct PriceHistories: PreparedQuery {

@@ -163,7 +163,7 @@ public final class TaskService: ServiceHealth {
 
     /// Labels of several items, by item, by name (one prepared statement).
     public func labels(ofItems ids: [UUID]) async throws -> [UUID: [TaskLabel]] {
-        try await database.children(LabelsOfItems(ids: ids), by: \.taskID, \.label)
+        try await database.children(LabelsOfItems(ids: ids), by: { $0.taskID }, { $0.label })
     }
 
     struct LabelsOfItems: IDListQuery {
@@ -177,7 +177,7 @@ public final class TaskService: ServiceHealth {
 
     /// Subtasks of several items, by item, in order (one prepared statement).
     public func subtasks(ofItems ids: [UUID]) async throws -> [UUID: [Subtask]] {
-        try await database.children(SubtasksOfItems(ids: ids), by: \.taskID, \.subtask)
+        try await database.children(SubtasksOfItems(ids: ids), by: { $0.taskID }, { $0.subtask })
     }
 
     struct SubtasksOfItems: IDListQuery {
