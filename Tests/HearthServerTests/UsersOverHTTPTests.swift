@@ -40,17 +40,10 @@ import Testing
             return (HTTPResponse.Status(code: Int(response.status.code)), json)
         }
 
-        /// The operation on a connection of its own, answered in full (the test client has one
-        /// connection and answers in turn): for requests that must really run at the same time.
+        /// The operation's JSON, for requests that must really run at the same time: each
+        /// request in flight has a connection of its own (AsyncHTTPClient's pool).
         func graphQLOnItsOwnConnection(_ query: String, _ variables: [String: Any] = [:], token: String? = nil) async throws -> [String: Any] {
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/graphql")
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])))
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
-            let body = try await response.body.collect(upTo: 1 << 22)
-            return try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] ?? [:]
+            try await graphQL(query, variables, token: token).json
         }
 
         /// The data of a successful operation.
