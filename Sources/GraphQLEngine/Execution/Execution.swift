@@ -241,12 +241,10 @@ final class Execution {
                 }
             case .resolver(.async(let resolve)):
                 guard let arguments = arguments(field) else { return failField(field, slot) }
-                slots[slot] = .pending
                 suspend(.single(resolve), input(field, source, arguments), field, slot)
                 return true
             case .resolver(.batch(let resolve)):
                 guard let arguments = arguments(field) else { return failField(field, slot) }
-                slots[slot] = .pending
                 suspend(.batch(resolve), input(field, source, arguments), field, slot)
                 return true
             }
@@ -637,10 +635,9 @@ final class Execution {
     }
 
     /// Completes a pending field where it was left: its path and composite ancestors are restored
-    /// for the walk (between walks both are empty), then emptied again, keeping their capacity.
+    /// for the walk (between walks both are empty: every walk pops what it pushes), then emptied
+    /// again, keeping their capacity.
     private func finish(_ item: Pending, _ result: Result<Resolved, any Error>) {
-        path.removeAll(keepingCapacity: true)
-        chain.removeAll(keepingCapacity: true)
         defer {
             path.removeAll(keepingCapacity: true)
             chain.removeAll(keepingCapacity: true)
