@@ -2,7 +2,7 @@ import Foundation
 
 /// Which slice of a list a client asked for: at most `first` items after the item whose cursor
 /// is `after`. Cursors are opaque to clients; each list decides what they hold.
-public struct PageRequest: Sendable, Equatable {
+public struct PageRequest: Sendable, Hashable {
     public static let defaultSize = 20
     public static let maximumSize = 100
 

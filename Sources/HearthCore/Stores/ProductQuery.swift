@@ -2,7 +2,7 @@ import Foundation
 
 /// How `store.products` filters and orders: from the listing columns, each order served by an
 /// index on (store, key, id) of the products in the feed.
-public struct ProductQuery: Sendable, Equatable {
+public struct ProductQuery: Sendable, Hashable {
     public enum Stock: String, Sendable, Decodable { case all = "ALL", inStock = "IN_STOCK", outOfStock = "OUT_OF_STOCK" }
 
     public enum Sort: String, Sendable, Decodable {

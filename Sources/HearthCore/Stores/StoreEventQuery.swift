@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which events `events(…)` lists: a household's, optionally of some stores, of some types, since a time.
-public struct StoreEventQuery: Sendable, Equatable {
+public struct StoreEventQuery: Sendable, Hashable {
     public var storeIDs: [UUID]?
     public var types: [StoreEventType]?
     public var since: Date?

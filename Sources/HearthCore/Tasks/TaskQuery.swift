@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `tasks(filter:, sort:)` selects and how it orders; every filter optional.
-public struct TaskQuery: Sendable, Equatable {
+public struct TaskQuery: Sendable, Hashable {
     public enum Sort: String, Sendable, CaseIterable, Decodable {
         /// Soonest deadline first, items without one last.
         case deadline = "DEADLINE"

@@ -40,7 +40,7 @@ extension Household {
             }
             household.resolveBatch("storeChanges", arguments: StoreResolvers.ChangesArguments.self) { parents, arguments, input in
                 let (caller, page, query) = (try await input.caller(), try input.page(), try arguments.query())
-                return try await batched(input, "storeChanges", "\(query)\u{1F}\(page)", parents, empty: .empty) {
+                return try await batched(input, "storeChanges", ListArguments(query: query, page: page), parents, empty: .empty) {
                     try await stores.events(caller, households: $0, query: query, page: page)
                 }.map { .object($0) }
             }
@@ -59,14 +59,14 @@ extension Household {
             household.resolveBatch("tasks", arguments: TaskArguments.List.self) { parents, arguments, input in
                 let (caller, page, query) = (try await input.caller(), try input.page(), try arguments.query())
                 let details = TaskArguments.details(input, at: ["edges", "node"])
-                return try await batched(input, "tasks", "\(query)\u{1F}\(page)\u{1F}\(details.rawValue)", parents, empty: .empty) {
+                return try await batched(input, "tasks", ListArguments(query: query, page: page, details: details.rawValue), parents, empty: .empty) {
                     try await tasks.items(caller, households: $0, query: query, page: page, details: details)
                 }.map { .object($0) }
             }
             household.resolveBatch("agenda", arguments: TaskArguments.Agenda.self) { parents, arguments, input in
                 let (caller, from, to) = (try await input.caller(), arguments.from, arguments.to)
                 let details = TaskArguments.details(input)
-                return try await batched(input, "agenda", "\(from.timeIntervalSince1970)\u{1F}\(to.timeIntervalSince1970)\u{1F}\(details.rawValue)",
+                return try await batched(input, "agenda", ListArguments(query: [from, to], details: details.rawValue),
                                      parents, empty: []) {
                     try await tasks.agenda(caller, households: $0, from: from, to: to, details: details)
                 }.map { .objects($0) }
@@ -87,14 +87,27 @@ extension Household {
     /// The values of the households' list `field`, loaded by `load` with every household of the
     /// request asked with the same `arguments` (one loader each, so aliases share it).
     private static func batched<Value: Sendable>(
-        _ input: FieldInput, _ field: String, _ arguments: some Sendable, _ households: [Household], empty: Value,
+        _ input: FieldInput, _ field: String, _ arguments: some Hashable & Sendable, _ households: [Household], empty: Value,
         load: @escaping @Sendable ([UUID]) async throws -> [UUID: Value]
     ) async throws -> [Value] {
-        let loader = input.request.loader("Household.\(field)\u{1F}\(arguments)") { (keys: [UUID]) in
+        let loader = input.request.loader(BatchName(field: field, arguments: arguments)) { (keys: [UUID]) in
             let found = try await load(keys)
             return keys.map { .success(found[$0] ?? empty) }
         }
         return try await loader.loadMany(households.map(\.id))
+    }
+
+    /// The name of a households' list loader: the field and its arguments.
+    private struct BatchName<Arguments: Hashable & Sendable>: Hashable, Sendable {
+        let field: String
+        let arguments: Arguments
+    }
+
+    /// A list's arguments as a loader's name holds them: its query, page and the details its items come with.
+    private struct ListArguments<Query: Hashable & Sendable>: Hashable, Sendable {
+        var query: Query
+        var page: PageRequest?
+        var details = 0
     }
 }
 

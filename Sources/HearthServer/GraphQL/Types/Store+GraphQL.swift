@@ -43,7 +43,7 @@ extension Store {
                 let images = input.info.selects(path: ["edges", "node", "images"])
                 let allFields = input.info.selects(anyOf: Product.fieldsBeyondAList, under: ["edges", "node"])
                 // One loader per distinct set of arguments: stores asked the same way share a batch.
-                let name = "store-products\u{1F}\(stock)\u{1F}\(sort)\u{1F}\(removed)\u{1F}\(search ?? "")\u{1F}\(page.first)\u{1F}\(page.after ?? "")\u{1F}\(page.countsTotal)\u{1F}\(page.makesCursors)\u{1F}\(images)\u{1F}\(allFields)"
+                let name = ProductsBatch(query: query, page: page, images: images, allFields: allFields)
                 let loader = input.request.loader(name) { (keys: [Key]) in
                     let pages = try await stores.products(caller, stores: keys.map { ($0.id, $0.household, $0.domain) }, query: query, page: page,
                                                           images: images, allFields: allFields)
@@ -67,6 +67,15 @@ extension Store {
             error.field("retryAfter") { status in status.error.retryAfter.map(Resolved.double) ?? .null }
             error.field("at") { .date($0.at) }
         }
+    }
+
+    /// The name of the loader of a page of stores' products: the list's arguments and which columns
+    /// the selection reads.
+    private struct ProductsBatch: Hashable, Sendable {
+        let query: ProductQuery
+        let page: PageRequest
+        let images: Bool
+        let allFields: Bool
     }
 
     /// A store's id and household: the key of the per-store loaders.
