@@ -102,6 +102,13 @@ def postgres_pids():
     return pids
 
 
+# Each side first runs WARMUP seconds (default 3) of its load untimed: the pool's connections open,
+# their statements are prepared and planned, caches fill, as on a server that has been running.
+warmup = int(os.environ.get("WARMUP", "3"))
+if warmup > 0:
+    subprocess.run(["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{warmup}s", "-s", lua, url + "/graphql"], check=True, capture_output=True)
+    subprocess.run(["pgbench", "-n", "-c", str(connections), "-j", "2", "-T", str(warmup), "-f", script, "hearth"], check=True, capture_output=True)
+
 hearth_pid = int(os.environ["HEARTH_PID"])
 psql("SELECT pg_stat_statements_reset()")
 postgres = postgres_pids()

@@ -4,7 +4,8 @@
 # notifications) over a household of 20 stores × 200 products and 2 000 tasks: wrk with 16
 # connections for 15 s (requests/s, p50, p99, SQL statements per request from pg_stat_statements),
 # beside the same answer built by one hand-written SQL statement run by pgbench at the same
-# concurrency: the physical reference. Release build, embedded PostgreSQL, one run; then ROUNDS=3
+# concurrency: the physical reference. Release build, embedded PostgreSQL, the data vacuumed and
+# analyzed as autovacuum leaves an import, each side warmed up for WARMUP=3 s, one run; then ROUNDS=3
 # alternating SLICE=5 s slices of each, whose ratios compare the two on the same machine speed.
 # Also prints the CPU each request cost Hearth and PostgreSQL; PERF=1 adds a perf profile of Hearth,
 # MALLOCS=50 Hearth's mallocs per request (a uprobe: exact, whatever the machine's speed);

@@ -169,6 +169,25 @@ import Testing
         }
     }
 
+    /// A sync that writes many products vacuums and analyzes products and variants right away
+    /// (the planner's statistics, and the visibility map that lets a list's prices come from the
+    /// covering index alone); a small one leaves them to autovacuum.
+    @Test func aLargeImportIsVacuumedAndAnalyzedAtOnce() async throws {
+        try await Self.withFixture { f in
+            func maintained(_ table: String) async throws -> Int {
+                try await f.count("SELECT (vacuum_count + analyze_count)::int8 FROM pg_stat_user_tables WHERE relname = \(table)")
+            }
+            let caller = try await f.households.caller(for: f.owner)
+            f.shop.addShop("alpha", products: 20, variantsPerProduct: 1)
+            _ = try await f.stores.addStore(caller, householdID: f.household, domain: "alpha.test", name: nil)
+            #expect(try await maintained("variants") == 0, "20 products are below the threshold")
+            f.shop.addShop("beta", products: 1_000, variantsPerProduct: 1)  // the threshold
+            _ = try await f.stores.addStore(caller, householdID: f.household, domain: "beta.test", name: nil)
+            #expect(try await maintained("variants") == 2, "one VACUUM and one ANALYZE of variants")
+            #expect(try await maintained("products") == 2)
+        }
+    }
+
     /// A crashed instance's lease runs out and another takes the store over.
     @Test func anExpiredLeaseIsTakenOver() async throws {
         try await Self.withFixture(configuration: StoresConfiguration(leaseDuration: .seconds(600))) { f in
