@@ -24,8 +24,14 @@ import Testing
         0x75, 0x76, 0x77, 0x78, 0x79, 0x00, 0x00, 0x02, 0x13, 0x01, 0x01, 0x00, 0x00, 0x00,
     ]
 
+    /// A plain request is answered 200. Under `limits` a connection whose request has not been read
+    /// within 1 s is answered 408 (its idle limit): on a loaded machine (a clean run's whole suite on
+    /// two cores) that happened to this very request once, so a 408 is asked again, twice at most.
     static func expectServes(_ port: Int) async throws {
-        let fine = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait: wait)
+        var fine = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait: wait)
+        for _ in 0..<2 where fine.status == 408 {
+            fine = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait: wait)
+        }
         #expect(fine.status == 200 && fine.closedByServer, "the server still serves: \(fine.text.prefix(60))")
     }
 
