@@ -28,10 +28,9 @@ import Testing
     /// within 1 s is answered 408 (its idle limit): on a loaded machine (a clean run's whole suite on
     /// two cores) that happened to this very request once, so a 408 is asked again, twice at most.
     static func expectServes(_ port: Int) async throws {
-        var fine = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait: wait)
-        for _ in 0..<2 where fine.status == 408 {
-            fine = try await RawConnection.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait: wait)
-        }
+        let request = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        var fine = try await RawConnection.exchange(port: port, request, wait: wait)
+        for _ in 0..<2 where fine.status == 408 { fine = try await RawConnection.exchange(port: port, request, wait: wait) }
         #expect(fine.status == 200 && fine.closedByServer, "the server still serves: \(fine.text.prefix(60))")
     }
 

@@ -16,7 +16,7 @@ import Testing
             _ = try await server.signUp("ada@example.org")
             let query = #"mutation { signIn(email: "ada@example.org", password: "wrong guess") { token } }"#
             let codes = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<16 { group.addTask { Self.code(try await server.graphQLOnItsOwnConnection(query)) } }
+                for _ in 0..<16 { group.addTask { Self.code(try await server.graphQL(query).json) } }
                 var all: [String] = []
                 for try await code in group { all.append(code) }
                 return all
@@ -55,9 +55,9 @@ import Testing
             let codes = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<24 {
                     group.addTask {
-                        let json = try await server.graphQLOnItsOwnConnection(
+                        let json = try await server.graphQL(
                             "mutation($i: SignUpInput!) { signUp(input: $i) { token } }",
-                            ["i": ["email": "person\(index)@example.org", "password": "correct horse", "displayName": "P\(index)"]])
+                            ["i": ["email": "person\(index)@example.org", "password": "correct horse", "displayName": "P\(index)"]]).json
                         return (json["data"] as? [String: Any])?["signUp"] is [String: Any] ? "made" : Self.code(json)
                     }
                 }

@@ -102,8 +102,8 @@ import Testing
             // Each edit on a connection of its own, so the two people's edits of a task really race.
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 for id in ids {
-                    group.addTask { try await server.graphQLOnItsOwnConnection(update, ["id": id, "i": ["title": "Title by Ann \(id.prefix(4))"]], token: ann.token)["errors"] == nil }
-                    group.addTask { try await server.graphQLOnItsOwnConnection(update, ["id": id, "i": ["notes": "Notes by Ben \(id.prefix(4))"]], token: ben.token)["errors"] == nil }
+                    group.addTask { try await server.graphQL(update, ["id": id, "i": ["title": "Title by Ann \(id.prefix(4))"]], token: ann.token).json["errors"] == nil }
+                    group.addTask { try await server.graphQL(update, ["id": id, "i": ["notes": "Notes by Ben \(id.prefix(4))"]], token: ben.token).json["errors"] == nil }
                 }
                 for try await succeeded in group { #expect(succeeded) }
             }

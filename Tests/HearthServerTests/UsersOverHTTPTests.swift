@@ -23,7 +23,9 @@ import Testing
         /// Runs `query` with `variables`, as the holder of `token`; returns status and JSON.
         /// Sent with AsyncHTTPClient and a limit of two minutes, not through the live test client,
         /// whose read timeout is a fixed 20 s: with the whole suite on two cores, a request that
-        /// takes 0.2 s alone (a sign-up, a push of twenty changes) took 10 to 16 s here.
+        /// takes 0.2 s alone (a sign-up, a push of twenty changes) took 10 to 16 s here. Each
+        /// request in flight has a connection of its own (the client's pool), so requests sent
+        /// together really run at the same time.
         func graphQL(_ query: String, _ variables: [String: Any] = [:], token: String? = nil, userAgent: String? = nil)
             async throws -> (status: HTTPResponse.Status, json: [String: Any])
         {
@@ -38,12 +40,6 @@ import Testing
             let body = try await response.body.collect(upTo: 1 << 26)
             let json = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] ?? [:]
             return (HTTPResponse.Status(code: Int(response.status.code)), json)
-        }
-
-        /// The operation's JSON, for requests that must really run at the same time: each
-        /// request in flight has a connection of its own (AsyncHTTPClient's pool).
-        func graphQLOnItsOwnConnection(_ query: String, _ variables: [String: Any] = [:], token: String? = nil) async throws -> [String: Any] {
-            try await graphQL(query, variables, token: token).json
         }
 
         /// The data of a successful operation.

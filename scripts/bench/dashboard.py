@@ -102,19 +102,28 @@ def postgres_pids():
     return pids
 
 
+def hearth_load(seconds, *options):
+    """wrk's command for `seconds` of the dashboard at the benchmark's concurrency."""
+    return ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", *options, "-s", lua, url + "/graphql"]
+
+
+def reference_load(seconds, *options):
+    """pgbench's command for `seconds` of the reference statement at the same concurrency."""
+    return ["pgbench", "-n", "-c", str(connections), "-j", "2", "-T", str(seconds), "-f", script, *options, "hearth"]
+
+
 # Each side first runs WARMUP seconds (default 3) of its load untimed: the pool's connections open,
 # their statements are prepared and planned, caches fill, as on a server that has been running.
 warmup = int(os.environ.get("WARMUP", "3"))
 if warmup > 0:
-    subprocess.run(["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{warmup}s", "-s", lua, url + "/graphql"], check=True, capture_output=True)
-    subprocess.run(["pgbench", "-n", "-c", str(connections), "-j", "2", "-T", str(warmup), "-f", script, "hearth"], check=True, capture_output=True)
+    subprocess.run(hearth_load(warmup), check=True, capture_output=True)
+    subprocess.run(reference_load(warmup), check=True, capture_output=True)
 
 hearth_pid = int(os.environ["HEARTH_PID"])
 psql("SELECT pg_stat_statements_reset()")
 postgres = postgres_pids()
 cpu_before = (cpu_seconds([hearth_pid]), cpu_seconds(postgres), cpu_seconds([hearth_pid], kernel_only=True))
-load = subprocess.Popen(["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{duration}s", "--latency", "-s", lua, url + "/graphql"],
-                        stdout=subprocess.PIPE, text=True)
+load = subprocess.Popen(hearth_load(duration, "--latency"), stdout=subprocess.PIPE, text=True)
 profile = None
 if os.environ.get("PERF"):
     # A profile of Hearth in the middle of the load: where its CPU goes, by symbol.
@@ -148,8 +157,7 @@ def wrk_ms(label):
 
 # The reference under pgbench, same concurrency, per-transaction log for percentiles.
 log_prefix = os.path.join(work, "pgbench")
-bench = subprocess.run(["pgbench", "-n", "-c", str(connections), "-j", "2", "-T", str(duration), "-f", script, "-l", "--log-prefix", log_prefix, "hearth"],
-                       check=True, capture_output=True, text=True).stdout
+bench = subprocess.run(reference_load(duration, "-l", "--log-prefix", log_prefix), check=True, capture_output=True, text=True).stdout
 reference_tps = float(re.search(r"tps = ([\d.]+)", bench).group(1))
 latencies = []
 for name in os.listdir(work):
@@ -165,11 +173,9 @@ latencies.sort()
 rounds, slice_seconds = int(os.environ.get("ROUNDS", "3")), int(os.environ.get("SLICE", "5"))
 pairs = []
 for _ in range(rounds):
-    sliced = subprocess.run(["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{slice_seconds}s", "-s", lua, url + "/graphql"],
-                            check=True, capture_output=True, text=True).stdout
+    sliced = subprocess.run(hearth_load(slice_seconds), check=True, capture_output=True, text=True).stdout
     slice_rps = float(re.search(r"Requests/sec:\s+([\d.]+)", sliced).group(1))
-    sliced = subprocess.run(["pgbench", "-n", "-c", str(connections), "-j", "2", "-T", str(slice_seconds), "-f", script, "hearth"],
-                            check=True, capture_output=True, text=True).stdout
+    sliced = subprocess.run(reference_load(slice_seconds), check=True, capture_output=True, text=True).stdout
     pairs.append((slice_rps, float(re.search(r"tps = ([\d.]+)", sliced).group(1))))
 
 print("| dashboard, 20 stores × 200 products, 2 000 tasks, %d connections, %d s | requests/s | p50 | p99 | statements per request | answer |" % (connections, duration))

@@ -113,7 +113,7 @@ extension StoreService {
                 "store": "\(claimed.id)", "domain": "\(claimed.domain)", "pages": "\(report.pages)", "products": "\(report.products)",
                 "written": "\(report.productsWritten)", "events": "\(report.events)", "statements": "\(report.statements)",
             ])
-            await refreshStatistics(afterWriting: report.productsWritten)
+            await vacuumAndAnalyze(afterWriting: report.productsWritten)
             if !changes.isEmpty || !notifications.isEmpty {
                 await announce(StoreChangeBatch(householdID: claimed.householdID, storeID: claimed.id, eventIDs: changes, notifications: notifications))
             }
@@ -139,8 +139,8 @@ extension StoreService {
     /// 6 ms), and reads every variant from the table rather than from the index that covers a
     /// list's prices (the new rows are not yet marked all-visible). A failure is logged: the data
     /// is committed, only plans suffer.
-    func refreshStatistics(afterWriting products: Int) async {
-        guard products >= Self.analyzeAfterProducts else { return }
+    func vacuumAndAnalyze(afterWriting products: Int) async {
+        guard products >= Self.maintenanceAfterProducts else { return }
         do {
             try await database.client.query("VACUUM (ANALYZE) products, variants", logger: logger)
         } catch {
@@ -148,8 +148,8 @@ extension StoreService {
         }
     }
 
-    /// How many products one sync writes before ``refreshStatistics(afterWriting:)`` runs VACUUM (ANALYZE).
-    static let analyzeAfterProducts = 1_000
+    /// How many products one sync writes before ``vacuumAndAnalyze(afterWriting:)`` runs VACUUM (ANALYZE).
+    static let maintenanceAfterProducts = 1_000
 
     /// Records a successful sync: the next one's time, no error, the lease released, and the
     /// shop's currency when it could be read (an unreadable `/meta.json` keeps the one known).

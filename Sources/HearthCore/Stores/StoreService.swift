@@ -79,7 +79,7 @@ public final class StoreService: ServiceHealth {
                 try await Self.markSynced(id, now: now, next: next, currency: currency, on: connection, logger: logger)
                 return (fetched, sync.statements, sync.productsWritten)
             }
-            await refreshStatistics(afterWriting: summary.2)
+            await vacuumAndAnalyze(afterWriting: summary.2)
             logger.info("store added", metadata: [
                 "store": "\(id)", "domain": "\(domain.host)", "products": "\(summary.0.products)", "pages": "\(summary.0.pages)",
                 "statements": "\(summary.1)",
