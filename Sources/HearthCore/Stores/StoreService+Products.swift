@@ -88,7 +88,15 @@ extension StoreService {
         if allFields {
             rows = try await read(ProductRow.self, Self.productColumns(images: images, domain: "parent.domain", sort: query.sort))
         } else if page.after == nil, query.search == nil, !query.includeRemoved {
-            rows = try await firstPage(query.sort.statementCase)
+            // Each sort's statement named statically: called through an existential type, the whole
+            // read ran as unspecialised generic code that looked types up for every row.
+            rows = switch query.sort {
+            case .title: try await firstPage(ByTitle.self)
+            case .priceAscending: try await firstPage(ByPriceAscending.self)
+            case .priceDescending: try await firstPage(ByPriceDescending.self)
+            case .newest: try await firstPage(ByNewest.self)
+            case .recentlyChanged: try await firstPage(ByRecentChange.self)
+            }
         } else {
             rows = try await read(ProductSummaryRow.self, Self.productSummaryColumns(sort: query.sort))
         }
@@ -222,19 +230,6 @@ extension ProductQuery.Sort {
         case .priceDescending: ("p.min_price DESC, p.id DESC", "p.min_price, p.id", "<")
         case .newest: ("p.first_seen_at DESC, p.id DESC", "p.first_seen_at, p.id", "<")
         case .recentlyChanged: ("p.last_changed_at DESC, p.id DESC", "p.last_changed_at, p.id", "<")
-        }
-    }
-}
-
-extension ProductQuery.Sort {
-    /// The type that stands for this sort in a prepared statement.
-    var statementCase: any SortCase<ProductQuery.Sort>.Type {
-        switch self {
-        case .title: StoreService.ByTitle.self
-        case .priceAscending: StoreService.ByPriceAscending.self
-        case .priceDescending: StoreService.ByPriceDescending.self
-        case .newest: StoreService.ByNewest.self
-        case .recentlyChanged: StoreService.ByRecentChange.self
         }
     }
 }

@@ -53,7 +53,13 @@ extension TaskService {
                 try await database.rows(FirstItemPages<Row, Sort>(
                     households: readable, kind: query.kind?.rawValue, completed: query.completed, limit: page.rowLimit)).map { ($0.row.item, $0.key) }
             }
-            return try await read(query.sort.statementCase)
+            // Each sort's statement named statically (see `StoreService.products`).
+            return switch query.sort {
+            case .deadline: try await read(ByDeadline.self)
+            case .priority: try await read(ByPriority.self)
+            case .created: try await read(ByCreation.self)
+            case .title: try await read(ByTitle.self)
+            }
         }
         let prepared = page.after == nil && query.assigneeID == nil && query.labelIDs.isEmpty && query.dueBefore == nil
             && query.dueAfter == nil && query.search == nil
@@ -158,18 +164,6 @@ extension TaskQuery.Sort {
         // its key (the cursor's) follows the same order.
         if self == .deadline { return (key, false, false, "t.deadline ASC NULLS LAST, t.id ASC") }
         return (key, descending, isText, "\(key) \(direction), t.id \(direction)")
-    }
-}
-
-extension TaskQuery.Sort {
-    /// The type that stands for this sort in a prepared statement.
-    var statementCase: any SortCase<TaskQuery.Sort>.Type {
-        switch self {
-        case .deadline: TaskService.ByDeadline.self
-        case .priority: TaskService.ByPriority.self
-        case .created: TaskService.ByCreation.self
-        case .title: TaskService.ByTitle.self
-        }
     }
 }
 
