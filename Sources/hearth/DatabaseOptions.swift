@@ -22,7 +22,7 @@ struct DatabaseOptions: ParsableArguments {
             help: "Seconds before an embedded cluster that ended on its own is started again, doubling per failed attempt up to 30 (env HEARTH_EMBEDDED_RESTART_DELAY; default 1).")
     var embeddedRestartDelay: Int?
 
-    @Option(name: .customLong("db-pool-size"), help: "Maximum database connections (env HEARTH_DB_POOL_SIZE; default 10).")
+    @Option(name: .customLong("db-pool-size"), help: "Maximum database connections (env HEARTH_DB_POOL_SIZE; default: twice the cores, at least 4, for the embedded cluster; 10 for an external server).")
     var poolSize: Int?
 
     @Option(name: .customLong("migrations-dir"), help: "Directory of NNNN_name.sql migrations (env HEARTH_MIGRATIONS_DIR; default: found beside the program).")
@@ -39,7 +39,8 @@ struct DatabaseOptions: ParsableArguments {
         var embeddedPort: Int?
         var pgBinDirectory: String?
         var embeddedRestartDelay: Duration
-        var poolSize: Int
+        /// `nil`: the default of the database in use (see ``DatabaseSetup``).
+        var poolSize: Int?
         var migrationsDirectory: String
         var logLevel: Logger.Level
     }
@@ -59,7 +60,7 @@ struct DatabaseOptions: ParsableArguments {
             embeddedPort: try env.port(embeddedPort, "HEARTH_EMBEDDED_PORT", allowZero: false),
             pgBinDirectory: env.string(pgBinDirectory, "HEARTH_PG_BINDIR"),
             embeddedRestartDelay: .seconds(try env.integer(embeddedRestartDelay, "HEARTH_EMBEDDED_RESTART_DELAY", range: 0...300) ?? 1),
-            poolSize: try env.integer(poolSize, "HEARTH_DB_POOL_SIZE", range: 1...1000) ?? 10,
+            poolSize: try env.integer(poolSize, "HEARTH_DB_POOL_SIZE", range: 1...1000),
             migrationsDirectory: migrations,
             logLevel: level)
     }

@@ -14,7 +14,7 @@ struct DatabaseSetup {
     /// while it runs (operator commands), instead of being refused as in use (a second server).
     static func start(_ options: DatabaseOptions.Resolved, sharing: Bool = true, logger: Logger) async throws -> DatabaseSetup {
         if let url = options.databaseURL {
-            let configuration = try DatabaseConfiguration.parse(url: url, poolSize: options.poolSize)
+            let configuration = try DatabaseConfiguration.parse(url: url, poolSize: options.poolSize ?? DatabaseConfiguration.externalPoolSize)
             logger.info("using external PostgreSQL", metadata: ["database": "\(configuration.displayAddress)"])
             return DatabaseSetup(configuration: configuration, embedded: nil)
         }
@@ -29,7 +29,8 @@ struct DatabaseSetup {
         if let port = options.embeddedPort {
             logger.notice("embedded PostgreSQL also listens on 127.0.0.1:\(port) (user \(endpoint.username), password in \(cluster.configuration.absoluteDataDirectory)/hearth.password)")
         }
-        return DatabaseSetup(configuration: .embedded(endpoint, poolSize: options.poolSize), embedded: cluster)
+        let poolSize = options.poolSize ?? DatabaseConfiguration.embeddedPoolSize(cores: ProcessInfo.processInfo.activeProcessorCount)
+        return DatabaseSetup(configuration: .embedded(endpoint, poolSize: poolSize), embedded: cluster)
     }
 
     /// Runs `body`, then stops the embedded cluster (if any) whether `body` succeeded or not.
