@@ -340,6 +340,37 @@ import Testing
         }
     }
 
+    /// A household's stores page oldest first: the first page comes from the prepared statement a
+    /// member's household-wide rules allow, the next from the rules' own SQL (a keyset after the
+    /// cursor); both agree, for the household's viewer as for its owner.
+    @Test func storesPageOldestFirstFromEitherStatement() async throws {
+        try await Self.withShops { server, shop in
+            for name in ["alpha", "beta", "gamma"] { shop.addShop(name, products: 1) }
+            let owner = try await HouseholdsOverHTTPTests.person(server, "Pia")
+            let viewer = try await HouseholdsOverHTTPTests.person(server, "Vera")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, owner)
+            try await HouseholdsOverHTTPTests.add(server, owner, home, viewer, "VIEWER")
+            for name in ["alpha", "beta", "gamma"] {
+                _ = try await Self.add(server, owner, home, "\(name).test")
+                server.clock.advance(by: 1)
+            }
+            let query = """
+                query($h: UUID!, $after: String) { household(id: $h) { stores(first: 2, after: $after) {
+                  totalCount pageInfo { hasNextPage endCursor } edges { node { name } } } } }
+                """
+            for person in [owner, viewer] {
+                let first = try #require((try await server.data(query, ["h": home], token: person.token)["household"] as? [String: Any])?["stores"] as? [String: Any])
+                let info = try #require(first["pageInfo"] as? [String: Any])
+                #expect((first["edges"] as? [[String: Any]])?.compactMap { ($0["node"] as? [String: Any])?["name"] as? String } == ["alpha", "beta"])
+                #expect(info["hasNextPage"] as? Bool == true)
+                #expect(first["totalCount"] as? Int == 3)
+                let next = try #require((try await server.data(query, ["h": home, "after": info["endCursor"] ?? ""], token: person.token)["household"] as? [String: Any])?["stores"] as? [String: Any])
+                #expect((next["edges"] as? [[String: Any]])?.compactMap { ($0["node"] as? [String: Any])?["name"] as? String } == ["gamma"])
+                #expect((next["pageInfo"] as? [String: Any])?["hasNextPage"] as? Bool == false)
+            }
+        }
+    }
+
     @Test func viewersCannotAddOrSyncAndOtherHouseholdsSeeNothing() async throws {
         try await Self.withShops { server, shop in
             shop.addShop("alpha", products: 10)

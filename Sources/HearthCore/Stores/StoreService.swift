@@ -132,7 +132,13 @@ public final class StoreService: ServiceHealth {
         let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return [:] }
         let totals = try await database.counts("SELECT s.household_id, count(*)::int8 FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
-        let rows = try await decodeStores(try await database.client.query("""
+        let rows: [(store: Store, micros: Int64)]
+        if after == nil, let shown = caller.ability.householdScope("read", subjectType: "Store").allowed(ids) {
+            // A first page under rules that decide by household alone (a member's): one prepared
+            // statement for every caller, where the rules' SQL made a text PostgreSQL planned each time.
+            rows = shown.isEmpty ? [] : stamped(try await database.rows(FirstStorePages(households: shown, limit: page.rowLimit)))
+        } else {
+            rows = try await decodeStores(try await database.client.query("""
             SELECT \(unescaped: Self.storeSelect) FROM unnest(\(ids)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (
                 SELECT * FROM stores s
@@ -141,8 +147,34 @@ public final class StoreService: ServiceHealth {
             ) s
             ORDER BY s.household_id, s.created_at, s.id
             """, logger: logger))
+        }
         return Page.grouped(rows, by: \.store.householdID, parents: ids, request: page, totals: totals,
                             cursor: { Cursor.make(microseconds: $0.micros, id: $0.store.id) }, item: \.store)
+    }
+
+    /// The first page of the stores of each household `$1` (`$2` of them), oldest first, at most
+    /// `$3` each (the parents' `page`): the households the caller may read stores in.
+    struct FirstStorePages: PreparedQuery {
+        typealias Output = StoreRow
+        static var sql: String {
+            """
+            SELECT \(StoreService.storeSelect) FROM \(parentRows("$1", count: "$2", page: "$3")) AS parent
+            CROSS JOIN LATERAL (
+                SELECT * FROM stores s WHERE s.household_id = parent.id ORDER BY s.created_at, s.id LIMIT parent.page
+            ) s
+            ORDER BY s.household_id, s.created_at, s.id
+            """
+        }
+        let households: [UUID]
+        let limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(households)
+            bindings.append(households.count)
+            bindings.append(limit)
+            return bindings
+        }
     }
 
     /// How many of each household's stores the caller sees are FAILED now (an error kept and no
@@ -166,8 +198,13 @@ public final class StoreService: ServiceHealth {
 
     /// The stores of `rows` (``storeSelect``), their sync state as of now, with their cursor keys.
     func decodeStores(_ rows: PostgresRowSequence) async throws -> [(store: Store, micros: Int64)] {
+        stamped(try await rows.rows(as: StoreRow.self))
+    }
+
+    /// Each row's store, its sync state as of now, with its cursor key.
+    func stamped(_ rows: [StoreRow]) -> [(store: Store, micros: Int64)] {
         let now = clock.now
-        return try await rows.rows(as: StoreRow.self).map { ($0.store(at: now), $0.micros) }
+        return rows.map { ($0.store(at: now), $0.micros) }
     }
 
     // MARK: Helpers

@@ -14,6 +14,20 @@ import Testing
         .instance(type: type, fields: extra.merging(["householdId": .string(household.uuidString.lowercased())]) { $1 })
     }
 
+    /// Every shipped role reads stores by household alone, so a page of stores is read by the
+    /// prepared statement (``HouseholdScope``), not by SQL written for each caller.
+    @Test func shippedRulesReadStoresByHousehold() async throws {
+        try await withTestDatabase { database, _ in
+            let permissions = try await RolePermissions.load(from: database, logger: database.logger)
+            let (user, home, other) = (UUID(), UUID(), UUID())
+            for role in ["VIEWER", "MEMBER", "ADMIN", "OWNER"] {
+                let ability = try Self.ability(permissions, user: user, [(home, role), (other, "VIEWER")])
+                #expect(ability.householdScope("read", subjectType: "Store") == .households([home, other]), "\(role)")
+            }
+            #expect(try Self.ability(permissions, user: user, []).householdScope("read", subjectType: "Store") == .households([]))
+        }
+    }
+
     @Test func shippedRulesGiveEachRoleItsRights() async throws {
         try await withTestDatabase { database, _ in
             let permissions = try await RolePermissions.load(from: database, logger: database.logger)
