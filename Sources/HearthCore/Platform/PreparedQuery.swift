@@ -33,6 +33,16 @@ func parentRows(_ ids: String, count: String, page: String? = nil) -> String {
     return "(SELECT unnest(\(ids)::uuid[]) AS id\(pageColumn) LIMIT \(count))"
 }
 
+extension PostgresBindings {
+    /// `$1` and `$2` of a statement reading its parents as ``parentRows(_:count:page:)`` does: the
+    /// parents' ids and their number; the statement's own parameters follow.
+    init(parents ids: [UUID]) {
+        self.init()
+        append(ids)
+        append(ids.count)
+    }
+}
+
 /// A type standing for one value of a list's `Sort`, so that a prepared statement has one text
 /// per sort (PostgresNIO reads a statement's text from its type).
 protocol SortCase<Sort>: Sendable {

@@ -134,9 +134,7 @@ extension StoreService {
         let limit: Int
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings()
-            bindings.append(stores)
-            bindings.append(stores.count)
+            var bindings = PostgresBindings(parents: stores)
             bindings.append(available)
             bindings.append(limit)
             return bindings

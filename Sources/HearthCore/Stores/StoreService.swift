@@ -169,9 +169,7 @@ public final class StoreService: ServiceHealth {
         let limit: Int
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings()
-            bindings.append(households)
-            bindings.append(households.count)
+            var bindings = PostgresBindings(parents: households)
             bindings.append(limit)
             return bindings
         }

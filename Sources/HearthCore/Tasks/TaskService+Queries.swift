@@ -99,9 +99,7 @@ extension TaskService {
         let limit: Int
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings()
-            bindings.append(households)
-            bindings.append(households.count)
+            var bindings = PostgresBindings(parents: households)
             bindings.append(kind)
             bindings.append(completed)
             bindings.append(limit)

@@ -28,25 +28,8 @@ import Testing
     ]
 
     static func ruleSets() -> [String] {
-        let c = conditionPool
-        var sets = ["[]", #"[{"action": "read", "subject": "Store"}]"#, #"[{"action": "manage", "subject": "all"}]"#]
-        for condition in c {
-            sets.append(#"[{"action": "read", "subject": "Store", "conditions": \#(condition)}]"#)
-            sets.append(#"[{"action": "read", "subject": "Store"}, {"action": "read", "subject": "Store", "conditions": \#(condition), "inverted": true}]"#)
-        }
-        for k in 0..<200 {
-            let rules = (0..<(1 + k % 4)).map { r -> String in
-                let mix = k &* 29 &+ r &* 13 &+ (k / 4) &* 5
-                let action = ["read", "manage", "read", "update"][mix % 4]
-                let subject = ["Store", "Store", "all"][(mix / 4) % 3]
-                var rule = #"{"action": "\#(action)", "subject": "\#(subject)""#
-                if (mix / 3) % 5 != 0 { rule += #", "conditions": \#(c[(mix &* 11 &+ r) % c.count])"# }
-                if (mix / 2) % 4 == 0 { rule += #", "inverted": true"# }
-                return rule + "}"
-            }
-            sets.append("[" + rules.joined(separator: ", ") + "]")
-        }
-        return sets
+        ["[]", #"[{"action": "read", "subject": "Store"}]"#, #"[{"action": "manage", "subject": "all"}]"#]
+            + AbilityJSON.generatedRuleSets(subject: "Store", conditions: conditionPool)
     }
 
     @Test func aScopeAllowsExactlyTheHouseholdsTheEngineAllows() throws {

@@ -75,7 +75,7 @@ import Testing
     /// Hand-picked rule sets for each branch of the folding, then seeded random ones.
     static func ruleSets() -> [String] {
         let c = conditionPool
-        var sets = [
+        let sets = [
             "[]",
             #"[{"action": "read", "subject": "Doc"}]"#,
             #"[{"action": "read", "subject": "Doc", "inverted": true}]"#,
@@ -91,26 +91,7 @@ import Testing
             #"[{"action": "manage", "subject": "Doc", "conditions": {}}, {"action": "read", "subject": "Doc", "fields": ["admin"], "conditions": {}, "inverted": true}]"#,
             #"[{"action": "read", "subject": "Doc", "conditions": {}}, {"action": "read", "subject": "Doc", "inverted": true, "conditions": \#(c[5])}]"#,
         ]
-        // Each condition alone, allowing and denying.
-        for condition in c {
-            sets.append(#"[{"action": "read", "subject": "Doc", "conditions": \#(condition)}]"#)
-            sets.append(#"[{"action": "read", "subject": "Doc"}, {"action": "read", "subject": "Doc", "conditions": \#(condition), "inverted": true}]"#)
-        }
-        // Then 250 more, enumerated deterministically: rule r of set k mixes k and r so that
-        // actions, subjects, inversions and conditions combine in many ways.
-        for k in 0..<250 {
-            let rules = (0..<(1 + k % 5)).map { r -> String in
-                let mix = k &* 31 &+ r &* 17 &+ (k / 5) &* 7
-                let action = ["read", "manage", "read", "update"][mix % 4]
-                let subject = ["Doc", "Doc", "all"][(mix / 4) % 3]
-                var rule = #"{"action": "\#(action)", "subject": "\#(subject)""#
-                if (mix / 3) % 6 != 0 { rule += #", "conditions": \#(c[(mix &* 13 &+ r) % c.count])"# }
-                if (mix / 2) % 3 == 0 { rule += #", "inverted": true"# }
-                return rule + "}"
-            }
-            sets.append("[" + rules.joined(separator: ", ") + "]")
-        }
-        return sets
+        return sets + AbilityJSON.generatedRuleSets(subject: "Doc", conditions: c)
     }
 
     @Test func generatedSQLSelectsExactlyTheRowsTheEngineAllows() async throws {
