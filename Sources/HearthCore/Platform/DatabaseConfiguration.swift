@@ -64,7 +64,7 @@ public struct DatabaseConfiguration: Sendable {
     /// The default pool of the embedded cluster: twice the machine's cores, at least 4. Its backends
     /// share those cores with Hearth, so more connections only queue on the CPU and switch between
     /// each other (PostgreSQL's own advice: about twice the cores). On 2 cores under the dashboard's
-    /// 16 clients, 4 connections cost PostgreSQL 2.1–2.6 ms of CPU a request where 10 cost 2.7–3.2.
+    /// 16 clients, 4 connections cost PostgreSQL 2.0–2.6 ms of CPU a request where 10 cost 2.7–3.2.
     /// One of them is the event bus's `LISTEN`.
     public static func embeddedPoolSize(cores: Int) -> Int {
         max(4, 2 * cores)

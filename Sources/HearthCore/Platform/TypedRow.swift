@@ -65,10 +65,7 @@ extension AsyncSequence where Element == PostgresRow {
     }
 
     /// Every row read by `read`, which must read all its columns. The rows of one result share
-    /// their columns, so only the first one's names are checked. Inlined into each caller, where
-    /// the sequence's and the row's types are known: a generic loop looked the iterator's type up
-    /// in the runtime's metadata cache for every row.
-    @inline(__always)
+    /// their columns, so only the first one's names are checked.
     private func decoded<Value>(_ read: (inout RowCells) throws -> Value) async throws -> [Value] {
         var values: [Value] = []
         for try await row in self {
