@@ -96,9 +96,7 @@ struct Serve: AsyncParsableCommand {
                     deliveryConfiguration.secrets = try delivery.secretKey(env, embeddedDataDirectory: dataDirectory)
                     let schedule = try backups.schedule(env, database: configuration, options: options, embeddedDataDirectory: dataDirectory,
                                                         secret: delivery.secret, instanceID: storesConfiguration.stores.instanceID)
-                    // The server keeps its connections to the cluster it runs; commands open what they use.
-                    let database = setup.embedded == nil ? configuration : configuration.keepingConnectionsOpen()
-                    try await serve(server, database: database, embedded: setup.embedded, restartDelay: options.embeddedRestartDelay, migrations: migrations,
+                    try await serve(server, database: configuration, embedded: setup.embedded, restartDelay: options.embeddedRestartDelay, migrations: migrations,
                                     graphQL: (schemaSource, facts, limits.executor), users: usersConfiguration,
                                     households: householdsConfiguration, stores: storesConfiguration, delivery: deliveryConfiguration,
                                     backups: schedule, registry: registry, logger: logger)

@@ -47,17 +47,6 @@ public struct DatabaseConfiguration: Sendable {
         client.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)ms"))
     }
 
-    /// This configuration with every pooled connection kept open once made (the pool's minimum is
-    /// its size): for a server on the embedded cluster, whose idle connections cost a local socket
-    /// and a sleeping backend. Below its maximum the pool arms an idle timer (a task and a sleep)
-    /// each time a statement hands a connection back: a request of 11 statements armed and
-    /// cancelled 11 of them.
-    public func keepingConnectionsOpen() -> DatabaseConfiguration {
-        var kept = self
-        kept.client.options.minimumConnections = client.options.maximumConnections
-        return kept
-    }
-
     /// The default pool of an external server, whose cores Hearth cannot see.
     public static let externalPoolSize = 10
 
