@@ -19,8 +19,8 @@ func parsed(_ text: String, options: ParseOptions = .trusted) throws -> Document
 /// Lexes a whole source into (kind, text) pairs, `<EOF>` excluded.
 func lexed(_ text: String) throws -> [(TokenKind, String)] {
     let source = Source(text)
-    return try Lexer.tokens(of: source).dropLast().map { token in
-        (token.kind, token.stringValue ?? String(decoding: source.body[token.start..<token.end], as: UTF8.self))
+    return try Lexer.tokens(of: source).dropLast().map { (token, value) in
+        (token.kind, value ?? String(decoding: source.body[token.start..<token.end], as: UTF8.self))
     }
 }
 

@@ -174,7 +174,7 @@ public struct Parser {
     func hasValue(_ token: Token, _ text: StaticString) -> Bool {
         switch token.kind {
         case .name: isKeyword(token, text)
-        case .string, .blockString: token.stringValue == text.description
+        case .string, .blockString: lexer.value(of: token) == text.description
         default: false
         }
     }
@@ -189,7 +189,7 @@ public struct Parser {
     func describe(_ token: Token) -> String {
         switch token.kind {
         case .name, .int, .float: "\(token.kind) \"\(text(of: token))\""
-        case .string, .blockString: "\(token.kind) \"\(token.stringValue ?? "")\""
+        case .string, .blockString: "\(token.kind) \"\(lexer.value(of: token) ?? "")\""
         default: token.kind.quotedDescription
         }
     }
@@ -241,7 +241,8 @@ public struct Parser {
 
     mutating func parseStringLiteral() throws(GraphQLError) -> StringValue {
         let token = lexer.token
+        let value = lexer.value(of: token) ?? ""
         try advance()
-        return StringValue(value: token.stringValue ?? "", block: token.kind == .blockString, range: token.range)
+        return StringValue(value: value, block: token.kind == .blockString, range: token.range)
     }
 }

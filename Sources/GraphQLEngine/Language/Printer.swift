@@ -159,7 +159,7 @@ public enum Printer {
             case 0x0D: output += "\\r"
             case 0x22: output += "\\\""
             case 0x5C: output += "\\\\"
-            case 0x00...0x1F, 0x7F...0x9F: output += "\\u" + Lexer.hex(scalar.value, digits: 4)
+            case 0x00...0x1F, 0x7F...0x9F: output += "\\u" + TokenReader.hex(scalar.value, digits: 4)
             default: output.unicodeScalars.append(scalar)
             }
         }

@@ -1,20 +1,17 @@
-/// One lexical token: its kind and byte range; string tokens also carry their cooked value.
+/// One lexical token: its kind and byte range.
 ///
-/// Names and numbers keep only their range: the parser reads their text from the source,
-/// so lexing allocates nothing for them.
+/// Plain data: names and numbers are read from the source by range, and a string's cooked value
+/// stays with the lexer, so making, copying and dropping a token costs nothing.
 public struct Token: Sendable {
     public var kind: TokenKind
     public var start: Int
     public var end: Int
-    /// The value of a `String` or `BlockString` token, escapes and indentation processed.
-    public var stringValue: String?
 
     @inlinable
-    init(kind: TokenKind, start: Int, end: Int, stringValue: String? = nil) {
+    init(kind: TokenKind, start: Int, end: Int) {
         self.kind = kind
         self.start = start
         self.end = end
-        self.stringValue = stringValue
     }
 
     public var range: SourceRange { SourceRange(start: start, end: end) }

@@ -42,6 +42,10 @@ public enum TokenKind: UInt8, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `String` or `BlockString`: the kinds with a cooked value.
+    @inline(__always)
+    var isString: Bool { self == .string || self == .blockString }
+
     /// The kind as an error message names it: punctuators in quotes.
     var quotedDescription: String { isPunctuator ? "\"\(description)\"" : description }
 }

@@ -1,7 +1,7 @@
-extension Lexer {
+extension TokenReader {
     /// `"…"`: a string on one line, escapes cooked (`\n`, `\uXXXX`, `\u{…}`, surrogate pairs).
     @inline(never)  // kept out of readToken, whose frame stays small for the common tokens
-    func readString(from start: Int) throws(GraphQLError) -> Token {
+    func readString(from start: Int, value: inout String?) throws(GraphQLError) -> Token {
         let count = bytes.count
         var position = start + 1
         var chunkStart = position
@@ -9,14 +9,13 @@ extension Lexer {
         while position < count {
             let code = bytes[position]
             if code == 0x22 {  // closing quote
-                let value: String
                 if var buffer = cooked {
                     buffer.append(contentsOf: bytes[chunkStart..<position])
                     value = String(decoding: buffer, as: UTF8.self)
                 } else {
                     value = String(decoding: UnsafeBufferPointer(rebasing: bytes[chunkStart..<position]), as: UTF8.self)
                 }
-                return Token(kind: .string, start: start, end: position + 1, stringValue: value)
+                return Token(kind: .string, start: start, end: position + 1)
             }
             if code == 0x5C {  // backslash
                 var buffer = cooked ?? []
@@ -126,15 +125,12 @@ extension Lexer {
     /// `BlockStringValue()`. Lines are found as ranges of the source itself, so a block string
     /// without escapes is copied once, straight into its value.
     @inline(never)
-    mutating func readBlockString(from start: Int) throws(GraphQLError) -> Token {
+    func readBlockString(from start: Int, value: inout String?, lines: inout [Range<Int>]) throws(GraphQLError) -> Token {
         let count = bytes.count
         var position = start + 3
         var lineStart = position
-        // Reused between block strings: most are a few lines, and this saves allocating for them.
-        var lines: [Range<Int>] = []
-        swap(&lines, &blockStringLines)
+        // `lines` is reused between block strings: most are a few lines, and this saves allocating for them.
         lines.removeAll(keepingCapacity: true)
-        defer { swap(&lines, &blockStringLines) }
         var hasEscape = false
         while position < count {
             // Descriptions are mostly plain ASCII: step over it eight bytes at a time.
@@ -151,11 +147,11 @@ extension Lexer {
             switch code {
             case 0x22 where byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22:
                 lines.append(lineStart..<position)
-                let value =
+                value =
                     hasEscape
                     ? BlockString.dedentedValue(unescaping: bytes, lines: lines)
                     : BlockString.dedentedValue(of: bytes, lines: lines)
-                return Token(kind: .blockString, start: start, end: position + 3, stringValue: value)
+                return Token(kind: .blockString, start: start, end: position + 3)
             case 0x5C where byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22 && byte(at: position + 3) == 0x22:
                 hasEscape = true
                 position += 4
