@@ -221,17 +221,15 @@ extension Parser {
     /// TypeSystemExtension : SchemaExtension | TypeExtension
     mutating func parseTypeSystemExtension() throws(GraphQLError) -> Definition {
         let keywordToken = try lexer.lookahead()
-        if keywordToken.kind == .name {
-            switch text(of: keywordToken) {
-            case "schema": return .schemaExtension(try parseSchemaExtension())
-            case "scalar": return .typeExtension(.scalar(try parseScalarTypeExtension()))
-            case "type": return .typeExtension(.object(try parseObjectTypeExtension()))
-            case "interface": return .typeExtension(.interface(try parseInterfaceTypeExtension()))
-            case "union": return .typeExtension(.union(try parseUnionTypeExtension()))
-            case "enum": return .typeExtension(.enumeration(try parseEnumTypeExtension()))
-            case "input": return .typeExtension(.inputObject(try parseInputObjectTypeExtension()))
-            default: break
-            }
+        switch definitionKeyword(keywordToken) {
+        case .schema: return .schemaExtension(try parseSchemaExtension())
+        case .scalar: return .typeExtension(.scalar(try parseScalarTypeExtension()))
+        case .type: return .typeExtension(.object(try parseObjectTypeExtension()))
+        case .interface: return .typeExtension(.interface(try parseInterfaceTypeExtension()))
+        case .union: return .typeExtension(.union(try parseUnionTypeExtension()))
+        case .enumeration: return .typeExtension(.enumeration(try parseEnumTypeExtension()))
+        case .input: return .typeExtension(.inputObject(try parseInputObjectTypeExtension()))
+        default: break
         }
         throw unexpected(keywordToken)
     }

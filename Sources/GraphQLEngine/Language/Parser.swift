@@ -75,20 +75,22 @@ public struct Parser {
         // A description before the `{ … }` shorthand is refused as an unexpected "{".
         let hasDescription = peekDescription()
         let keywordToken = hasDescription ? try lexer.lookahead() : lexer.token
-        if keywordToken.kind == .name {
-            switch text(of: keywordToken) {
-            case "schema": return .schema(try parseSchemaDefinition())
-            case "scalar": return .type(.scalar(try parseScalarTypeDefinition()))
-            case "type": return .type(.object(try parseObjectTypeDefinition()))
-            case "interface": return .type(.interface(try parseInterfaceTypeDefinition()))
-            case "union": return .type(.union(try parseUnionTypeDefinition()))
-            case "enum": return .type(.enumeration(try parseEnumTypeDefinition()))
-            case "input": return .type(.inputObject(try parseInputObjectTypeDefinition()))
-            case "directive": return .directive(try parseDirectiveDefinition())
-            case "query", "mutation", "subscription": return .operation(try parseOperationDefinition())
-            case "fragment": return .fragment(try parseFragmentDefinition())
-            default: break
+        if let keyword = definitionKeyword(keywordToken) {
+            switch keyword {
+            case .schema: return .schema(try parseSchemaDefinition())
+            case .scalar: return .type(.scalar(try parseScalarTypeDefinition()))
+            case .type: return .type(.object(try parseObjectTypeDefinition()))
+            case .interface: return .type(.interface(try parseInterfaceTypeDefinition()))
+            case .union: return .type(.union(try parseUnionTypeDefinition()))
+            case .enumeration: return .type(.enumeration(try parseEnumTypeDefinition()))
+            case .input: return .type(.inputObject(try parseInputObjectTypeDefinition()))
+            case .directive: return .directive(try parseDirectiveDefinition())
+            case .query, .mutation, .subscription: return .operation(try parseOperationDefinition())
+            case .fragment: return .fragment(try parseFragmentDefinition())
+            case .extend: break
             }
+        }
+        if keywordToken.kind == .name {
             // Worded as graphql-js 16 words it, though operations and fragments may now have one.
             if hasDescription {
                 throw error(at: lexer.token.start, "Unexpected description, descriptions are supported only on type definitions.")
@@ -98,6 +100,30 @@ public struct Parser {
             }
         }
         throw unexpected(keywordToken)
+    }
+
+    /// The words that begin a definition.
+    enum DefinitionKeyword {
+        case schema, scalar, type, interface, union, enumeration, input, directive, query, mutation, subscription
+        case fragment, extend
+    }
+
+    /// The definition keyword a token spells, read from its bytes (no string is made).
+    func definitionKeyword(_ token: Token) -> DefinitionKeyword? {
+        guard token.kind == .name else { return nil }
+        switch token.end - token.start {
+        case 4: return isKeyword(token, "type") ? .type : isKeyword(token, "enum") ? .enumeration : nil
+        case 5:
+            return isKeyword(token, "query") ? .query : isKeyword(token, "union") ? .union
+                : isKeyword(token, "input") ? .input : nil
+        case 6:
+            return isKeyword(token, "schema") ? .schema : isKeyword(token, "scalar") ? .scalar
+                : isKeyword(token, "extend") ? .extend : nil
+        case 8: return isKeyword(token, "fragment") ? .fragment : isKeyword(token, "mutation") ? .mutation : nil
+        case 9: return isKeyword(token, "interface") ? .interface : isKeyword(token, "directive") ? .directive : nil
+        case 12: return isKeyword(token, "subscription") ? .subscription : nil
+        default: return nil
+        }
     }
 
     // MARK: - Token helpers

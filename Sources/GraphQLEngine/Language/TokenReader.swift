@@ -24,6 +24,10 @@ struct TokenReader {
         var position = start
         while position < count {
             let code = bytes[position]
+            // Names are most tokens: tested before the jump through the switch.
+            if Self.isNameStart(code) {
+                return readName(from: position)
+            }
             switch code {
             case 0x20:  // a run of spaces (indentation), eight at a time
                 position = skipSpaces(from: position + 1)
@@ -64,9 +68,6 @@ struct TokenReader {
             }
             if Self.isDigit(code) || code == 0x2D {
                 return try readNumber(from: position)
-            }
-            if Self.isNameStart(code) {
-                return readName(from: position)
             }
             throw unexpectedCharacter(at: position)
         }
@@ -148,6 +149,7 @@ struct TokenReader {
         return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
     }
 
+    @inline(__always)
     private func readName(from start: Int) -> Token {
         // Eight bytes at a time: the lowest that cannot continue a name ends it.
         var position = scanWords(from: start + 1) { ~Self.nameBytes($0) & 0x8080_8080_8080_8080 }
