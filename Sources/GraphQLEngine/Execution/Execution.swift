@@ -221,7 +221,7 @@ final class Execution {
                 value = source
             case .introspection(let introspection):
                 guard let arguments = arguments(field) else { return failField(field, slot) }
-                value = Introspection.resolve(introspection, input(field, source, arguments))
+                value = Introspection.resolve(introspection, source: source, arguments: arguments, schema: schema)
             case .resolver(.sync(let resolve)):
                 guard let arguments = arguments(field) else { return failField(field, slot) }
                 do {

@@ -57,20 +57,29 @@ enum Introspection {
         return .object(TypeValue(type: .named(id)))
     }
 
-    static func includeDeprecated(_ input: FieldInput) -> Bool {
-        if case .bool(true) = input.arguments["includeDeprecated"] { return true }
+    static func includeDeprecated(_ arguments: GraphQLObject) -> Bool {
+        if case .bool(true) = arguments["includeDeprecated"] { return true }
         return false
     }
 
-    static func inputValues(_ values: [GraphQLInputValue], _ input: FieldInput) -> Resolved {
-        let all = includeDeprecated(input)
+    static func inputValues(_ values: [GraphQLInputValue], _ arguments: GraphQLObject) -> Resolved {
+        let all = includeDeprecated(arguments)
         return .list(values.compactMap { value in
             all || value.deprecationReason == nil ? .object(InputValue(value: value)) : nil
         })
     }
 
-    static func resolve(_ field: Field, _ input: FieldInput) -> Resolved {
-        let schema = input.info.schema
+    /// The introspection host value a source holds: each is put in `.object` by this type
+    /// itself (never in a host list's element), so one cast reads it.
+    @inline(__always)
+    private static func host<Value>(_ source: Resolved, as type: Value.Type) -> Value? {
+        guard case .object(let value) = source else { return nil }
+        return value as? Value
+    }
+
+    /// Resolves an introspection field of `source` straight from the schema: no ``FieldInput`` is
+    /// made, as introspection needs only the source, the field's arguments and the schema.
+    static func resolve(_ field: Field, source: Resolved, arguments: GraphQLObject, schema: GraphQLSchema) -> Resolved {
         switch field {
         case .schemaDescription: return optionalString(schema.description)
         case .schemaTypes: return .list(schema.types.map { .object(TypeValue(type: .named($0.id))) })
@@ -79,17 +88,17 @@ enum Introspection {
         case .schemaSubscriptionType: return type(schema.subscriptionType)
         case .schemaDirectives: return .list(schema.directives.map { .object(DirectiveValue(directive: $0)) })
         case .fieldName, .fieldDescription, .fieldArgs, .fieldType, .fieldIsDeprecated, .fieldDeprecationReason:
-            guard let value = input.source.object(as: FieldValue.self)?.field else { return .null }
+            guard let value = host(source, as: FieldValue.self)?.field else { return .null }
             switch field {
             case .fieldName: return .value(.string(value.name))
             case .fieldDescription: return optionalString(value.description)
-            case .fieldArgs: return inputValues(value.arguments, input)
+            case .fieldArgs: return inputValues(value.arguments, arguments)
             case .fieldType: return .object(TypeValue(type: value.type))
             case .fieldIsDeprecated: return .value(.bool(value.deprecationReason != nil))
             default: return optionalString(value.deprecationReason)
             }
         case .inputName, .inputDescription, .inputType, .inputDefaultValue, .inputIsDeprecated, .inputDeprecationReason:
-            guard let value = input.source.object(as: InputValue.self)?.value else { return .null }
+            guard let value = host(source, as: InputValue.self)?.value else { return .null }
             switch field {
             case .inputName: return .value(.string(value.name))
             case .inputDescription: return optionalString(value.description)
@@ -101,7 +110,7 @@ enum Introspection {
             default: return optionalString(value.deprecationReason)
             }
         case .enumName, .enumDescription, .enumIsDeprecated, .enumDeprecationReason:
-            guard let value = input.source.object(as: EnumValue.self)?.value else { return .null }
+            guard let value = host(source, as: EnumValue.self)?.value else { return .null }
             switch field {
             case .enumName: return .value(.string(value.name))
             case .enumDescription: return optionalString(value.description)
@@ -109,21 +118,21 @@ enum Introspection {
             default: return optionalString(value.deprecationReason)
             }
         case .directiveName, .directiveDescription, .directiveIsRepeatable, .directiveLocations, .directiveArgs:
-            guard let value = input.source.object(as: DirectiveValue.self)?.directive else { return .null }
+            guard let value = host(source, as: DirectiveValue.self)?.directive else { return .null }
             switch field {
             case .directiveName: return .value(.string(value.name))
             case .directiveDescription: return optionalString(value.description)
             case .directiveIsRepeatable: return .value(.bool(value.isRepeatable))
             case .directiveLocations: return .list(value.locations.map { .value(.string($0.rawValue)) })
-            default: return inputValues(value.arguments, input)
+            default: return inputValues(value.arguments, arguments)
             }
         default:
-            guard let value = input.source.object(as: TypeValue.self)?.type else { return .null }
-            return resolveType(field, value, input, schema)
+            guard let value = host(source, as: TypeValue.self)?.type else { return .null }
+            return resolveType(field, value, arguments, schema)
         }
     }
 
-    private static func resolveType(_ field: Field, _ value: GraphQLType, _ input: FieldInput, _ schema: GraphQLSchema) -> Resolved {
+    private static func resolveType(_ field: Field, _ value: GraphQLType, _ arguments: GraphQLObject, _ schema: GraphQLSchema) -> Resolved {
         let named: GraphQLNamedType?
         if case .named(let id) = value { named = schema[id] } else { named = nil }
         switch field {
@@ -138,7 +147,7 @@ enum Introspection {
         case .typeSpecifiedByURL: return optionalString(named?.kind == .scalar ? named?.specifiedByURL : nil)
         case .typeFields:
             guard let named, named.kind == .object || named.kind == .interface else { return .null }
-            let all = includeDeprecated(input)
+            let all = includeDeprecated(arguments)
             return .list(named.fields.compactMap { field in
                 all || field.deprecationReason == nil ? .object(FieldValue(field: field)) : nil
             })
@@ -150,13 +159,13 @@ enum Introspection {
             return .list(schema.possibleTypes(of: named.id).map { .object(TypeValue(type: .named($0))) })
         case .typeEnumValues:
             guard let named, named.kind == .enumeration else { return .null }
-            let all = includeDeprecated(input)
+            let all = includeDeprecated(arguments)
             return .list(named.enumValues.compactMap { value in
                 all || value.deprecationReason == nil ? .object(EnumValue(value: value)) : nil
             })
         case .typeInputFields:
             guard let named, named.kind == .inputObject else { return .null }
-            return inputValues(named.inputFields, input)
+            return inputValues(named.inputFields, arguments)
         case .typeOfType:
             switch value {
             case .list(let inner), .nonNull(let inner): return .object(TypeValue(type: inner))
