@@ -98,8 +98,10 @@ final class Execution {
     init(
         executable: ExecutableSchema, document: Document, fragments: [String: FragmentDefinition], variables: GraphQLObject,
         context: any Sendable, onInternalError: (@Sendable (InternalErrorReport) -> Void)?,
-        reportable: (@Sendable (any Error) -> (any GraphQLReportableError)?)? = nil, sharedRoot: SelectionPlan? = nil
+        reportable: (@Sendable (any Error) -> (any GraphQLReportableError)?)? = nil, sharedRoot: SelectionPlan? = nil,
+        slots: [ResultSlot] = []
     ) {
+        self.slots = slots
         self.reportable = reportable
         self.sharedRoot = sharedRoot
         self.executable = executable

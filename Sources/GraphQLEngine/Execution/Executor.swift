@@ -68,6 +68,8 @@ public final class Executor: Sendable {
     /// The prepared-document cache (its counters feed `/metrics`).
     public let documentCache: DocumentCache
     private let rules: Validator.RuleSet
+    /// Emptied result-slot arrays that later executions fill again.
+    private let slotBuffers = SlotBufferPool()
 
     public init(_ schema: ExecutableSchema, configuration: ExecutorConfiguration = ExecutorConfiguration()) {
         self.schema = schema
@@ -128,7 +130,9 @@ public final class Executor: Sendable {
         let timeout = configuration.executionTimeout
         let response = await withDeadline(timeout) {
             await execution.run(operation.selectionSet, on: root, rootValue: rootValue, serially: operation.operation == .mutation)
-            return GraphQLResponse.executed(execution.errors, slots: execution.slots)
+            let response = GraphQLResponse.executed(execution.errors, slots: execution.slots)
+            self.slotBuffers.recycle(&execution.slots)
+            return response
         }
         return response ?? .timedOut(after: timeout ?? .zero)
     }
@@ -170,6 +174,7 @@ public final class Executor: Sendable {
     ) -> Execution {
         Execution(
             executable: schema, document: document, fragments: prepared.fragments, variables: variables,
-            context: context, onInternalError: configuration.onInternalError, reportable: configuration.reportableError, sharedRoot: sharedRoot)
+            context: context, onInternalError: configuration.onInternalError, reportable: configuration.reportableError, sharedRoot: sharedRoot,
+            slots: slotBuffers.take())
     }
 }
