@@ -1,5 +1,6 @@
 /// Reads GraphQL tokens from UTF-8 bytes: each read is a function of the bytes and a
-/// position, so the ``Lexer`` keeps all state and this stays small enough to pass in registers.
+/// position, and all state stays with the ``Lexer``. (When the reads were the lexer's own
+/// mutating methods, the whole lexer was copied for every token.)
 ///
 /// Names, punctuators, numbers, whitespace and comments are ASCII and scanned byte by byte (and
 /// eight bytes at a time where runs are long); only strings decode UTF-8.
