@@ -75,27 +75,26 @@ public struct Parser {
         // A description before the `{ … }` shorthand is refused as an unexpected "{".
         let hasDescription = peekDescription()
         let keywordToken = hasDescription ? try lexer.lookahead() : lexer.token
-        if let keyword = definitionKeyword(keywordToken) {
-            switch keyword {
-            case .schema: return .schema(try parseSchemaDefinition())
-            case .scalar: return .type(.scalar(try parseScalarTypeDefinition()))
-            case .type: return .type(.object(try parseObjectTypeDefinition()))
-            case .interface: return .type(.interface(try parseInterfaceTypeDefinition()))
-            case .union: return .type(.union(try parseUnionTypeDefinition()))
-            case .enumeration: return .type(.enumeration(try parseEnumTypeDefinition()))
-            case .input: return .type(.inputObject(try parseInputObjectTypeDefinition()))
-            case .directive: return .directive(try parseDirectiveDefinition())
-            case .query, .mutation, .subscription: return .operation(try parseOperationDefinition())
-            case .fragment: return .fragment(try parseFragmentDefinition())
-            case .extend: break
-            }
+        let keyword = definitionKeyword(keywordToken)
+        switch keyword {
+        case .schema: return .schema(try parseSchemaDefinition())
+        case .scalar: return .type(.scalar(try parseScalarTypeDefinition()))
+        case .type: return .type(.object(try parseObjectTypeDefinition()))
+        case .interface: return .type(.interface(try parseInterfaceTypeDefinition()))
+        case .union: return .type(.union(try parseUnionTypeDefinition()))
+        case .enumeration: return .type(.enumeration(try parseEnumTypeDefinition()))
+        case .input: return .type(.inputObject(try parseInputObjectTypeDefinition()))
+        case .directive: return .directive(try parseDirectiveDefinition())
+        case .query, .mutation, .subscription: return .operation(try parseOperationDefinition())
+        case .fragment: return .fragment(try parseFragmentDefinition())
+        case .extend, nil: break
         }
         if keywordToken.kind == .name {
             // Worded as graphql-js 16 words it, though operations and fragments may now have one.
             if hasDescription {
                 throw error(at: lexer.token.start, "Unexpected description, descriptions are supported only on type definitions.")
             }
-            if isKeyword(keywordToken, "extend") {
+            if keyword == .extend {
                 return try parseTypeSystemExtension()
             }
         }

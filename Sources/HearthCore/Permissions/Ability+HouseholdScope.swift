@@ -46,17 +46,12 @@ extension Ability {
     /// back lower-case, so another spelling admits none). An inverted rule, or a condition on
     /// another field or with another operator, makes it ``HouseholdScope/beyondHouseholds``.
     public func householdScope(_ action: String, subjectType: String) -> HouseholdScope {
-        let folded: HouseholdScope?
-        do {
-            folded = try rulesToCondition(
-                action, subjectType: subjectType,
-                convert: { rule in rule.condition.map(Self.scope(of:)) ?? .everyHousehold },
-                not: { _ in .beyondHouseholds },
-                and: { $0.reduce(.everyHousehold, HouseholdScope.both) },
-                or: { $0.reduce(.households([]), HouseholdScope.either) })
-        } catch {
-            return .beyondHouseholds  // not reached: the reductions never throw, only SQL's conversion does
-        }
+        let folded = rulesToCondition(
+            action, subjectType: subjectType,
+            convert: { rule in rule.condition.map(Self.scope(of:)) ?? .everyHousehold },
+            not: { _ in .beyondHouseholds },
+            and: { $0.reduce(.everyHousehold, HouseholdScope.both) },
+            or: { $0.reduce(.households([]), HouseholdScope.either) })
         return folded ?? .households([])
     }
 

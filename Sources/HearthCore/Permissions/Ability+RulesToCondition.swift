@@ -3,13 +3,14 @@ extension Ability {
     /// boolean condition over the subject's fields — each `can` bounded by every higher `cannot`
     /// before it, ORed together. Nil when nothing can be allowed (answer empty, run no query).
     ///
-    /// `convert` turns a rule's conditions into the target form; `not`, `and` and `or` combine it.
+    /// `convert` turns a rule's conditions into the target form (throwing what it throws: nothing,
+    /// for a fold that cannot fail); `not`, `and` and `or` combine it.
     /// Rules restricted to fields count as they do in CASL's check without a field.
-    public func rulesToCondition<Result>(
+    public func rulesToCondition<Result, Failure: Error>(
         _ action: String, subjectType: String,
-        convert: (PermissionRule) throws(PermissionRuleError) -> Result,
+        convert: (PermissionRule) throws(Failure) -> Result,
         not: (Result) -> Result, and: ([Result]) -> Result, or: ([Result]) -> Result
-    ) throws(PermissionRuleError) -> Result? {
+    ) throws(Failure) -> Result? {
         var higherCannots: [Result] = []
         var alternatives: [Result] = []
         var unconditionalCan = false
