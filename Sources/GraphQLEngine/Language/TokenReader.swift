@@ -33,7 +33,10 @@ struct TokenReader {
             case 0x20:  // a run of spaces (indentation), eight at a time
                 position = skipSpaces(from: position + 1)
                 continue
-            case 0x09, 0x2C, 0x0A, 0x0D:  // tab, comma, line terminators
+            case 0x0A:  // a line break, and the indentation of the next line
+                position = skipSpaces(from: position + 1)
+                continue
+            case 0x09, 0x2C, 0x0D:  // tab, comma, carriage return
                 position += 1
                 continue
             case 0xEF where byte(at: position + 1) == 0xBB && byte(at: position + 2) == 0xBF:  // BOM
