@@ -49,6 +49,20 @@ struct StringLiteralTests {
         #expect(try stringValue("\"\"\"\"\"\"") == "")
     }
 
+    @Test("block strings as scanned agree with BlockStringValue() on their lines, for every layout of up to three lines")
+    func blockStringLayouts() throws {
+        let pieces = ["", "  ", "\t", "    a", "  b c", "x", "  é😀", " \t y"]
+        let terminators = ["\n", "\r\n", "\r"]
+        var layouts: [[String]] = pieces.map { [$0] }
+        for _ in 0..<2 { layouts += layouts.filter { $0.count == layouts.last?.count }.flatMap { lines in pieces.map { lines + [$0] } } }
+        #expect(layouts.count == 8 + 64 + 512)
+        for (number, lines) in layouts.enumerated() {
+            let terminator = terminators[number % terminators.count]
+            let text = "\"\"\"" + lines.joined(separator: terminator) + "\"\"\""
+            #expect(try stringValue(text) == BlockString.dedent(lines: lines), "\(lines)")
+        }
+    }
+
     @Test("BlockStringValue() on raw lines")
     func dedentLines() {
         #expect(BlockString.dedent(lines: ["", "  Hello,", "    World!", "", "  Yours,", "    GraphQL.", ""]) == "Hello,\n  World!\n\nYours,\n  GraphQL.")

@@ -80,6 +80,67 @@ public enum BlockString {
         }
     }
 
+    /// The spec's `BlockStringValue()` worked out as a block string's lines are scanned: each line
+    /// adds its indentation to the common one and may move the first or last non-blank line, so
+    /// no line is stored, and the value is then copied from the source in one pass (one slice
+    /// when, as in most descriptions, a single line is not blank).
+    struct Dedent {
+        private var lineCount = 0
+        private var commonIndent = Int.max
+        /// The first and last lines that are not blank (-1 while none is), and where they lie.
+        private var firstLine = -1
+        private var lastLine = -1
+        private var contentStart = 0
+        private var contentEnd = 0
+
+        /// Adds the next line (without its line terminator).
+        @inline(__always)
+        mutating func add(_ line: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) {
+            defer { lineCount += 1 }
+            var index = line.lowerBound
+            while index < line.upperBound && (bytes[index] == 0x20 || bytes[index] == 0x09) { index += 1 }
+            guard index < line.upperBound else { return }  // blank
+            if firstLine < 0 {
+                firstLine = lineCount
+                contentStart = line.lowerBound
+            }
+            lastLine = lineCount
+            contentEnd = line.upperBound
+            if lineCount != 0 { commonIndent = min(commonIndent, index - line.lowerBound) }
+        }
+
+        /// The value: the lines from the first to the last non-blank one, each but the block's
+        /// first line without the common indentation (or all its own, when shorter), joined by `\n`.
+        func value(of bytes: UnsafeBufferPointer<UInt8>) -> String {
+            guard firstLine >= 0 else { return "" }
+            if firstLine == lastLine {
+                // A lone non-blank line after the first is the only one setting the common indentation.
+                let from = firstLine == 0 ? contentStart : contentStart + commonIndent
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<contentEnd]), as: UTF8.self)
+            }
+            // Line terminators become one `\n` each and indentation is only removed: the value
+            // is never longer than its lines in the source.
+            return String(unsafeUninitializedCapacity: contentEnd - contentStart) { output in
+                guard let target = output.baseAddress, let origin = bytes.baseAddress else { return 0 }
+                var written = 0
+                var position = contentStart
+                var line = firstLine
+                while true {
+                    var end = position
+                    while end < contentEnd && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+                    let from = line == 0 ? position : position + min(commonIndent, end - position)
+                    (target + written).update(from: origin + from, count: end - from)
+                    written += end - from
+                    if end == contentEnd { return written }
+                    target[written] = 0x0A
+                    written += 1
+                    position = end + (bytes[end] == 0x0D && bytes[end + 1] == 0x0A ? 2 : 1)
+                    line += 1
+                }
+            }
+        }
+    }
+
     /// A value as a block string literal, laid out as graphql-js prints it: on its own lines
     /// when that reads better or is needed to keep the value intact.
     public static func print(_ value: String, minimize: Bool = false) -> String {

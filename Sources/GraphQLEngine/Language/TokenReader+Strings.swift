@@ -122,15 +122,15 @@ extension TokenReader {
     }
 
     /// `"""…"""`: raw text (only `\"""` is an escape), its lines dedented by the spec's
-    /// `BlockStringValue()`. Lines are found as ranges of the source itself, so a block string
-    /// without escapes is copied once, straight into its value.
+    /// `BlockStringValue()`. The dedent is worked out line by line as the string is scanned
+    /// (``BlockString/Dedent``), so a block string without escapes is copied once, straight from
+    /// the source into its value, and no line is stored.
     @inline(never)
     func readBlockString(from start: Int, value: inout String?, lines: inout [Range<Int>]) throws(GraphQLError) -> Token {
         let count = bytes.count
         var position = start + 3
         var lineStart = position
-        // `lines` is reused between block strings: most are a few lines, and this saves allocating for them.
-        lines.removeAll(keepingCapacity: true)
+        var dedent = BlockString.Dedent()
         var hasEscape = false
         while position < count {
             // Descriptions are mostly plain ASCII: step over it eight bytes at a time.
@@ -146,17 +146,18 @@ extension TokenReader {
             }
             switch code {
             case 0x22 where byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22:
-                lines.append(lineStart..<position)
-                value =
-                    hasEscape
-                    ? BlockString.dedentedValue(unescaping: bytes, lines: lines)
-                    : BlockString.dedentedValue(of: bytes, lines: lines)
+                if hasEscape {
+                    value = BlockString.dedentedValue(unescaping: bytes, lines: lineRanges(from: start + 3, to: position, into: &lines))
+                } else {
+                    dedent.add(lineStart..<position, of: bytes)
+                    value = dedent.value(of: bytes)
+                }
                 return Token(kind: .blockString, start: start, end: position + 3)
             case 0x5C where byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22 && byte(at: position + 3) == 0x22:
                 hasEscape = true
                 position += 4
             case 0x0A, 0x0D:
-                lines.append(lineStart..<position)
+                dedent.add(lineStart..<position, of: bytes)
                 position += (code == 0x0D && byte(at: position + 1) == 0x0A) ? 2 : 1
                 lineStart = position
             default:
@@ -164,6 +165,26 @@ extension TokenReader {
             }
         }
         throw error(at: position, "Unterminated string.")
+    }
+
+    /// The lines of `start..<end` (split at `\n`, `\r\n` and `\r`) as ranges, in the scratch array
+    /// `lines`: for block strings with escapes, which are unescaped line by line.
+    private func lineRanges(from start: Int, to end: Int, into lines: inout [Range<Int>]) -> [Range<Int>] {
+        lines.removeAll(keepingCapacity: true)
+        var lineStart = start
+        var position = start
+        while position < end {
+            let code = bytes[position]
+            if code == 0x0A || code == 0x0D {
+                lines.append(lineStart..<position)
+                position += (code == 0x0D && position + 1 < end && bytes[position + 1] == 0x0A) ? 2 : 1
+                lineStart = position
+            } else {
+                position += 1
+            }
+        }
+        lines.append(lineStart..<end)
+        return lines
     }
 
     /// The bytes of `word` (eight source bytes, first in the low byte) where a block string needs
