@@ -51,15 +51,17 @@ struct StringLiteralTests {
 
     @Test("block strings as scanned agree with BlockStringValue() on their lines, for every layout of up to three lines")
     func blockStringLayouts() throws {
-        let pieces = ["", "  ", "\t", "    a", "  b c", "x", "  é😀", " \t y"]
+        // Escaped triple quotes are unescaped before the dedent (they change no indentation).
+        let pieces = ["", "  ", "\t", "    a", "  b c", "x", "  é😀", " \t y", #"  q \""" r"#]
         let terminators = ["\n", "\r\n", "\r"]
         var layouts: [[String]] = pieces.map { [$0] }
         for _ in 0..<2 { layouts += layouts.filter { $0.count == layouts.last?.count }.flatMap { lines in pieces.map { lines + [$0] } } }
-        #expect(layouts.count == 8 + 64 + 512)
+        #expect(layouts.count == 9 + 81 + 729)
         for (number, lines) in layouts.enumerated() {
             let terminator = terminators[number % terminators.count]
             let text = "\"\"\"" + lines.joined(separator: terminator) + "\"\"\""
-            #expect(try stringValue(text) == BlockString.dedent(lines: lines), "\(lines)")
+            let unescaped = lines.map { $0.replacingAll(#"\""""#, with: #"""""#) }
+            #expect(try stringValue(text) == BlockString.dedent(lines: unescaped), "\(lines)")
         }
     }
 
