@@ -14,29 +14,6 @@ public enum BlockString {
         return content.withUnsafeBufferPointer { dedentedValue(of: $0, lines: ranges) }
     }
 
-    /// The dedent over lines that still contain `\"""` escapes: unescapes into a buffer first.
-    static func dedentedValue(unescaping bytes: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) -> String {
-        var content: [UInt8] = []
-        var ranges: [Range<Int>] = []
-        for line in lines {
-            let start = content.count
-            var index = line.lowerBound
-            while index < line.upperBound {
-                if bytes[index] == 0x5C && index + 3 < line.upperBound
-                    && bytes[index + 1] == 0x22 && bytes[index + 2] == 0x22 && bytes[index + 3] == 0x22
-                {
-                    content.append(contentsOf: [0x22, 0x22, 0x22])
-                    index += 4
-                } else {
-                    content.append(bytes[index])
-                    index += 1
-                }
-            }
-            ranges.append(start..<content.count)
-        }
-        return content.withUnsafeBufferPointer { dedentedValue(of: $0, lines: ranges) }
-    }
-
     /// The dedent over lines given as ranges of a byte buffer, written straight into the result.
     static func dedentedValue(of bytes: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) -> String {
         var commonIndent = Int.max
@@ -110,18 +87,19 @@ public enum BlockString {
         }
 
         /// The value: the lines from the first to the last non-blank one, each but the block's
-        /// first line without the common indentation (or all its own, when shorter), joined by `\n`.
-        func value(of bytes: UnsafeBufferPointer<UInt8>) -> String {
+        /// first line without the common indentation (or all its own, when shorter), joined by `\n`;
+        /// with `\"""` written as `"""` when `unescaping` (an escape changes no indentation).
+        func value(of bytes: UnsafeBufferPointer<UInt8>, unescaping: Bool) -> String {
             guard firstLine >= 0 else { return "" }
-            if firstLine == lastLine {
+            if firstLine == lastLine && !unescaping {
                 // A lone non-blank line after the first is the only one setting the common indentation.
                 let from = firstLine == 0 ? contentStart : contentStart + commonIndent
                 return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<contentEnd]), as: UTF8.self)
             }
-            // Line terminators become one `\n` each and indentation is only removed: the value
-            // is never longer than its lines in the source.
+            // Line terminators become one `\n` each, and indentation and escapes only remove bytes:
+            // the value is never longer than its lines in the source.
             return String(unsafeUninitializedCapacity: contentEnd - contentStart) { output in
-                guard let target = output.baseAddress, let origin = bytes.baseAddress else { return 0 }
+                guard let target = output.baseAddress else { return 0 }
                 var written = 0
                 var position = contentStart
                 var line = firstLine
@@ -129,8 +107,7 @@ public enum BlockString {
                     var end = position
                     while end < contentEnd && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
                     let from = line == 0 ? position : position + min(commonIndent, end - position)
-                    (target + written).update(from: origin + from, count: end - from)
-                    written += end - from
+                    written += Self.copy(from..<end, of: bytes, to: target + written, unescaping: unescaping)
                     if end == contentEnd { return written }
                     target[written] = 0x0A
                     written += 1
@@ -138,6 +115,29 @@ public enum BlockString {
                     line += 1
                 }
             }
+        }
+
+        /// Copies `range` of `bytes` to `target`, each `\"""` as `"""` when `unescaping`; answers
+        /// how many bytes it wrote.
+        private static func copy(
+            _ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, unescaping: Bool
+        ) -> Int {
+            guard unescaping else {
+                if let origin = bytes.baseAddress { target.update(from: origin + range.lowerBound, count: range.count) }
+                return range.count
+            }
+            var written = 0
+            for index in range {
+                // The backslash of an escape is dropped; its quotes are copied as they come.
+                if bytes[index] == 0x5C && index + 3 < range.upperBound
+                    && bytes[index + 1] == 0x22 && bytes[index + 2] == 0x22 && bytes[index + 3] == 0x22
+                {
+                    continue
+                }
+                target[written] = bytes[index]
+                written += 1
+            }
+            return written
         }
     }
 

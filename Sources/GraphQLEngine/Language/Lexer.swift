@@ -15,8 +15,6 @@ struct Lexer {
     /// The cooked values of the current and the lookahead token, when they are strings.
     private var tokenValue: String?
     private var lookaheadValue: String?
-    /// Scratch space for the line ranges of block strings.
-    private var blockStringLines: [Range<Int>] = []
 
     init(source: Source, bytes: UnsafeBufferPointer<UInt8>) {
         self.reader = TokenReader(bytes: bytes, source: source)
@@ -36,7 +34,7 @@ struct Lexer {
             lookaheadToken.kind = .startOfFile
             if token.kind.isString { swap(&tokenValue, &lookaheadValue) }
         } else {
-            token = try reader.readToken(from: token.end, value: &tokenValue, lines: &blockStringLines)
+            token = try reader.readToken(from: token.end, value: &tokenValue)
         }
     }
 
@@ -44,7 +42,7 @@ struct Lexer {
     mutating func lookahead() throws(GraphQLError) -> Token {
         if token.kind == .endOfFile { return token }
         if lookaheadToken.kind == .startOfFile {
-            lookaheadToken = try reader.readToken(from: token.end, value: &lookaheadValue, lines: &blockStringLines)
+            lookaheadToken = try reader.readToken(from: token.end, value: &lookaheadValue)
         }
         return lookaheadToken
     }

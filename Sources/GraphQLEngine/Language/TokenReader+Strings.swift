@@ -123,10 +123,10 @@ extension TokenReader {
 
     /// `"""…"""`: raw text (only `\"""` is an escape), its lines dedented by the spec's
     /// `BlockStringValue()`. The dedent is worked out line by line as the string is scanned
-    /// (``BlockString/Dedent``), so a block string without escapes is copied once, straight from
-    /// the source into its value, and no line is stored.
+    /// (``BlockString/Dedent``), so the value is copied once, straight from the source (escapes
+    /// unescaped on the way), and no line is stored.
     @inline(never)
-    func readBlockString(from start: Int, value: inout String?, lines: inout [Range<Int>]) throws(GraphQLError) -> Token {
+    func readBlockString(from start: Int, value: inout String?) throws(GraphQLError) -> Token {
         let count = bytes.count
         var position = start + 3
         var lineStart = position
@@ -146,12 +146,8 @@ extension TokenReader {
             }
             switch code {
             case 0x22 where byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22:
-                if hasEscape {
-                    value = BlockString.dedentedValue(unescaping: bytes, lines: lineRanges(from: start + 3, to: position, into: &lines))
-                } else {
-                    dedent.add(lineStart..<position, of: bytes)
-                    value = dedent.value(of: bytes)
-                }
+                dedent.add(lineStart..<position, of: bytes)
+                value = dedent.value(of: bytes, unescaping: hasEscape)
                 return Token(kind: .blockString, start: start, end: position + 3)
             case 0x5C where byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22 && byte(at: position + 3) == 0x22:
                 hasEscape = true
@@ -165,26 +161,6 @@ extension TokenReader {
             }
         }
         throw error(at: position, "Unterminated string.")
-    }
-
-    /// The lines of `start..<end` (split at `\n`, `\r\n` and `\r`) as ranges, in the scratch array
-    /// `lines`: for block strings with escapes, which are unescaped line by line.
-    private func lineRanges(from start: Int, to end: Int, into lines: inout [Range<Int>]) -> [Range<Int>] {
-        lines.removeAll(keepingCapacity: true)
-        var lineStart = start
-        var position = start
-        while position < end {
-            let code = bytes[position]
-            if code == 0x0A || code == 0x0D {
-                lines.append(lineStart..<position)
-                position += (code == 0x0D && position + 1 < end && bytes[position + 1] == 0x0A) ? 2 : 1
-                lineStart = position
-            } else {
-                position += 1
-            }
-        }
-        lines.append(lineStart..<end)
-        return lines
     }
 
     /// The bytes of `word` (eight source bytes, first in the low byte) where a block string needs

@@ -19,8 +19,8 @@ struct TokenReader {
     }
 
     /// Reads the token that starts at or after `start` (past ignored bytes). A string's cooked
-    /// value goes to `value`; `lines` is scratch space for block strings.
-    func readToken(from start: Int, value: inout String?, lines: inout [Range<Int>]) throws(GraphQLError) -> Token {
+    /// value goes to `value`.
+    func readToken(from start: Int, value: inout String?) throws(GraphQLError) -> Token {
         let count = bytes.count
         var position = start
         while position < count {
@@ -30,10 +30,7 @@ struct TokenReader {
                 return readName(from: position)
             }
             switch code {
-            case 0x20:  // a run of spaces (indentation), eight at a time
-                position = skipSpaces(from: position + 1)
-                continue
-            case 0x0A:  // a line break, and the indentation of the next line
+            case 0x20, 0x0A:  // a run of spaces, or a line break and the next line's indentation
                 position = skipSpaces(from: position + 1)
                 continue
             case 0x09, 0x2C, 0x0D:  // tab, comma, carriage return
@@ -64,7 +61,7 @@ struct TokenReader {
             case 0x7D: return Token(kind: .braceR, start: position, end: position + 1)
             case 0x22:
                 if byte(at: position + 1) == 0x22 && byte(at: position + 2) == 0x22 {
-                    return try readBlockString(from: position, value: &value, lines: &lines)
+                    return try readBlockString(from: position, value: &value)
                 }
                 return try readString(from: position, value: &value)
             default:
