@@ -23,6 +23,13 @@ let package = Package(
         benchmark("ParserBenchmarks"),
         benchmark("ValidationBenchmarks"),
         benchmark("ExecutionBenchmarks"),
+        // Instructions per parse under callgrind (scripts/bench/instructions.sh): no harness around it,
+        // and outside Benchmarks/ so that the benchmark plugin does not take it for one.
+        .executableTarget(
+            name: "ParseInstructions",
+            dependencies: ["BenchSupport", .product(name: "GraphQLEngine", package: rootIdentity)],
+            path: "Tools/ParseInstructions"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
