@@ -118,6 +118,31 @@ import Testing
         #expect(try await loader.loadMany([3, 4, 5]) == [9, 99, 25])
         #expect(calls.keys("square") == [[3], [5]])
     }
+
+    /// A name a struct makes, as a field and its arguments do.
+    struct BatchName: Hashable, Sendable {
+        var field: String
+        var limit: Int
+    }
+
+    @Test func aNameFindsTheSameLoaderForTheRequest() {
+        let scope = RequestScope()
+        let batch: DataLoader<Int, Int>.Batch = { keys in keys.map { .success($0) } }
+        let users = scope.loader("users", batch: batch)
+        #expect(scope.loader("users", batch: batch) === users)
+        #expect(scope.loader("members", batch: batch) !== users)
+        // Text of another type is another name, as AnyHashable compares them.
+        #expect(scope.loader(Substring("users"), batch: batch) !== users)
+        let firstTen = scope.loader(BatchName(field: "users", limit: 10), batch: batch)
+        #expect(scope.loader(BatchName(field: "users", limit: 10), batch: batch) === firstTen)
+        #expect(scope.loader(BatchName(field: "users", limit: 20), batch: batch) !== firstTen)
+        // A name asked for with other key or value types gets a loader of those types.
+        let texts = scope.loader("users") { (keys: [String]) -> [Result<Int, any Error>] in keys.map { .success($0.count) } }
+        #expect(type(of: texts) == DataLoader<String, Int>.self)
+        #expect(scope.loader("users", batch: batch) !== users)
+        let another = RequestScope()
+        #expect(another.loader("users", batch: batch) !== users)
+    }
 }
 
 extension Resolved {
