@@ -12,19 +12,32 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
 
     // The load path is inlinable so that callers get it specialized for their key and value
     // types (unspecialized, every call looks up generic metadata at run time).
+    /// One key's value: pending until its batch answers, with the loads waiting for it.
+    @usableFromInline
+    enum Entry {
+        case pending
+        /// One load waits (most keys): no array for it.
+        case waiting(UnsafeContinuation<Value, any Error>)
+        case waitingMany([UnsafeContinuation<Value, any Error>])
+        case done(Result<Value, any Error>)
+    }
+
+    /// Every key's entry lives in one array under the loader's lock, found by position: no object
+    /// and no lock of its own per key.
     @usableFromInline
     struct State {
-        @usableFromInline var cache: [Key: LoadPromise<Value>] = [:]
-        /// The keys for the next batch, and their promises in the same order.
+        @usableFromInline var positions: [Key: Int] = [:]
+        @usableFromInline var entries: [Entry] = []
+        /// The keys for the next batch, and their entries' positions in the same order.
         @usableFromInline var queue: [Key] = []
-        @usableFromInline var queuedPromises: [LoadPromise<Value>] = []
+        @usableFromInline var queuedPositions: [Int] = []
         @usableFromInline init() {}
     }
 
-    /// Hands each promise of a batch its result. Made where the loader is made (inlined into the
-    /// host's code), so it runs specialized for `Value`: ``dispatchQueued()`` is reached through
-    /// the scheduler, where the types are not known.
-    @usableFromInline typealias Settle = @Sendable (ArraySlice<LoadPromise<Value>>, [Result<Value, any Error>]) -> Void
+    /// Hands the entries at some positions their batch's results. Made where the loader is made
+    /// (inlined into the host's code), so it runs specialized for `Value`: ``dispatchQueued()`` is
+    /// reached through the scheduler, where the types are not known.
+    @usableFromInline typealias Settle = @Sendable (DataLoader, ArraySlice<Int>, [Result<Value, any Error>]) -> Void
 
     private let batch: Batch
     private let maxBatchSize: Int
@@ -35,8 +48,8 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
     /// A loader tied to a request's scheduler (see ``RequestScope/loader(_:maxBatchSize:batch:)``).
     @inlinable
     convenience init(scheduler: BatchScheduler, maxBatchSize: Int, batch: @escaping Batch) {
-        self.init(scheduler: scheduler, maxBatchSize: maxBatchSize, batch: batch) { promises, results in
-            for (promise, result) in zip(promises, results) { promise.fulfil(result) }
+        self.init(scheduler: scheduler, maxBatchSize: maxBatchSize, batch: batch) { loader, positions, results in
+            loader.fulfil(positions, with: results)
         }
     }
 
@@ -57,51 +70,105 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
     /// The value for `key`, from the cache or the next batch.
     @inlinable
     public func load(_ key: Key) async throws -> Value {
-        let promise = state.withLock { Self.promise(for: key, in: &$0) }
-        if promise.ready == nil, scheduler.park(self) { await scheduler.dispatch() }
-        return try await promise.value
+        let (position, ready) = state.withLock { Self.entry(for: key, in: &$0) }
+        if let ready { return try ready.get() }
+        if scheduler.park(self) { await scheduler.dispatch() }
+        return try await value(at: position)
     }
 
     /// Values for several keys, in order (each key's error thrown for the first that failed).
     @inlinable
     public func loadMany(_ keys: [Key]) async throws -> [Value] {
-        let promises = state.withLock { state in keys.map { Self.promise(for: $0, in: &state) } }
-        if promises.contains(where: { $0.ready == nil }), scheduler.park(self) { await scheduler.dispatch() }
+        let entries = state.withLock { state in keys.map { Self.entry(for: $0, in: &state) } }
+        if entries.contains(where: { $0.ready == nil }), scheduler.park(self) { await scheduler.dispatch() }
         var values: [Value] = []
-        values.reserveCapacity(promises.count)
-        for promise in promises { values.append(try await promise.value) }
+        values.reserveCapacity(entries.count)
+        for (position, ready) in entries {
+            if let ready {
+                values.append(try ready.get())
+            } else {
+                values.append(try await value(at: position))
+            }
+        }
         return values
     }
 
-    /// The cached promise for `key`, or a new one queued for the next batch.
+    /// The position of `key`'s entry and its result when it has one; a new entry queued for the
+    /// next batch when the key is new.
     @inlinable
-    static func promise(for key: Key, in state: inout State) -> LoadPromise<Value> {
-        if let promise = state.cache[key] { return promise }
-        let promise = LoadPromise<Value>()
-        state.cache[key] = promise
+    static func entry(for key: Key, in state: inout State) -> (position: Int, ready: Result<Value, any Error>?) {
+        if let position = state.positions[key] {
+            if case .done(let result) = state.entries[position] { return (position, result) }
+            return (position, nil)
+        }
+        let position = state.entries.count
+        state.entries.append(.pending)
+        state.positions[key] = position
         state.queue.append(key)
-        state.queuedPromises.append(promise)
-        return promise
+        state.queuedPositions.append(position)
+        return (position, nil)
+    }
+
+    /// The value of the entry at `position`, waiting for its batch when it has none yet. Resumed
+    /// exactly once: by ``fulfil(_:with:)``, which takes every waiting continuation out of the entry
+    /// under the lock, or here when the value arrived in between. (An unsafe continuation: a
+    /// checked one allocates a canary per load.)
+    @inlinable
+    func value(at position: Int) async throws -> Value {
+        try await withUnsafeThrowingContinuation { continuation in
+            let result = state.withLock { state -> Result<Value, any Error>? in
+                switch state.entries[position] {
+                case .done(let result): return result
+                case .pending: state.entries[position] = .waiting(continuation)
+                case .waiting(let first): state.entries[position] = .waitingMany([first, continuation])
+                case .waitingMany(var continuations):
+                    state.entries[position] = .pending  // so the array is uniquely held while it grows
+                    continuations.append(continuation)
+                    state.entries[position] = .waitingMany(continuations)
+                }
+                return nil
+            }
+            if let result { continuation.resume(with: result) }
+        }
+    }
+
+    /// Gives the entries at `positions` their results, then wakes the loads that waited for them
+    /// (outside the lock, so that none of them finds it taken).
+    @inlinable
+    func fulfil(_ positions: ArraySlice<Int>, with results: [Result<Value, any Error>]) {
+        let waiting = state.withLock { state in
+            var waiting: [(UnsafeContinuation<Value, any Error>, Result<Value, any Error>)] = []
+            for (position, result) in zip(positions, results) {
+                switch state.entries[position] {
+                case .waiting(let continuation): waiting.append((continuation, result))
+                case .waitingMany(let continuations): for continuation in continuations { waiting.append((continuation, result)) }
+                case .pending: break
+                case .done: continue  // primed meanwhile: the first value stays
+                }
+                state.entries[position] = .done(result)
+            }
+            return waiting
+        }
+        for (continuation, result) in waiting { continuation.resume(with: result) }
     }
 
     /// Puts a value in the cache (for example one loaded by another query).
     public func prime(_ key: Key, _ value: Value) {
         state.withLock { state in
-            guard state.cache[key] == nil else { return }
-            let promise = LoadPromise<Value>()
-            promise.fulfil(.success(value))
-            state.cache[key] = promise
+            guard state.positions[key] == nil else { return }
+            state.positions[key] = state.entries.count
+            state.entries.append(.done(.success(value)))
         }
     }
 
     @usableFromInline
     func dispatchQueued() async -> [@Sendable () -> Void] {
-        let (keys, promises) = state.withLock { state -> ([Key], [LoadPromise<Value>]) in
+        let (keys, positions) = state.withLock { state -> ([Key], [Int]) in
             defer {
                 state.queue = []
-                state.queuedPromises = []
+                state.queuedPositions = []
             }
-            return (state.queue, state.queuedPromises)
+            return (state.queue, state.queuedPositions)
         }
         guard !keys.isEmpty else { return [] }
         var fulfilments: [@Sendable () -> Void] = []
@@ -123,8 +190,8 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
                 results = Array(repeating: .failure(error), count: chunk.count)
             }
             // One piece of work per batch, handing every key of it its result.
-            let batchPromises = promises[start..<end]
-            fulfilments.append { settle(batchPromises, results) }
+            let batchPositions = positions[start..<end]
+            fulfilments.append { settle(self, batchPositions, results) }
             start = end
         }
         return fulfilments
@@ -160,71 +227,6 @@ extension DataLoader {
 protocol BatchDispatching: AnyObject, Sendable {
     /// Runs the batch for the queued keys; returns the work that hands each waiting load its result.
     func dispatchQueued() async -> [@Sendable () -> Void]
-}
-
-/// The value of one key: pending until its batch answers.
-@usableFromInline
-final class LoadPromise<Value: Sendable>: Sendable {
-    @usableFromInline
-    enum State {
-        case pending
-        /// One load waits (most keys): no array for it.
-        case waiting(UnsafeContinuation<Value, any Error>)
-        case waitingMany([UnsafeContinuation<Value, any Error>])
-        case done(Result<Value, any Error>)
-    }
-
-    @usableFromInline let state = Mutex(State.pending)
-
-    @usableFromInline init() {}
-
-    @inlinable
-    var ready: Result<Value, any Error>? {
-        state.withLock { state in
-            if case .done(let result) = state { return result }
-            return nil
-        }
-    }
-
-    @inlinable
-    func fulfil(_ result: Result<Value, any Error>) {
-        // What waited before the result arrived (nothing when it had arrived already).
-        let waiting = state.withLock { state -> State? in
-            if case .done = state { return nil }
-            defer { state = .done(result) }
-            return state
-        }
-        switch waiting {
-        case .waiting(let continuation): continuation.resume(with: result)
-        case .waitingMany(let continuations): for continuation in continuations { continuation.resume(with: result) }
-        case .pending, .done, nil: break
-        }
-    }
-
-    @inlinable
-    var value: Value {
-        get async throws {
-            if let ready { return try ready.get() }
-            // Resumed exactly once: by `fulfil`, which takes every waiting continuation out of the
-            // state under the lock, or here when the value arrived in between. (An unsafe
-            // continuation: a checked one allocates a canary per load.)
-            return try await withUnsafeThrowingContinuation { continuation in
-                let result = state.withLock { state -> Result<Value, any Error>? in
-                    switch state {
-                    case .done(let result): return result
-                    case .pending: state = .waiting(continuation)
-                    case .waiting(let first): state = .waitingMany([first, continuation])
-                    case .waitingMany(var continuations):
-                        state = .pending  // so the array is uniquely held while it grows
-                        continuations.append(continuation)
-                        state = .waitingMany(continuations)
-                    }
-                    return nil
-                }
-                if let result { continuation.resume(with: result) }
-            }
-        }
-    }
 }
 
 /// Knows how many resolvers of the current level are running, and dispatches the queued loads
