@@ -21,10 +21,15 @@ build_driver() {
   echo "$(swift build --package-path "$1/Benchmarks" -c release --show-bin-path)/ParseInstructions"
 }
 
-# Instructions of one run: "count BINARY INPUT ITERATIONS".
+# Instructions of one run: "count BINARY INPUT ITERATIONS". A driver that fails (its message on
+# stderr) fails the script instead of yielding the count of a run that parsed nothing.
 count() {
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" "$3" 2>&1 >/dev/null \
-    | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+  local log
+  if ! log=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" "$3" 2>&1 >/dev/null); then
+    echo "$log" | grep -v '^==' >&2
+    exit 1
+  fi
+  echo "$log" | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 }
 
 # Instructions per parse: "per_parse BINARY INPUT N".

@@ -12,6 +12,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
 
     // The load path is inlinable so that callers get it specialized for their key and value
     // types (unspecialized, every call looks up generic metadata at run time).
+
     /// One key's value: pending until its batch answers, with the loads waiting for it.
     @usableFromInline
     enum Entry {
@@ -143,7 +144,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
                 case .waiting(let continuation): waiting.append((continuation, result))
                 case .waitingMany(let continuations): for continuation in continuations { waiting.append((continuation, result)) }
                 case .pending: break
-                case .done: continue  // primed meanwhile: the first value stays
+                case .done: continue  // settled already (a key is queued once): the first result stays
                 }
                 state.entries[position] = .done(result)
             }
