@@ -7,6 +7,8 @@
 public struct Parser {
     var lexer: Lexer
     let options: ParseOptions
+    /// Names and numbers are ASCII: their Strings skip decoding.
+    let asciiStrings = ShortASCIIStrings()
     private var tokenCount = 0
     private var depth = 0
 
@@ -204,10 +206,10 @@ public struct Parser {
         }
     }
 
-    /// The source text of a name or number token.
+    /// The source text of a name or number token (ASCII: the lexer takes no other bytes into them).
     @inline(__always)
     func text(of token: Token) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: lexer.bytes[token.start..<token.end]), as: UTF8.self)
+        asciiStrings.string(lexer.bytes, from: token.start, to: token.end)
     }
 
     /// A token as messages name it: `"{"`, `Name "foo"`, `String "bar"`, `<EOF>`.
