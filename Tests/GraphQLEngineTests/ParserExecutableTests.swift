@@ -72,6 +72,38 @@ struct ParserExecutableTests {
         }
     }
 
+    @Test("a selection set's selections stay together and in order whatever their own sets hold")
+    func nestedSelectionSets() throws {
+        let text = """
+            { a { b { c d(x: 1) { e } f } g(y: 2, z: 3) } h ... on T { i { j } k } l: m(w: 4) fragment_ }
+            fragment F on T { n { o } ...G p }
+            """
+        let document = try parsed(text)
+        /// Each set as "name(arguments){children}", read back through the views.
+        func shape(_ selections: Selections) -> String {
+            selections.map { selection -> String in
+                switch selection {
+                case .field(let field):
+                    let arguments = field.arguments.isEmpty ? "" : "(" + field.arguments.map(\.name.value).joined(separator: ",") + ")"
+                    let key = field.alias.map { $0.value + ":" } ?? ""
+                    return key + field.name.value + arguments + (field.selectionSet.map { "{" + shape($0.selections) + "}" } ?? "")
+                case .fragmentSpread(let spread):
+                    return "..." + spread.name.value
+                case .inlineFragment(let inline):
+                    return "...on " + (inline.typeCondition?.name.value ?? "") + "{" + shape(inline.selectionSet.selections) + "}"
+                }
+            }.joined(separator: " ")
+        }
+        guard case .operation(let operation) = document.definitions[0], case .fragment(let fragment) = document.definitions[1] else {
+            Issue.record("not an operation and a fragment")
+            return
+        }
+        #expect(shape(operation.selectionSet.selections) == "a{b{c d(x){e} f} g(y,z)} h ...on T{i{j} k} l:m(w) fragment_")
+        #expect(shape(fragment.selectionSet.selections) == "n{o} ...G p")
+        #expect(operation.selectionSet.selections.count == 5)
+        #expect(operation.selectionSet.selections.map(\.range.start) == [2, 46, 48, 71, 82])
+    }
+
     @Test("node ranges cover their text, descriptions included")
     func ranges() throws {
         let text = "\"d\" query Q { a(x: [1]) }"

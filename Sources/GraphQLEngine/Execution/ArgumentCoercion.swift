@@ -67,7 +67,7 @@ enum ArgumentCoercion {
     }
 
     static func values(
-        definitions: [GraphQLInputValue], given: [Argument], nodeRange: SourceRange, variables: GraphQLObject, schema: GraphQLSchema
+        definitions: [GraphQLInputValue], given: ArraySlice<Argument>, nodeRange: SourceRange, variables: GraphQLObject, schema: GraphQLSchema
     ) throws(ArgumentError) -> GraphQLObject {
         if definitions.isEmpty { return GraphQLObject() }
         var coerced = GraphQLObject()

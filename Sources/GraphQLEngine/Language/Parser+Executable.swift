@@ -62,42 +62,68 @@ extension Parser {
     }
 
     /// SelectionSet : { Selection+ }
+    ///
+    /// For an operation or fragment definition (nested sets are parts of their selections' records).
     mutating func parseSelectionSet() throws(GraphQLError) -> SelectionSet {
+        let storage = selections.documentStorage()
+        let (children, range) = try parseSelections()
+        return SelectionSet(storage: storage, children: children, range: range)
+    }
+
+    /// `{ Selection+ }`: the selections' records go to ``SelectionBuilder/open`` as each is read,
+    /// and, side by side, to the document's records when the set closes.
+    mutating func parseSelections() throws(GraphQLError) -> (children: Range<Int32>, range: SourceRange) {
         try enterNesting()
         defer { leaveNesting() }
         let start = lexer.token.start
         try expect(.braceL)
-        var selections: [Selection] = []
-        // Most selection sets hold a few fields: one allocation instead of three doublings.
-        selections.reserveCapacity(4)
+        let first = selections.open.count
         repeat {
-            selections.append(try parseSelection())
+            let node = peek(.spread) ? try parseFragment() : try parseField()
+            selections.open.append(node)
         } while try !expectOptional(.braceR)
-        return SelectionSet(selections: selections, range: range(from: start))
-    }
-
-    /// Selection : Field | FragmentSpread | InlineFragment
-    @inline(__always)
-    mutating func parseSelection() throws(GraphQLError) -> Selection {
-        peek(.spread) ? try parseFragment() : .field(try parseField())
+        return (selections.close(from: first), range(from: start))
     }
 
     /// Field : Alias? Name Arguments? Directives? SelectionSet?
-    mutating func parseField() throws(GraphQLError) -> Field {
+    mutating func parseField() throws(GraphQLError) -> SelectionNode {
         let start = lexer.token.start
-        let nameOrAlias = try parseName()
-        var alias: Name? = nil
-        var name = nameOrAlias
+        let nameOrAlias = try parseSelectionName()
+        var node = SelectionNode(kind: .field, name: nameOrAlias, range: SourceRange(start: start, end: start))
         if try expectOptional(.colon) {
-            alias = nameOrAlias
-            name = try parseName()
+            node.alias = nameOrAlias
+            node.name = try parseSelectionName()
         }
-        let arguments = try parseArguments(constant: false)
+        if try expectOptional(.parenL) {
+            let first = Int32(selections.arguments.count)
+            repeat {
+                let argument = try parseArgument(constant: false)
+                selections.arguments.append(argument)
+            } while try !expectOptional(.parenR)
+            node.arguments = first..<Int32(selections.arguments.count)
+        }
+        node.directives = try parseSelectionDirectives()
+        if peek(.braceL) {
+            (node.children, node.selectionSetRange) = try parseSelections()
+            node.hasSelectionSet = true
+        }
+        node.range = range(from: start)
+        return node
+    }
+
+    /// A name in a selection, kept in the document's list of them: its position there.
+    @inline(__always)
+    mutating func parseSelectionName() throws(GraphQLError) -> Int32 {
+        let name = try parseName()
+        return selections.add(name)
+    }
+
+    /// A selection's directives, kept in the document's list of them: their position there, or -1.
+    @inline(__always)
+    mutating func parseSelectionDirectives() throws(GraphQLError) -> Int32 {
+        guard peek(.at) else { return -1 }
         let directives = try parseDirectives(constant: false)
-        let selectionSet: SelectionSet? = peek(.braceL) ? try parseSelectionSet() : nil
-        return Field(
-            alias: alias, name: name, arguments: arguments, directives: directives, selectionSet: selectionSet,
-            range: range(from: start))
+        return selections.add(directives)
     }
 
     /// Arguments[Const] : ( Argument[?Const]+ )
@@ -105,33 +131,41 @@ extension Parser {
         guard try expectOptional(.parenL) else { return [] }
         var arguments: [Argument] = []
         repeat {
-            let start = lexer.token.start
-            let name = try parseName()
-            try expect(.colon)
-            let value = try parseValue(constant: constant)
-            arguments.append(Argument(name: name, value: value, range: range(from: start)))
+            arguments.append(try parseArgument(constant: constant))
         } while try !expectOptional(.parenR)
         return arguments
     }
 
+    /// Argument[Const] : Name : Value[?Const]
+    @inline(__always)
+    mutating func parseArgument(constant: Bool) throws(GraphQLError) -> Argument {
+        let start = lexer.token.start
+        let name = try parseName()
+        try expect(.colon)
+        let value = try parseValue(constant: constant)
+        return Argument(name: name, value: value, range: range(from: start))
+    }
+
     /// FragmentSpread : ... FragmentName Directives?
     /// InlineFragment : ... TypeCondition? Directives? SelectionSet
-    mutating func parseFragment() throws(GraphQLError) -> Selection {
+    mutating func parseFragment() throws(GraphQLError) -> SelectionNode {
         let start = lexer.token.start
         try expect(.spread)
         let hasTypeCondition = try expectOptionalKeyword("on")
         if !hasTypeCondition && peek(.name) {
             let name = try parseFragmentName()
-            let directives = try parseDirectives(constant: false)
-            return .fragmentSpread(FragmentSpread(name: name, directives: directives, range: range(from: start)))
+            var node = SelectionNode(kind: .fragmentSpread, name: selections.add(name), range: SourceRange(start: start, end: start))
+            node.directives = try parseSelectionDirectives()
+            node.range = range(from: start)
+            return node
         }
-        let typeCondition: NamedType? = hasTypeCondition ? try parseNamedType() : nil
-        let directives = try parseDirectives(constant: false)
-        let selectionSet = try parseSelectionSet()
-        return .inlineFragment(
-            InlineFragment(
-                typeCondition: typeCondition, directives: directives, selectionSet: selectionSet,
-                range: range(from: start)))
+        let typeCondition = hasTypeCondition ? try parseSelectionName() : -1
+        var node = SelectionNode(kind: .inlineFragment, name: typeCondition, range: SourceRange(start: start, end: start))
+        node.directives = try parseSelectionDirectives()
+        (node.children, node.selectionSetRange) = try parseSelections()
+        node.hasSelectionSet = true
+        node.range = range(from: start)
+        return node
     }
 
     /// FragmentDefinition : Description? fragment FragmentName TypeCondition Directives? SelectionSet

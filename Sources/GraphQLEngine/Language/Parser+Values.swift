@@ -75,7 +75,7 @@ extension Parser {
             try expect(.at)
             let name = try parseName()
             let arguments = try parseArguments(constant: constant)
-            directives.append(Directive(name: name, arguments: arguments, range: range(from: start)))
+            directives.append(Directive(name: name, arguments: arguments[...], range: range(from: start)))
         } while peek(.at)
         return directives
     }

@@ -4,11 +4,13 @@
 /// Works straight on the source's UTF-8 bytes; names and numbers become Strings only when an
 /// AST node is made. Nesting is bounded by ``ParseOptions/maxDepth`` before every recursive
 /// step, so deep documents fail with a syntax error instead of overflowing the stack.
-public struct Parser {
+public struct Parser: ~Copyable {
     var lexer: Lexer
     let options: ParseOptions
     /// Names and numbers are ASCII: their Strings skip decoding.
     let asciiStrings = ShortASCIIStrings()
+    /// The document's selections, gathered for its ``SelectionStorage``.
+    var selections = SelectionBuilder()
     private var tokenCount = 0
     private var depth = 0
 
@@ -62,6 +64,7 @@ public struct Parser {
         repeat {
             definitions.append(try parseDefinition())
         } while try !expectOptional(.endOfFile)
+        finishSelections()
         return Document(
             definitions: definitions,
             source: lexer.source,

@@ -1,7 +1,7 @@
 /// The bytes of a ``Source`` a token or AST node spans: `start..<end`.
 ///
 /// Stored as two 32-bit offsets to keep AST nodes small; documents are far below 4 GiB.
-public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
+public struct SourceRange: Sendable, Hashable, BitwiseCopyable, CustomStringConvertible {
     private let startOffset: UInt32
     private let endOffset: UInt32
 

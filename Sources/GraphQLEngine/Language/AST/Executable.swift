@@ -31,58 +31,10 @@ public struct Variable: Sendable, Hashable {
     public var range: SourceRange
 }
 
-/// `{ selection… }`
-public struct SelectionSet: Sendable {
-    public var selections: [Selection]
-    public var range: SourceRange
-}
-
-public enum Selection: Sendable {
-    case field(Field)
-    case fragmentSpread(FragmentSpread)
-    case inlineFragment(InlineFragment)
-
-    public var range: SourceRange {
-        switch self {
-        case .field(let node): node.range
-        case .fragmentSpread(let node): node.range
-        case .inlineFragment(let node): node.range
-        }
-    }
-}
-
-/// `alias: name(arguments) @directives { … }`
-public struct Field: Sendable {
-    public var alias: Name?
-    public var name: Name
-    public var arguments: [Argument]
-    public var directives: [Directive]
-    public var selectionSet: SelectionSet?
-    public var range: SourceRange
-
-    /// The key the field's value has in the response: its alias, else its name.
-    public var responseKey: String { alias?.value ?? name.value }
-}
-
 /// `name: value`
 public struct Argument: Sendable {
     public var name: Name
     public var value: Value
-    public var range: SourceRange
-}
-
-/// `...Name @directives`
-public struct FragmentSpread: Sendable {
-    public var name: Name
-    public var directives: [Directive]
-    public var range: SourceRange
-}
-
-/// `... on Type @directives { … }` (the type condition is optional)
-public struct InlineFragment: Sendable {
-    public var typeCondition: NamedType?
-    public var directives: [Directive]
-    public var selectionSet: SelectionSet
     public var range: SourceRange
 }
 
@@ -100,7 +52,8 @@ public struct FragmentDefinition: Sendable {
 /// `@name(arguments)`
 public struct Directive: Sendable {
     public var name: Name
-    public var arguments: [Argument]
+    /// A slice, as a field's arguments are (they are sliced from their document's storage).
+    public var arguments: ArraySlice<Argument>
     public var range: SourceRange
 }
 

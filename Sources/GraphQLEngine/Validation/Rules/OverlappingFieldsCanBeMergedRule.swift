@@ -368,7 +368,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     }
 
     /// graphql-js's `stringifyArguments`: the arguments as one object value, fields sorted by name.
-    static func argumentsText(_ arguments: [Argument]) -> String {
+    static func argumentsText(_ arguments: ArraySlice<Argument>) -> String {
         if arguments.isEmpty { return "{}" }
         let sorted = arguments.enumerated().sorted { a, b in
             let order = Suggestions.naturalCompare(a.element.name.value, b.element.name.value)

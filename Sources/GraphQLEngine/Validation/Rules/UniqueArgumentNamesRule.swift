@@ -6,7 +6,7 @@ final class UniqueArgumentNamesRule: ValidationRule {
     override func enterField(_ node: Field) { check(node.arguments) }
     override func enterDirective(_ node: Directive, location: DirectiveLocation) { check(node.arguments) }
 
-    private func check(_ arguments: [Argument]) {
+    private func check(_ arguments: ArraySlice<Argument>) {
         for (name, ranges) in arguments.map(\.name).duplicates {
             context.report("There can be only one argument named \"\(name)\".", ranges)
         }

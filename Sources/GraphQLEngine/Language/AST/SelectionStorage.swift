@@ -1,0 +1,190 @@
+/// Every selection of one parsed document, held flat: each selection is a plain record in one
+/// array, a selection set's selections lie side by side in it, and names, field arguments and
+/// directive lists sit in arrays of their own, found by position. A document of a hundred fields
+/// is then a handful of allocations instead of an array per selection set, and freeing it frees
+/// those few arrays instead of walking a tree of them.
+///
+/// ``SelectionSet``, ``Field``, ``FragmentSpread`` and ``InlineFragment`` are views: a reference
+/// to this storage and a position, their parts read from the records when asked for.
+///
+/// The parser makes the storage before the first selection set, so that the sets it makes refer to
+/// it, and fills it once, when it finishes the document (``install(nodes:names:arguments:directiveLists:)``),
+/// before the document leaves the parser; from then on it never changes. That one write is why
+/// the class is `@unchecked Sendable`.
+public final class SelectionStorage: @unchecked Sendable {
+    private(set) var nodes: [SelectionNode] = []
+    private(set) var names: [Name] = []
+    /// Fields' arguments: a field's are side by side (``SelectionNode/arguments``).
+    private(set) var arguments: [Argument] = []
+    /// The directives of selections that have any.
+    private(set) var directiveLists: [[Directive]] = []
+
+    init() {}
+
+    /// Called once, by the parser that made the storage, when the document is read.
+    func install(nodes: [SelectionNode], names: [Name], arguments: [Argument], directiveLists: [[Directive]]) {
+        self.nodes = nodes
+        self.names = names
+        self.arguments = arguments
+        self.directiveLists = directiveLists
+    }
+
+    @inline(__always)
+    func selection(at index: Int) -> Selection {
+        switch nodes[index].kind {
+        case .field: .field(Field(storage: self, index: index))
+        case .fragmentSpread: .fragmentSpread(FragmentSpread(storage: self, index: index))
+        case .inlineFragment: .inlineFragment(InlineFragment(storage: self, index: index))
+        }
+    }
+
+    @inline(__always)
+    func name(_ index: Int32) -> Name { names[Int(index)] }
+
+    @inline(__always)
+    func directives(_ index: Int32) -> [Directive] { index < 0 ? [] : directiveLists[Int(index)] }
+
+    @inline(__always)
+    func selectionSet(of node: SelectionNode) -> SelectionSet? {
+        node.hasSelectionSet ? SelectionSet(storage: self, children: node.children, range: node.selectionSetRange) : nil
+    }
+}
+
+/// One selection as the parser records it: positions in the storage's arrays, nothing counted by
+/// reference, so records are copied and freed as plain bytes.
+struct SelectionNode: Sendable, BitwiseCopyable {
+    enum Kind: UInt8, Sendable, BitwiseCopyable {
+        case field, fragmentSpread, inlineFragment
+    }
+
+    var kind: Kind
+    var hasSelectionSet = false
+    /// A field's name, a spread's fragment name, an inline fragment's type condition (-1: none).
+    var name: Int32
+    /// A field's alias (-1: none).
+    var alias: Int32 = -1
+    /// The position of the selection's directive list (-1: none).
+    var directives: Int32 = -1
+    private var argumentStart: Int32 = 0
+    private var argumentEnd: Int32 = 0
+    private var childStart: Int32 = 0
+    private var childEnd: Int32 = 0
+    var selectionSetRange = SourceRange(start: 0, end: 0)
+    var range: SourceRange
+
+    init(kind: Kind, name: Int32, range: SourceRange) {
+        self.kind = kind
+        self.name = name
+        self.range = range
+    }
+
+    /// A field's arguments, in the storage's ``SelectionStorage/arguments``.
+    var arguments: Range<Int32> {
+        get { argumentStart..<argumentEnd }
+        set { (argumentStart, argumentEnd) = (newValue.lowerBound, newValue.upperBound) }
+    }
+
+    /// The selections of its selection set, when it has one.
+    var children: Range<Int32> {
+        get { childStart..<childEnd }
+        set { (childStart, childEnd) = (newValue.lowerBound, newValue.upperBound) }
+    }
+}
+
+/// `{ selection… }`
+public struct SelectionSet: Sendable {
+    let storage: SelectionStorage
+    let children: Range<Int32>
+    public let range: SourceRange
+
+    public var selections: Selections { Selections(storage: storage, bounds: children) }
+}
+
+/// The selections of a selection set, in source order.
+public struct Selections: RandomAccessCollection, Sendable {
+    let storage: SelectionStorage
+    let bounds: Range<Int32>
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { bounds.count }
+
+    public subscript(position: Int) -> Selection {
+        precondition(position >= 0 && position < bounds.count, "Selection index out of range")
+        return storage.selection(at: Int(bounds.lowerBound) + position)
+    }
+}
+
+public enum Selection: Sendable {
+    case field(Field)
+    case fragmentSpread(FragmentSpread)
+    case inlineFragment(InlineFragment)
+
+    public var range: SourceRange {
+        switch self {
+        case .field(let node): node.range
+        case .fragmentSpread(let node): node.range
+        case .inlineFragment(let node): node.range
+        }
+    }
+}
+
+/// `alias: name(arguments) @directives { … }`
+public struct Field: Sendable {
+    let storage: SelectionStorage
+    let index: Int
+
+    @inline(__always)
+    private var node: SelectionNode { storage.nodes[index] }
+
+    public var alias: Name? {
+        let alias = node.alias
+        return alias < 0 ? nil : storage.name(alias)
+    }
+
+    public var name: Name { storage.name(node.name) }
+
+    public var arguments: ArraySlice<Argument> {
+        let arguments = node.arguments
+        return storage.arguments[Int(arguments.lowerBound)..<Int(arguments.upperBound)]
+    }
+
+    public var directives: [Directive] { storage.directives(node.directives) }
+    public var selectionSet: SelectionSet? { storage.selectionSet(of: node) }
+    public var range: SourceRange { node.range }
+
+    /// The key the field's value has in the response: its alias, else its name.
+    public var responseKey: String {
+        let node = self.node
+        return storage.name(node.alias < 0 ? node.name : node.alias).value
+    }
+}
+
+/// `...Name @directives`
+public struct FragmentSpread: Sendable {
+    let storage: SelectionStorage
+    let index: Int
+
+    public var name: Name { storage.name(storage.nodes[index].name) }
+    public var directives: [Directive] { storage.directives(storage.nodes[index].directives) }
+    public var range: SourceRange { storage.nodes[index].range }
+}
+
+/// `... on Type @directives { … }` (the type condition is optional)
+public struct InlineFragment: Sendable {
+    let storage: SelectionStorage
+    let index: Int
+
+    public var typeCondition: NamedType? {
+        let name = storage.nodes[index].name
+        return name < 0 ? nil : NamedType(name: storage.name(name))
+    }
+
+    public var directives: [Directive] { storage.directives(storage.nodes[index].directives) }
+
+    public var selectionSet: SelectionSet {
+        let node = storage.nodes[index]
+        return SelectionSet(storage: storage, children: node.children, range: node.selectionSetRange)
+    }
+
+    public var range: SourceRange { storage.nodes[index].range }
+}

@@ -1,0 +1,57 @@
+/// What the parser gathers for a document's ``SelectionStorage`` while it reads the document.
+struct SelectionBuilder: ~Copyable {
+    /// The records of the selection sets read to their end, each set's side by side.
+    var nodes = RecordStack<SelectionNode>()
+    /// The records of the sets still open, the innermost's last; a set's records move to `nodes`
+    /// when it closes, so that they lie together whatever its selections held.
+    var open = RecordStack<SelectionNode>()
+    var names: [Name] = []
+    var arguments: [Argument] = []
+    var directiveLists: [[Directive]] = []
+    /// Made with the document's first selection set; what the sets refer to.
+    var storage: SelectionStorage?
+
+    /// The storage the document's selection sets refer to.
+    @inline(__always)
+    mutating func documentStorage() -> SelectionStorage {
+        if let storage { return storage }
+        let made = SelectionStorage()
+        storage = made
+        return made
+    }
+
+    /// Keeps a name; its position.
+    @inline(__always)
+    mutating func add(_ name: Name) -> Int32 {
+        // Room for a few dozen names at once instead of doubling from one.
+        if names.isEmpty { names.reserveCapacity(32) }
+        names.append(name)
+        return Int32(names.count - 1)
+    }
+
+    /// Keeps a selection's directive list; its position.
+    mutating func add(_ directives: [Directive]) -> Int32 {
+        directiveLists.append(directives)
+        return Int32(directiveLists.count - 1)
+    }
+
+    /// Moves the open records from `first` on (a set that has closed) to the finished ones: where they lie now.
+    @inline(__always)
+    mutating func close(from first: Int) -> Range<Int32> {
+        let start = Int32(nodes.count)
+        nodes.append(contentsOf: open, from: first)
+        open.removeAll(from: first)
+        return start..<Int32(nodes.count)
+    }
+}
+
+extension Parser {
+    /// Fills the document's ``SelectionStorage`` with what was gathered: done once, when the
+    /// document is read, before it leaves the parser.
+    mutating func finishSelections() {
+        guard let storage = selections.storage else { return }
+        storage.install(
+            nodes: selections.nodes.array(), names: selections.names, arguments: selections.arguments,
+            directiveLists: selections.directiveLists)
+    }
+}
