@@ -6,6 +6,7 @@
 /// (``value(of:)``). The scanning itself is ``TokenReader``'s.
 struct Lexer {
     let reader: TokenReader
+    let source: Source
     /// The current token (already lexed).
     private(set) var token: Token
     /// Where the previously current token ended: AST nodes end there.
@@ -17,12 +18,12 @@ struct Lexer {
     private var lookaheadValue: String?
 
     init(source: Source, bytes: UnsafeBufferPointer<UInt8>) {
-        self.reader = TokenReader(bytes: bytes, source: source)
+        self.reader = TokenReader(bytes: bytes)
+        self.source = source
         self.token = Token(kind: .startOfFile, start: 0, end: 0)
     }
 
     var bytes: UnsafeBufferPointer<UInt8> { reader.bytes }
-    var source: Source { reader.source }
 
     /// Moves to the next token.
     @inline(__always)
@@ -34,7 +35,11 @@ struct Lexer {
             lookaheadToken.kind = .startOfFile
             if token.kind.isString { swap(&tokenValue, &lookaheadValue) }
         } else {
-            token = try reader.readToken(from: token.end, value: &tokenValue)
+            do {
+                token = try reader.readToken(from: token.end, value: &tokenValue)
+            } catch {
+                throw error.located(in: source)
+            }
         }
     }
 
@@ -42,7 +47,11 @@ struct Lexer {
     mutating func lookahead() throws(GraphQLError) -> Token {
         if token.kind == .endOfFile { return token }
         if lookaheadToken.kind == .startOfFile {
-            lookaheadToken = try reader.readToken(from: token.end, value: &lookaheadValue)
+            do {
+                lookaheadToken = try reader.readToken(from: token.end, value: &lookaheadValue)
+            } catch {
+                throw error.located(in: source)
+            }
         }
         return lookaheadToken
     }

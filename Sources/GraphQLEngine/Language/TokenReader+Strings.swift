@@ -1,7 +1,7 @@
 extension TokenReader {
     /// `"…"`: a string on one line, escapes cooked (`\n`, `\uXXXX`, `\u{…}`, surrogate pairs).
     @inline(never)  // kept out of readToken, whose frame stays small for the common tokens
-    func readString(from start: Int, value: inout String?) throws(GraphQLError) -> Token {
+    func readString(from start: Int, value: inout String?) throws(LexicalError) -> Token {
         let count = bytes.count
         var position = start + 1
         var chunkStart = position
@@ -35,7 +35,7 @@ extension TokenReader {
     }
 
     /// Cooks the escape sequence at `position` (a backslash) into `buffer`; returns its length.
-    private func readEscape(at position: Int, into buffer: inout [UInt8]) throws(GraphQLError) -> Int {
+    private func readEscape(at position: Int, into buffer: inout [UInt8]) throws(LexicalError) -> Int {
         let next = byte(at: position + 1)
         switch next {
         case 0x22: buffer.append(0x22)
@@ -57,7 +57,7 @@ extension TokenReader {
     }
 
     /// `\u{1F600}`: one to eight hex digits naming a Unicode scalar value.
-    private func readVariableWidthUnicodeEscape(at position: Int, into buffer: inout [UInt8]) throws(GraphQLError) -> Int {
+    private func readVariableWidthUnicodeEscape(at position: Int, into buffer: inout [UInt8]) throws(LexicalError) -> Int {
         var point: Int32 = 0
         var size = 3
         while size < 12 {
@@ -75,7 +75,7 @@ extension TokenReader {
     }
 
     /// `\uXXXX`, or a JSON-style surrogate pair `\uD83D\uDE00` joined into one scalar.
-    private func readFixedWidthUnicodeEscape(at position: Int, into buffer: inout [UInt8]) throws(GraphQLError) -> Int {
+    private func readFixedWidthUnicodeEscape(at position: Int, into buffer: inout [UInt8]) throws(LexicalError) -> Int {
         let code = hex16(at: position + 2)
         if Self.isScalarValue(code) {
             UTF8Scalar.append(UInt32(code), to: &buffer)
@@ -126,7 +126,7 @@ extension TokenReader {
     /// (``BlockString/Dedent``), so the value is copied once, straight from the source (escapes
     /// unescaped on the way), and no line is stored.
     @inline(never)
-    func readBlockString(from start: Int, value: inout String?) throws(GraphQLError) -> Token {
+    func readBlockString(from start: Int, value: inout String?) throws(LexicalError) -> Token {
         let count = bytes.count
         var position = start + 3
         var lineStart = position

@@ -4,9 +4,11 @@
 ///
 /// Names, punctuators, numbers, whitespace and comments are ASCII and scanned byte by byte (and
 /// eight bytes at a time where runs are long); only strings decode UTF-8.
+///
+/// It holds only the bytes, so that reading a token passes two words, not the source: an error is
+/// a ``LexicalError`` (a position and a message), which the lexer places in its source.
 struct TokenReader {
     let bytes: UnsafeBufferPointer<UInt8>
-    let source: Source
 
     /// The byte at `index`, or -1 past the end.
     @inline(__always)
@@ -14,13 +16,13 @@ struct TokenReader {
         index < bytes.count ? Int(bytes[index]) : -1
     }
 
-    func error(at position: Int, _ description: String) -> GraphQLError {
-        GraphQLError.syntax(source, at: position, description)
+    func error(at position: Int, _ description: String) -> LexicalError {
+        LexicalError(position: position, description: description)
     }
 
     /// Reads the token that starts at or after `start` (past ignored bytes). A string's cooked
     /// value goes to `value`.
-    func readToken(from start: Int, value: inout String?) throws(GraphQLError) -> Token {
+    func readToken(from start: Int, value: inout String?) throws(LexicalError) -> Token {
         let count = bytes.count
         var position = start
         while position < count {
@@ -122,7 +124,7 @@ struct TokenReader {
     }
 
     @inline(never)
-    private func unexpectedCharacter(at position: Int) -> GraphQLError {
+    private func unexpectedCharacter(at position: Int) -> LexicalError {
         if bytes[position] == 0x27 {
             return error(at: position, "Unexpected single quote character ('), did you mean to use a double quote (\")?")
         }
@@ -181,7 +183,7 @@ struct TokenReader {
     // MARK: - Numbers
 
     @inline(never)
-    private func readNumber(from start: Int) throws(GraphQLError) -> Token {
+    private func readNumber(from start: Int) throws(LexicalError) -> Token {
         var position = start
         var code = byte(at: position)
         var isFloat = false
@@ -221,7 +223,7 @@ struct TokenReader {
         return Token(kind: isFloat ? .float : .int, start: start, end: position)
     }
 
-    private func readDigits(from start: Int) throws(GraphQLError) -> Int {
+    private func readDigits(from start: Int) throws(LexicalError) -> Int {
         let code = byte(at: start)
         guard code >= 0x30 && code <= 0x39 else {
             throw error(at: start, "Invalid number, expected digit but got: \(printCodePoint(at: start)).")
@@ -247,5 +249,16 @@ struct TokenReader {
     @inline(__always)
     static func isNameContinue(_ code: UInt8) -> Bool {
         (code | 0x20) &- 0x61 < 26 || code &- 0x30 < 10 || code == 0x5F
+    }
+}
+
+/// A syntax error the ``TokenReader`` found: where, and graphql-js's message for it.
+struct LexicalError: Error {
+    let position: Int
+    let description: String
+
+    /// The error as reported, located in `source`.
+    func located(in source: Source) -> GraphQLError {
+        GraphQLError.syntax(source, at: position, description)
     }
 }
