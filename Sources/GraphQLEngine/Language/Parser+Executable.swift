@@ -33,6 +33,7 @@ extension Parser {
     mutating func parseVariableDefinitions() throws(GraphQLError) -> [VariableDefinition] {
         guard try expectOptional(.parenL) else { return [] }
         var definitions: [VariableDefinition] = []
+        definitions.reserveCapacity(4)  // one allocation for the usual few
         repeat {
             definitions.append(try parseVariableDefinition())
         } while try !expectOptional(.parenR)
@@ -118,12 +119,17 @@ extension Parser {
         return selections.add(name)
     }
 
-    /// A selection's directives, kept in the document's list of them: their position there, or -1.
+    /// Directives : Directive+ — of a selection, kept side by side in the document's list of them:
+    /// where they lie there.
     @inline(__always)
-    mutating func parseSelectionDirectives() throws(GraphQLError) -> Int32 {
-        guard peek(.at) else { return -1 }
-        let directives = try parseDirectives(constant: false)
-        return selections.add(directives)
+    mutating func parseSelectionDirectives() throws(GraphQLError) -> Range<Int32> {
+        guard peek(.at) else { return 0..<0 }
+        let first = Int32(selections.directives.count)
+        while peek(.at) {
+            let directive = try parseDirective(constant: false)
+            selections.directives.append(directive)
+        }
+        return first..<Int32(selections.directives.count)
     }
 
     /// Arguments[Const] : ( Argument[?Const]+ )

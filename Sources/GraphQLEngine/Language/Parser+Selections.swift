@@ -7,7 +7,7 @@ struct SelectionBuilder: ~Copyable {
     var open = RecordStack<SelectionNode>()
     var names: [Name] = []
     var arguments: [Argument] = []
-    var directiveLists: [[Directive]] = []
+    var directives: [Directive] = []
     /// Made with the document's first selection set; what the sets refer to.
     var storage: SelectionStorage?
 
@@ -29,11 +29,6 @@ struct SelectionBuilder: ~Copyable {
         return Int32(names.count - 1)
     }
 
-    /// Keeps a selection's directive list; its position.
-    mutating func add(_ directives: [Directive]) -> Int32 {
-        directiveLists.append(directives)
-        return Int32(directiveLists.count - 1)
-    }
 
     /// Moves the open records from `first` on (a set that has closed) to the finished ones: where they lie now.
     @inline(__always)
@@ -52,6 +47,6 @@ extension Parser {
         guard let storage = selections.storage else { return }
         storage.install(
             nodes: selections.nodes.array(), names: selections.names, arguments: selections.arguments,
-            directiveLists: selections.directiveLists)
+            directives: selections.directives)
     }
 }

@@ -71,13 +71,18 @@ extension Parser {
         guard peek(.at) else { return [] }
         var directives: [Directive] = []
         repeat {
-            let start = lexer.token.start
-            try expect(.at)
-            let name = try parseName()
-            let arguments = try parseArguments(constant: constant)
-            directives.append(Directive(name: name, arguments: arguments[...], range: range(from: start)))
+            directives.append(try parseDirective(constant: constant))
         } while peek(.at)
         return directives
+    }
+
+    /// Directive[Const] : @ Name Arguments[?Const]?
+    mutating func parseDirective(constant: Bool) throws(GraphQLError) -> Directive {
+        let start = lexer.token.start
+        try expect(.at)
+        let name = try parseName()
+        let arguments = try parseArguments(constant: constant)
+        return Directive(name: name, arguments: arguments[...], range: range(from: start))
     }
 
     /// Type : NamedType | ListType | NonNullType

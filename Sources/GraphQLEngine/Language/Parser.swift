@@ -61,6 +61,7 @@ public struct Parser: ~Copyable {
     mutating func parseDocument() throws(GraphQLError) -> Document {
         _ = try expect(.startOfFile)
         var definitions: [Definition] = []
+        definitions.reserveCapacity(8)  // one allocation for most documents instead of a doubling per few
         repeat {
             definitions.append(try parseDefinition())
         } while try !expectOptional(.endOfFile)

@@ -8,7 +8,7 @@
 /// to this storage and a position, their parts read from the records when asked for.
 ///
 /// The parser makes the storage before the first selection set, so that the sets it makes refer to
-/// it, and fills it once, when it finishes the document (``install(nodes:names:arguments:directiveLists:)``),
+/// it, and fills it once, when it finishes the document (``install(nodes:names:arguments:directives:)``),
 /// before the document leaves the parser; from then on it never changes. That one write is why
 /// the class is `@unchecked Sendable`.
 public final class SelectionStorage: @unchecked Sendable {
@@ -16,17 +16,17 @@ public final class SelectionStorage: @unchecked Sendable {
     private(set) var names: [Name] = []
     /// Fields' arguments: a field's are side by side (``SelectionNode/arguments``).
     private(set) var arguments: [Argument] = []
-    /// The directives of selections that have any.
-    private(set) var directiveLists: [[Directive]] = []
+    /// Selections' directives: a selection's are side by side (``SelectionNode/directives``).
+    private(set) var directives: [Directive] = []
 
     init() {}
 
     /// Called once, by the parser that made the storage, when the document is read.
-    func install(nodes: [SelectionNode], names: [Name], arguments: [Argument], directiveLists: [[Directive]]) {
+    func install(nodes: [SelectionNode], names: [Name], arguments: [Argument], directives: [Directive]) {
         self.nodes = nodes
         self.names = names
         self.arguments = arguments
-        self.directiveLists = directiveLists
+        self.directives = directives
     }
 
     @inline(__always)
@@ -42,7 +42,17 @@ public final class SelectionStorage: @unchecked Sendable {
     func name(_ index: Int32) -> Name { names[Int(index)] }
 
     @inline(__always)
-    func directives(_ index: Int32) -> [Directive] { index < 0 ? [] : directiveLists[Int(index)] }
+    func arguments(of node: SelectionNode) -> ArraySlice<Argument> {
+        arguments[Int(node.arguments.lowerBound)..<Int(node.arguments.upperBound)]
+    }
+
+    /// A selection's directives, as an Array like every other node's (made when asked for: most
+    /// selections have none, and those that have are read a few times, by validation and planning).
+    @inline(__always)
+    func directives(of node: SelectionNode) -> [Directive] {
+        let range = node.directives
+        return range.isEmpty ? [] : Array(directives[Int(range.lowerBound)..<Int(range.upperBound)])
+    }
 
     @inline(__always)
     func selectionSet(of node: SelectionNode) -> SelectionSet? {
@@ -63,8 +73,8 @@ struct SelectionNode: Sendable, BitwiseCopyable {
     var name: Int32
     /// A field's alias (-1: none).
     var alias: Int32 = -1
-    /// The position of the selection's directive list (-1: none).
-    var directives: Int32 = -1
+    private var directiveStart: Int32 = 0
+    private var directiveEnd: Int32 = 0
     private var argumentStart: Int32 = 0
     private var argumentEnd: Int32 = 0
     private var childStart: Int32 = 0
@@ -82,6 +92,12 @@ struct SelectionNode: Sendable, BitwiseCopyable {
     var arguments: Range<Int32> {
         get { argumentStart..<argumentEnd }
         set { (argumentStart, argumentEnd) = (newValue.lowerBound, newValue.upperBound) }
+    }
+
+    /// Its directives, in the storage's ``SelectionStorage/directives``.
+    var directives: Range<Int32> {
+        get { directiveStart..<directiveEnd }
+        set { (directiveStart, directiveEnd) = (newValue.lowerBound, newValue.upperBound) }
     }
 
     /// The selections of its selection set, when it has one.
@@ -143,12 +159,8 @@ public struct Field: Sendable {
 
     public var name: Name { storage.name(node.name) }
 
-    public var arguments: ArraySlice<Argument> {
-        let arguments = node.arguments
-        return storage.arguments[Int(arguments.lowerBound)..<Int(arguments.upperBound)]
-    }
-
-    public var directives: [Directive] { storage.directives(node.directives) }
+    public var arguments: ArraySlice<Argument> { storage.arguments(of: node) }
+    public var directives: [Directive] { storage.directives(of: node) }
     public var selectionSet: SelectionSet? { storage.selectionSet(of: node) }
     public var range: SourceRange { node.range }
 
@@ -165,7 +177,7 @@ public struct FragmentSpread: Sendable {
     let index: Int
 
     public var name: Name { storage.name(storage.nodes[index].name) }
-    public var directives: [Directive] { storage.directives(storage.nodes[index].directives) }
+    public var directives: [Directive] { storage.directives(of: storage.nodes[index]) }
     public var range: SourceRange { storage.nodes[index].range }
 }
 
@@ -179,7 +191,7 @@ public struct InlineFragment: Sendable {
         return name < 0 ? nil : NamedType(name: storage.name(name))
     }
 
-    public var directives: [Directive] { storage.directives(storage.nodes[index].directives) }
+    public var directives: [Directive] { storage.directives(of: storage.nodes[index]) }
 
     public var selectionSet: SelectionSet {
         let node = storage.nodes[index]
