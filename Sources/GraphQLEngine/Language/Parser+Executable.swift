@@ -71,8 +71,8 @@ extension Parser {
         return SelectionSet(storage: storage, children: children, range: range)
     }
 
-    /// `{ Selection+ }`: the selections' records go to ``SelectionBuilder/open`` as each is read,
-    /// and, side by side, to the document's records when the set closes.
+    /// `{ Selection+ }`: each selection's record is pushed on ``SelectionBuilder/open`` and filled in
+    /// there as it is read; the set's records move, side by side, to the document's when it closes.
     mutating func parseSelections() throws(GraphQLError) -> (children: Range<Int32>, range: SourceRange) {
         try enterNesting()
         defer { leaveNesting() }
@@ -80,20 +80,24 @@ extension Parser {
         try expect(.braceL)
         let first = selections.open.count
         repeat {
-            let node = peek(.spread) ? try parseFragment() : try parseField()
-            selections.open.append(node)
+            if peek(.spread) { try parseFragment() } else { try parseField() }
         } while try !expectOptional(.braceR)
         return (selections.close(from: first), range(from: start))
     }
 
     /// Field : Alias? Name Arguments? Directives? SelectionSet?
-    mutating func parseField() throws(GraphQLError) -> SelectionNode {
+    ///
+    /// Its record is written in place, part by part: a record built on the stack and copied whole
+    /// was read back in wide loads just after its parts were stored, which stalls.
+    mutating func parseField() throws(GraphQLError) {
         let start = lexer.token.start
         let nameOrAlias = try parseSelectionName()
-        var node = SelectionNode(kind: .field, name: nameOrAlias, range: SourceRange(start: start, end: start))
+        let index = selections.open.count
+        selections.open.append(SelectionNode(kind: .field, name: nameOrAlias, range: SourceRange(start: start, end: start)))
         if try expectOptional(.colon) {
-            node.alias = nameOrAlias
-            node.name = try parseSelectionName()
+            let name = try parseSelectionName()
+            selections.open[index].alias = nameOrAlias
+            selections.open[index].name = name
         }
         if try expectOptional(.parenL) {
             let first = Int32(selections.arguments.count)
@@ -101,15 +105,19 @@ extension Parser {
                 let argument = try parseArgument(constant: false)
                 selections.arguments.append(argument)
             } while try !expectOptional(.parenR)
-            node.arguments = first..<Int32(selections.arguments.count)
+            selections.open[index].arguments = first..<Int32(selections.arguments.count)
         }
-        node.directives = try parseSelectionDirectives()
+        if peek(.at) {
+            let directives = try parseSelectionDirectives()
+            selections.open[index].directives = directives
+        }
         if peek(.braceL) {
-            (node.children, node.selectionSetRange) = try parseSelections()
-            node.hasSelectionSet = true
+            let (children, range) = try parseSelections()
+            selections.open[index].children = children
+            selections.open[index].selectionSetRange = range
+            selections.open[index].hasSelectionSet = true
         }
-        node.range = range(from: start)
-        return node
+        selections.open[index].range = range(from: start)
     }
 
     /// A name in a selection, kept in the document's list of them: its position there.
@@ -154,24 +162,33 @@ extension Parser {
 
     /// FragmentSpread : ... FragmentName Directives?
     /// InlineFragment : ... TypeCondition? Directives? SelectionSet
-    mutating func parseFragment() throws(GraphQLError) -> SelectionNode {
+    ///
+    /// Its record is written in place, as a field's is.
+    mutating func parseFragment() throws(GraphQLError) {
         let start = lexer.token.start
         try expect(.spread)
         let hasTypeCondition = try expectOptionalKeyword("on")
+        let index = selections.open.count
         if !hasTypeCondition && peek(.name) {
             let name = try parseFragmentName()
-            var node = SelectionNode(kind: .fragmentSpread, name: selections.add(name), range: SourceRange(start: start, end: start))
-            node.directives = try parseSelectionDirectives()
-            node.range = range(from: start)
-            return node
+            selections.open.append(
+                SelectionNode(kind: .fragmentSpread, name: selections.add(name), range: SourceRange(start: start, end: start)))
+        } else {
+            let typeCondition = hasTypeCondition ? try parseSelectionName() : -1
+            selections.open.append(
+                SelectionNode(kind: .inlineFragment, name: typeCondition, range: SourceRange(start: start, end: start)))
         }
-        let typeCondition = hasTypeCondition ? try parseSelectionName() : -1
-        var node = SelectionNode(kind: .inlineFragment, name: typeCondition, range: SourceRange(start: start, end: start))
-        node.directives = try parseSelectionDirectives()
-        (node.children, node.selectionSetRange) = try parseSelections()
-        node.hasSelectionSet = true
-        node.range = range(from: start)
-        return node
+        if peek(.at) {
+            let directives = try parseSelectionDirectives()
+            selections.open[index].directives = directives
+        }
+        if selections.open[index].kind == .inlineFragment {
+            let (children, range) = try parseSelections()
+            selections.open[index].children = children
+            selections.open[index].selectionSetRange = range
+            selections.open[index].hasSelectionSet = true
+        }
+        selections.open[index].range = range(from: start)
     }
 
     /// FragmentDefinition : Description? fragment FragmentName TypeCondition Directives? SelectionSet

@@ -17,6 +17,18 @@ struct RecordStack<Element: BitwiseCopyable>: ~Copyable {
         count += 1
     }
 
+    /// The record at `index`, read and written in place (a field at a time, not the whole record).
+    subscript(index: Int) -> Element {
+        unsafeAddress {
+            precondition(index >= 0 && index < count)
+            return UnsafePointer(base.unsafelyUnwrapped + index)
+        }
+        unsafeMutableAddress {
+            precondition(index >= 0 && index < count)
+            return base.unsafelyUnwrapped + index
+        }
+    }
+
     /// Appends `other`'s records from `first` on.
     @inline(__always)
     mutating func append(contentsOf other: borrowing RecordStack<Element>, from first: Int) {
