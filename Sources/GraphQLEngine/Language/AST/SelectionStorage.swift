@@ -1,6 +1,6 @@
 /// Every selection of one parsed document, held flat: each selection is a plain record in one
-/// array, a selection set's selections lie side by side in it, and names, field arguments and
-/// directive lists sit in arrays of their own, found by position. A document of a hundred fields
+/// array, a selection set's selections lie side by side in it, and names, fields' arguments and
+/// selections' directives sit in arrays of their own, found by position. A document of a hundred fields
 /// is then a handful of allocations instead of an array per selection set, and freeing it frees
 /// those few arrays instead of walking a tree of them.
 ///
