@@ -71,14 +71,14 @@ extension Parser {
         return SelectionSet(storage: storage, children: children, range: range)
     }
 
-    /// `{ Selection+ }`: each selection's record is pushed on ``SelectionBuilder/open`` and filled in
+    /// `{ Selection+ }`: each selection's record is pushed on ``SelectionBuilder/records`` and filled in
     /// there as it is read; the set's records move, side by side, to the document's when it closes.
     mutating func parseSelections() throws(GraphQLError) -> (children: Range<Int32>, range: SourceRange) {
         try enterNesting()
         defer { leaveNesting() }
         let start = lexer.token.start
         try expect(.braceL)
-        let first = selections.open.count
+        let first = selections.records.openCount
         repeat {
             if peek(.spread) { try parseFragment() } else { try parseField() }
         } while try !expectOptional(.braceR)
@@ -92,12 +92,12 @@ extension Parser {
     mutating func parseField() throws(GraphQLError) {
         let start = lexer.token.start
         let nameOrAlias = try parseSelectionName()
-        let index = selections.open.count
-        selections.open.append(SelectionNode(kind: .field, name: nameOrAlias, range: SourceRange(start: start, end: start)))
+        let index = selections.records.openCount
+        selections.records.push(SelectionNode(kind: .field, name: nameOrAlias, range: SourceRange(start: start, end: start)))
         if try expectOptional(.colon) {
             let name = try parseSelectionName()
-            selections.open[index].alias = nameOrAlias
-            selections.open[index].name = name
+            selections.records[open: index].alias = nameOrAlias
+            selections.records[open: index].name = name
         }
         if try expectOptional(.parenL) {
             let first = Int32(selections.arguments.count)
@@ -105,19 +105,19 @@ extension Parser {
                 let argument = try parseArgument(constant: false)
                 selections.arguments.append(argument)
             } while try !expectOptional(.parenR)
-            selections.open[index].arguments = first..<Int32(selections.arguments.count)
+            selections.records[open: index].arguments = first..<Int32(selections.arguments.count)
         }
         if peek(.at) {
             let directives = try parseSelectionDirectives()
-            selections.open[index].directives = directives
+            selections.records[open: index].directives = directives
         }
         if peek(.braceL) {
             let (children, range) = try parseSelections()
-            selections.open[index].children = children
-            selections.open[index].selectionSetRange = range
-            selections.open[index].hasSelectionSet = true
+            selections.records[open: index].children = children
+            selections.records[open: index].selectionSetRange = range
+            selections.records[open: index].hasSelectionSet = true
         }
-        selections.open[index].range = range(from: start)
+        selections.records[open: index].range = range(from: start)
     }
 
     /// A name in a selection, kept in the document's list of them: its position there.
@@ -168,27 +168,27 @@ extension Parser {
         let start = lexer.token.start
         try expect(.spread)
         let hasTypeCondition = try expectOptionalKeyword("on")
-        let index = selections.open.count
+        let index = selections.records.openCount
         if !hasTypeCondition && peek(.name) {
             let name = try parseFragmentName()
-            selections.open.append(
+            selections.records.push(
                 SelectionNode(kind: .fragmentSpread, name: selections.add(name), range: SourceRange(start: start, end: start)))
         } else {
             let typeCondition = hasTypeCondition ? try parseSelectionName() : -1
-            selections.open.append(
+            selections.records.push(
                 SelectionNode(kind: .inlineFragment, name: typeCondition, range: SourceRange(start: start, end: start)))
         }
         if peek(.at) {
             let directives = try parseSelectionDirectives()
-            selections.open[index].directives = directives
+            selections.records[open: index].directives = directives
         }
-        if selections.open[index].kind == .inlineFragment {
+        if selections.records[open: index].kind == .inlineFragment {
             let (children, range) = try parseSelections()
-            selections.open[index].children = children
-            selections.open[index].selectionSetRange = range
-            selections.open[index].hasSelectionSet = true
+            selections.records[open: index].children = children
+            selections.records[open: index].selectionSetRange = range
+            selections.records[open: index].hasSelectionSet = true
         }
-        selections.open[index].range = range(from: start)
+        selections.records[open: index].range = range(from: start)
     }
 
     /// FragmentDefinition : Description? fragment FragmentName TypeCondition Directives? SelectionSet

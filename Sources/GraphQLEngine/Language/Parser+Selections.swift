@@ -1,10 +1,9 @@
 /// What the parser gathers for a document's ``SelectionStorage`` while it reads the document.
 struct SelectionBuilder: ~Copyable {
-    /// The records of the selection sets read to their end, each set's side by side.
-    var nodes = RecordStack<SelectionNode>()
-    /// The records of the sets still open, the innermost's last; a set's records move to `nodes`
-    /// when it closes, so that they lie together whatever its selections held.
-    var open = RecordStack<SelectionNode>()
+    /// The records of the selection sets read to their end, each set's side by side, and of the
+    /// sets still open, the innermost's last; a set's records move to the finished ones when it
+    /// closes, so that they lie together whatever its selections held.
+    var records = RecordStacks<SelectionNode>()
     var names: [Name] = []
     var arguments: [Argument] = []
     var directives: [Directive] = []
@@ -33,10 +32,8 @@ struct SelectionBuilder: ~Copyable {
     /// Moves the open records from `first` on (a set that has closed) to the finished ones: where they lie now.
     @inline(__always)
     mutating func close(from first: Int) -> Range<Int32> {
-        let start = Int32(nodes.count)
-        nodes.append(contentsOf: open, from: first)
-        open.removeAll(from: first)
-        return start..<Int32(nodes.count)
+        let finished = records.finish(from: first)
+        return Int32(finished.lowerBound)..<Int32(finished.upperBound)
     }
 }
 
@@ -46,7 +43,7 @@ extension Parser {
     mutating func finishSelections() {
         guard let storage = selections.storage else { return }
         storage.install(
-            nodes: selections.nodes.array(), names: selections.names, arguments: selections.arguments,
+            nodes: selections.records.takeFinished(), names: selections.names, arguments: selections.arguments,
             directives: selections.directives)
     }
 }

@@ -12,7 +12,8 @@
 /// before the document leaves the parser; from then on it never changes. That one write is why
 /// the class is `@unchecked Sendable`.
 public final class SelectionStorage: @unchecked Sendable {
-    private(set) var nodes: [SelectionNode] = []
+    /// The records, in memory the storage owns (handed over by the parser's ``RecordStacks``).
+    private(set) var nodes = UnsafeMutableBufferPointer<SelectionNode>(start: nil, count: 0)
     private(set) var names: [Name] = []
     /// Fields' arguments: a field's are side by side (``SelectionNode/arguments``).
     private(set) var arguments: [Argument] = []
@@ -21,17 +22,29 @@ public final class SelectionStorage: @unchecked Sendable {
 
     init() {}
 
-    /// Called once, by the parser that made the storage, when the document is read.
-    func install(nodes: [SelectionNode], names: [Name], arguments: [Argument], directives: [Directive]) {
-        self.nodes = nodes
+    deinit { nodes.deallocate() }
+
+    /// Called once, by the parser that made the storage, when the document is read; the storage
+    /// owns `nodes`' memory from then on.
+    func install(
+        nodes: UnsafeMutableBufferPointer<SelectionNode>?, names: [Name], arguments: [Argument], directives: [Directive]
+    ) {
+        if let nodes { self.nodes = nodes }
         self.names = names
         self.arguments = arguments
         self.directives = directives
     }
 
+    /// The record at `index` (checked: a view's position comes from the records themselves).
+    @inline(__always)
+    func node(_ index: Int) -> SelectionNode {
+        precondition(index >= 0 && index < nodes.count, "selection record out of range")
+        return nodes[index]
+    }
+
     @inline(__always)
     func selection(at index: Int) -> Selection {
-        switch nodes[index].kind {
+        switch node(index).kind {
         case .field: .field(Field(storage: self, index: index))
         case .fragmentSpread: .fragmentSpread(FragmentSpread(storage: self, index: index))
         case .inlineFragment: .inlineFragment(InlineFragment(storage: self, index: index))
@@ -150,7 +163,7 @@ public struct Field: Sendable {
     let index: Int
 
     @inline(__always)
-    private var node: SelectionNode { storage.nodes[index] }
+    private var node: SelectionNode { storage.node(index) }
 
     public var alias: Name? {
         let alias = node.alias
@@ -176,9 +189,9 @@ public struct FragmentSpread: Sendable {
     let storage: SelectionStorage
     let index: Int
 
-    public var name: Name { storage.name(storage.nodes[index].name) }
-    public var directives: [Directive] { storage.directives(of: storage.nodes[index]) }
-    public var range: SourceRange { storage.nodes[index].range }
+    public var name: Name { storage.name(storage.node(index).name) }
+    public var directives: [Directive] { storage.directives(of: storage.node(index)) }
+    public var range: SourceRange { storage.node(index).range }
 }
 
 /// `... on Type @directives { … }` (the type condition is optional)
@@ -187,16 +200,16 @@ public struct InlineFragment: Sendable {
     let index: Int
 
     public var typeCondition: NamedType? {
-        let name = storage.nodes[index].name
+        let name = storage.node(index).name
         return name < 0 ? nil : NamedType(name: storage.name(name))
     }
 
-    public var directives: [Directive] { storage.directives(of: storage.nodes[index]) }
+    public var directives: [Directive] { storage.directives(of: storage.node(index)) }
 
     public var selectionSet: SelectionSet {
-        let node = storage.nodes[index]
+        let node = storage.node(index)
         return SelectionSet(storage: storage, children: node.children, range: node.selectionSetRange)
     }
 
-    public var range: SourceRange { storage.nodes[index].range }
+    public var range: SourceRange { storage.node(index).range }
 }
