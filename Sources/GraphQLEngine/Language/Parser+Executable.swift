@@ -66,7 +66,7 @@ extension Parser {
     ///
     /// For an operation or fragment definition (nested sets are parts of their selections' records).
     mutating func parseSelectionSet() throws(GraphQLError) -> SelectionSet {
-        let storage = selections.documentStorage()
+        let storage = selections.documentStorage(body: lexer.source.body)
         let (children, range) = try parseSelections()
         return SelectionSet(storage: storage, children: children, range: range)
     }
@@ -120,11 +120,15 @@ extension Parser {
         selections.records[open: index].range = range(from: start)
     }
 
-    /// A name in a selection, kept in the document's list of them: its position there.
+    /// A name in a selection: made from the source when asked for if it is short (no String is
+    /// kept), else kept in the document's list of names.
     @inline(__always)
-    mutating func parseSelectionName() throws(GraphQLError) -> Int32 {
-        let name = try parseName()
-        return selections.add(name)
+    mutating func parseSelectionName() throws(GraphQLError) -> NameReference {
+        let token = try expect(.name)
+        if token.end - token.start <= 15 && asciiStrings.layoutMatches {
+            return NameReference(range: token.range, index: -1)
+        }
+        return NameReference(range: token.range, index: selections.add(Name(text(of: token), range: token.range)))
     }
 
     /// Directives : Directive+ — of a selection, kept side by side in the document's list of them:
@@ -170,11 +174,11 @@ extension Parser {
         let hasTypeCondition = try expectOptionalKeyword("on")
         let index = selections.records.openCount
         if !hasTypeCondition && peek(.name) {
-            let name = try parseFragmentName()
-            selections.records.push(
-                SelectionNode(kind: .fragmentSpread, name: selections.add(name), range: SourceRange(start: start, end: start)))
+            if hasValue(lexer.token, "on") { throw unexpected() }  // FragmentName : Name but not `on`
+            let name = try parseSelectionName()
+            selections.records.push(SelectionNode(kind: .fragmentSpread, name: name, range: SourceRange(start: start, end: start)))
         } else {
-            let typeCondition = hasTypeCondition ? try parseSelectionName() : -1
+            let typeCondition = hasTypeCondition ? try parseSelectionName() : NameReference.none
             selections.records.push(
                 SelectionNode(kind: .inlineFragment, name: typeCondition, range: SourceRange(start: start, end: start)))
         }

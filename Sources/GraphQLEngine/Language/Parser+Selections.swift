@@ -12,9 +12,9 @@ struct SelectionBuilder: ~Copyable {
 
     /// The storage the document's selection sets refer to.
     @inline(__always)
-    mutating func documentStorage() -> SelectionStorage {
+    mutating func documentStorage(body: [UInt8]) -> SelectionStorage {
         if let storage { return storage }
-        let made = SelectionStorage()
+        let made = SelectionStorage(body: body)
         storage = made
         return made
     }
@@ -22,8 +22,6 @@ struct SelectionBuilder: ~Copyable {
     /// Keeps a name; its position.
     @inline(__always)
     mutating func add(_ name: Name) -> Int32 {
-        // Room for a few dozen names at once instead of doubling from one.
-        if names.isEmpty { names.reserveCapacity(32) }
         names.append(name)
         return Int32(names.count - 1)
     }

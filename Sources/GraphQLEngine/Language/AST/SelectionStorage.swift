@@ -1,6 +1,7 @@
 /// Every selection of one parsed document, held flat: each selection is a plain record in one
-/// array, a selection set's selections lie side by side in it, and names, fields' arguments and
-/// selections' directives sit in arrays of their own, found by position. A document of a hundred fields
+/// array, a selection set's selections lie side by side in it, and long names, fields' arguments
+/// and selections' directives sit in arrays of their own, found by position; a name of up to
+/// fifteen bytes is made from the source when asked for (no allocation, see ``ShortASCIIStrings``). A document of a hundred fields
 /// is then a handful of allocations instead of an array per selection set, and freeing it frees
 /// those few arrays instead of walking a tree of them.
 ///
@@ -14,13 +15,19 @@
 public final class SelectionStorage: @unchecked Sendable {
     /// The records, in memory the storage owns (handed over by the parser's ``RecordStacks``).
     private(set) var nodes = UnsafeMutableBufferPointer<SelectionNode>(start: nil, count: 0)
+    /// The names not made from the source (past fifteen bytes).
     private(set) var names: [Name] = []
+    /// The document's bytes, that short names are made from.
+    let body: [UInt8]
+    private let shortStrings = ShortASCIIStrings()
     /// Fields' arguments: a field's are side by side (``SelectionNode/arguments``).
     private(set) var arguments: [Argument] = []
     /// Selections' directives: a selection's are side by side (``SelectionNode/directives``).
     private(set) var directives: [Directive] = []
 
-    init() {}
+    init(body: [UInt8]) {
+        self.body = body
+    }
 
     deinit { nodes.deallocate() }
 
@@ -52,7 +59,11 @@ public final class SelectionStorage: @unchecked Sendable {
     }
 
     @inline(__always)
-    func name(_ index: Int32) -> Name { names[Int(index)] }
+    func name(_ reference: NameReference) -> Name {
+        if reference.index >= 0 { return names[Int(reference.index)] }
+        let range = reference.range
+        return Name(body.withUnsafeBufferPointer { shortStrings.string($0, from: range.start, to: range.end) }, range: range)
+    }
 
     @inline(__always)
     func arguments(of node: SelectionNode) -> ArraySlice<Argument> {
@@ -82,10 +93,10 @@ struct SelectionNode: Sendable, BitwiseCopyable {
 
     var kind: Kind
     var hasSelectionSet = false
-    /// A field's name, a spread's fragment name, an inline fragment's type condition (-1: none).
-    var name: Int32
-    /// A field's alias (-1: none).
-    var alias: Int32 = -1
+    /// A field's name, a spread's fragment name, an inline fragment's type condition (or none).
+    var name: NameReference
+    /// A field's alias (or none).
+    var alias = NameReference.none
     private var directiveStart: Int32 = 0
     private var directiveEnd: Int32 = 0
     private var argumentStart: Int32 = 0
@@ -95,7 +106,7 @@ struct SelectionNode: Sendable, BitwiseCopyable {
     var selectionSetRange = SourceRange(start: 0, end: 0)
     var range: SourceRange
 
-    init(kind: Kind, name: Int32, range: SourceRange) {
+    init(kind: Kind, name: NameReference, range: SourceRange) {
         self.kind = kind
         self.name = name
         self.range = range
@@ -118,6 +129,18 @@ struct SelectionNode: Sendable, BitwiseCopyable {
         get { childStart..<childEnd }
         set { (childStart, childEnd) = (newValue.lowerBound, newValue.upperBound) }
     }
+}
+
+/// A name in a selection record: where it lies in the source, and whether it is made from there
+/// (up to fifteen bytes) or kept in the storage's ``SelectionStorage/names``.
+struct NameReference: Sendable, BitwiseCopyable {
+    let range: SourceRange
+    /// A position in the storage's names; `-1`: made from the source; `-2`: no name.
+    let index: Int32
+
+    static let none = NameReference(range: SourceRange(start: 0, end: 0), index: -2)
+
+    var exists: Bool { index != -2 }
 }
 
 /// `{ selection… }`
@@ -167,7 +190,7 @@ public struct Field: Sendable {
 
     public var alias: Name? {
         let alias = node.alias
-        return alias < 0 ? nil : storage.name(alias)
+        return alias.exists ? storage.name(alias) : nil
     }
 
     public var name: Name { storage.name(node.name) }
@@ -180,7 +203,7 @@ public struct Field: Sendable {
     /// The key the field's value has in the response: its alias, else its name.
     public var responseKey: String {
         let node = self.node
-        return storage.name(node.alias < 0 ? node.name : node.alias).value
+        return storage.name(node.alias.exists ? node.alias : node.name).value
     }
 }
 
@@ -201,7 +224,7 @@ public struct InlineFragment: Sendable {
 
     public var typeCondition: NamedType? {
         let name = storage.node(index).name
-        return name < 0 ? nil : NamedType(name: storage.name(name))
+        return name.exists ? NamedType(name: storage.name(name)) : nil
     }
 
     public var directives: [Directive] { storage.directives(of: storage.node(index)) }
