@@ -13,7 +13,23 @@ final class PlanCache: Sendable {
     /// Most planned fields a shared plan may hold (abstract types multiply them).
     static let maxFields = 5_000
 
-    private let plans = Mutex<(built: [Int: SharedPlan], seen: Set<Int>)>(([:], []))
+    private let plans = Mutex<(built: [Int: SharedPlan], seen: SeenOperations)>(([:], SeenOperations()))
+
+    /// The operations executed once, keyed by where they start: the first kept apart, since most
+    /// documents have one operation, and a Set for it was an allocation per uncached request.
+    private struct SeenOperations {
+        private var first: Int?
+        private var others: Set<Int> = []
+
+        /// Records `key`; true when it had not been seen.
+        mutating func insert(_ key: Int) -> Bool {
+            guard let first else {
+                self.first = key
+                return true
+            }
+            return key != first && others.insert(key).inserted
+        }
+    }
 
     /// A plan tree nothing changes once built (see ``PlanCache``); nil when the operation's plan is not shared.
     private struct SharedPlan: @unchecked Sendable {
@@ -26,7 +42,7 @@ final class PlanCache: Sendable {
         let key = operation.range.start
         let found: SharedPlan?? = plans.withLock { plans in
             if let found = plans.built[key] { return .some(found) }
-            return plans.seen.insert(key).inserted ? .some(nil) : nil
+            return plans.seen.insert(key) ? .some(nil) : nil
         }
         switch found {
         case .some(.some(let shared)): return shared.root

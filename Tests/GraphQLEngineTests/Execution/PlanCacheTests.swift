@@ -44,6 +44,30 @@ import Testing
         #expect(Set(pets.subPlans.values.map(\.type.name)) == ["Dog", "Cat"])
     }
 
+    @Test func eachOperationOfADocumentIsSharedFromItsOwnSecondExecution() async throws {
+        let harness = try Self.harness()
+        let query = """
+            query A { pets { name } }
+            query B { owner(name: "Ada") { name } }
+            query C { pets { __typename } }
+            """
+        let prepared = harness.executor.prepare(query)
+        let operations = try ["A", "B", "C"].map { try #require(prepared.chosenOperation(named: $0)) }
+        var builds = 0
+        func root(_ index: Int) -> SelectionPlan? {
+            prepared.plans.root(of: operations[index]) {
+                builds += 1
+                return nil
+            }
+        }
+        // Seen once each (the first operation is kept apart from the others): nothing built.
+        for index in 0..<3 { #expect(root(index) == nil) }
+        #expect(builds == 0)
+        // The second time, each is built once; a third time builds nothing more.
+        for index in [1, 0, 2, 1, 0, 2] { _ = root(index) }
+        #expect(builds == 3)
+    }
+
     @Test func concurrentExecutionsShareOnePlan() async throws {
         let harness = try Self.harness()
         let query = "{ pets { name ... on Cat { lives } } }"
