@@ -107,15 +107,28 @@ extension Parser {
             } while try !expectOptional(.parenR)
             selections.records[open: index].arguments = first..<Int32(selections.arguments.count)
         }
+        try parseSelectionTail(at: index, from: start, selectionSet: .optional)
+    }
+
+    /// Whether a selection's directives are followed by a selection set.
+    enum SelectionSetAfterDirectives {
+        case none, optional, required
+    }
+
+    /// Directives? SelectionSet? — the rest of the selection whose open record is at `index`
+    /// (`start` is where it began), written into that record.
+    @inline(__always)
+    mutating func parseSelectionTail(
+        at index: Int, from start: Int, selectionSet: SelectionSetAfterDirectives
+    ) throws(GraphQLError) {
         if peek(.at) {
             let directives = try parseSelectionDirectives()
             selections.records[open: index].directives = directives
         }
-        if peek(.braceL) {
+        if selectionSet == .required || (selectionSet == .optional && peek(.braceL)) {
             let (children, range) = try parseSelections()
             selections.records[open: index].children = children
             selections.records[open: index].selectionSetRange = range
-            selections.records[open: index].hasSelectionSet = true
         }
         selections.records[open: index].range = range(from: start)
     }
@@ -135,7 +148,6 @@ extension Parser {
     /// where they lie there.
     @inline(__always)
     mutating func parseSelectionDirectives() throws(GraphQLError) -> Range<Int32> {
-        guard peek(.at) else { return 0..<0 }
         let first = Int32(selections.directives.count)
         while peek(.at) {
             let directive = try parseDirective(constant: false)
@@ -173,8 +185,9 @@ extension Parser {
         try expect(.spread)
         let hasTypeCondition = try expectOptionalKeyword("on")
         let index = selections.records.openCount
-        if !hasTypeCondition && peek(.name) {
-            if hasValue(lexer.token, "on") { throw unexpected() }  // FragmentName : Name but not `on`
+        // A name after `...` that is not `on` (which `expectOptionalKeyword` took) names a fragment.
+        let isSpread = !hasTypeCondition && peek(.name)
+        if isSpread {
             let name = try parseSelectionName()
             selections.records.push(SelectionNode(kind: .fragmentSpread, name: name, range: SourceRange(start: start, end: start)))
         } else {
@@ -182,17 +195,7 @@ extension Parser {
             selections.records.push(
                 SelectionNode(kind: .inlineFragment, name: typeCondition, range: SourceRange(start: start, end: start)))
         }
-        if peek(.at) {
-            let directives = try parseSelectionDirectives()
-            selections.records[open: index].directives = directives
-        }
-        if selections.records[open: index].kind == .inlineFragment {
-            let (children, range) = try parseSelections()
-            selections.records[open: index].children = children
-            selections.records[open: index].selectionSetRange = range
-            selections.records[open: index].hasSelectionSet = true
-        }
-        selections.records[open: index].range = range(from: start)
+        try parseSelectionTail(at: index, from: start, selectionSet: isSpread ? .none : .required)
     }
 
     /// FragmentDefinition : Description? fragment FragmentName TypeCondition Directives? SelectionSet

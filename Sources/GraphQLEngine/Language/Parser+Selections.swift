@@ -26,7 +26,6 @@ struct SelectionBuilder: ~Copyable {
         return Int32(names.count - 1)
     }
 
-
     /// Moves the open records from `first` on (a set that has closed) to the finished ones: where they lie now.
     @inline(__always)
     mutating func close(from first: Int) -> Range<Int32> {

@@ -1,9 +1,9 @@
 /// Every selection of one parsed document, held flat: each selection is a plain record in one
 /// array, a selection set's selections lie side by side in it, and long names, fields' arguments
 /// and selections' directives sit in arrays of their own, found by position; a name of up to
-/// fifteen bytes is made from the source when asked for (no allocation, see ``ShortASCIIStrings``). A document of a hundred fields
-/// is then a handful of allocations instead of an array per selection set, and freeing it frees
-/// those few arrays instead of walking a tree of them.
+/// fifteen bytes is made from the source when asked for (no allocation, see ``ShortASCIIStrings``).
+/// A document of a hundred fields is then a handful of allocations instead of an array per
+/// selection set, and freeing it frees those few arrays instead of walking a tree of them.
 ///
 /// ``SelectionSet``, ``Field``, ``FragmentSpread`` and ``InlineFragment`` are views: a reference
 /// to this storage and a position, their parts read from the records when asked for.
@@ -92,7 +92,6 @@ struct SelectionNode: Sendable, BitwiseCopyable {
     }
 
     var kind: Kind
-    var hasSelectionSet = false
     /// A field's name, a spread's fragment name, an inline fragment's type condition (or none).
     var name: NameReference
     /// A field's alias (or none).
@@ -103,6 +102,7 @@ struct SelectionNode: Sendable, BitwiseCopyable {
     private var argumentEnd: Int32 = 0
     private var childStart: Int32 = 0
     private var childEnd: Int32 = 0
+    /// Where its selection set lies: empty when it has none (a set spans at least `{` and `}`).
     var selectionSetRange = SourceRange(start: 0, end: 0)
     var range: SourceRange
 
@@ -123,6 +123,8 @@ struct SelectionNode: Sendable, BitwiseCopyable {
         get { directiveStart..<directiveEnd }
         set { (directiveStart, directiveEnd) = (newValue.lowerBound, newValue.upperBound) }
     }
+
+    var hasSelectionSet: Bool { selectionSetRange.end > selectionSetRange.start }
 
     /// The selections of its selection set, when it has one.
     var children: Range<Int32> {
