@@ -65,6 +65,30 @@ struct StringLiteralTests {
         }
     }
 
+    @Test("a value that is its source's bytes as they stand is the same node as one cooked: value, kind, equality, hash")
+    func borrowedValues() throws {
+        let text = "type T {\n  \"\"\"\n  One line, é 😀.\n  \"\"\"\n  a: Int\n  \"plain\" b: Int\n  \"\"\"\n  two\n    lines\n  \"\"\"\n  c: Int\n}"
+        let document = try Parser.parse(text, options: .trusted)
+        guard case .type(.object(let type)) = document.definitions.first else {
+            Issue.record("expected an object type")
+            return
+        }
+        let descriptions = type.fields.map(\.description)
+        #expect(descriptions.map { $0?.value } == ["One line, é 😀.", "plain", "two\n  lines"])
+        #expect(descriptions.map { $0?.block } == [true, false, true])
+        for case let description? in descriptions {
+            let cooked = StringValue(value: description.value, block: description.block, range: description.range)
+            #expect(description == cooked)
+            #expect(description.hashValue == cooked.hashValue)
+            var renamed = description
+            renamed.value = "changed"
+            #expect(renamed.value == "changed" && renamed.block == description.block && renamed != description)
+            var flipped = description
+            flipped.block.toggle()
+            #expect(flipped.value == description.value && flipped.block != description.block && flipped != description)
+        }
+    }
+
     @Test("BlockStringValue() on raw lines")
     func dedentLines() {
         #expect(BlockString.dedent(lines: ["", "  Hello,", "    World!", "", "  Yours,", "    GraphQL.", ""]) == "Hello,\n  World!\n\nYours,\n  GraphQL.")

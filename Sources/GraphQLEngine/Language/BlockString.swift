@@ -86,19 +86,19 @@ public enum BlockString {
             if lineCount != 0 { commonIndent = min(commonIndent, index - line.lowerBound) }
         }
 
-        /// The value: the lines from the first to the last non-blank one, each but the block's
+        /// The value (the source's bytes when it is one line as it stands there): the lines from the first to the last non-blank one, each but the block's
         /// first line without the common indentation (or all its own, when shorter), joined by `\n`;
         /// with `\"""` written as `"""` when `unescaping` (an escape changes no indentation).
-        func value(of bytes: UnsafeBufferPointer<UInt8>, unescaping: Bool) -> String {
-            guard firstLine >= 0 else { return "" }
+        func value(of bytes: UnsafeBufferPointer<UInt8>, unescaping: Bool) -> StringContent {
+            guard firstLine >= 0 else { return .cooked("") }
             if firstLine == lastLine && !unescaping {
                 // A lone non-blank line after the first is the only one setting the common indentation.
                 let from = firstLine == 0 ? contentStart : contentStart + commonIndent
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<contentEnd]), as: UTF8.self)
+                return .bytes(SourceRange(start: from, end: contentEnd))
             }
             // Line terminators become one `\n` each, and indentation and escapes only remove bytes:
             // the value is never longer than its lines in the source.
-            return String(unsafeUninitializedCapacity: contentEnd - contentStart) { output in
+            return .cooked(String(unsafeUninitializedCapacity: contentEnd - contentStart) { output in
                 guard let target = output.baseAddress else { return 0 }
                 var written = 0
                 var position = contentStart
@@ -114,7 +114,7 @@ public enum BlockString {
                     position = end + (bytes[end] == 0x0D && bytes[end + 1] == 0x0A ? 2 : 1)
                     line += 1
                 }
-            }
+            })
         }
 
         /// Copies `range` of `bytes` to `target`, each `\"""` as `"""` when `unescaping`; answers

@@ -2,8 +2,7 @@
 /// the way graphql-js's lexer does: so a bad character is reported when the parser reaches
 /// the token before it, and errors come in the same order as graphql-js's.
 ///
-/// Tokens are byte offsets only; a string token's cooked value is kept beside it
-/// (``value(of:)``). The scanning itself is ``TokenReader``'s.
+/// Tokens are byte offsets only; a string token's value is kept beside it (``content(of:)``). The scanning itself is ``TokenReader``'s.
 struct Lexer {
     let reader: TokenReader
     let source: Source
@@ -13,9 +12,9 @@ struct Lexer {
     private(set) var lastTokenEnd: Int = 0
     /// The next token when ``lookahead()`` has read it (`<SOF>` when it has not).
     private var lookaheadToken = Token(kind: .startOfFile, start: 0, end: 0)
-    /// The cooked values of the current and the lookahead token, when they are strings.
-    private var tokenValue: String?
-    private var lookaheadValue: String?
+    /// The values of the current and the lookahead token, when they are strings.
+    private var tokenValue: StringContent?
+    private var lookaheadValue: StringContent?
 
     init(source: Source, bytes: UnsafeBufferPointer<UInt8>) {
         self.reader = TokenReader(bytes: bytes)
@@ -56,12 +55,17 @@ struct Lexer {
         return lookaheadToken
     }
 
-    /// The cooked value of a string or block string token that is current or the lookahead.
-    func value(of token: Token) -> String? {
+    /// The value of a string or block string token that is current or the lookahead.
+    func content(of token: Token) -> StringContent? {
         guard token.kind.isString else { return nil }
         if token.start == self.token.start { return tokenValue }
         if token.start == lookaheadToken.start && lookaheadToken.kind != .startOfFile { return lookaheadValue }
         return nil
+    }
+
+    /// The cooked value of a string or block string token that is current or the lookahead.
+    func value(of token: Token) -> String? {
+        content(of: token)?.string(in: bytes)
     }
 
     /// Every token of a source, up to and including `<EOF>`, with the cooked value of each

@@ -272,8 +272,13 @@ public struct Parser: ~Copyable {
 
     mutating func parseStringLiteral() throws(GraphQLError) -> StringValue {
         let token = lexer.token
-        let value = lexer.value(of: token) ?? ""
+        let content = lexer.content(of: token)
         try advance()
-        return StringValue(value: value, block: token.kind == .blockString, range: token.range)
+        let block = token.kind == .blockString
+        switch content {
+        case .bytes(let bytes): return StringValue(source: lexer.source.body, bytes: bytes, block: block, range: token.range)
+        case .cooked(let value): return StringValue(value: value, block: block, range: token.range)
+        case nil: return StringValue(value: "", block: block, range: token.range)
+        }
     }
 }

@@ -1,7 +1,7 @@
 extension TokenReader {
     /// `"…"`: a string on one line, escapes cooked (`\n`, `\uXXXX`, `\u{…}`, surrogate pairs).
     @inline(never)  // kept out of readToken, whose frame stays small for the common tokens
-    func readString(from start: Int, value: inout String?) throws(LexicalError) -> Token {
+    func readString(from start: Int, value: inout StringContent?) throws(LexicalError) -> Token {
         let count = bytes.count
         var position = start + 1
         var chunkStart = position
@@ -11,9 +11,9 @@ extension TokenReader {
             if code == 0x22 {  // closing quote
                 if var buffer = cooked {
                     buffer.append(contentsOf: bytes[chunkStart..<position])
-                    value = String(decoding: buffer, as: UTF8.self)
+                    value = .cooked(String(decoding: buffer, as: UTF8.self))
                 } else {
-                    value = String(decoding: UnsafeBufferPointer(rebasing: bytes[chunkStart..<position]), as: UTF8.self)
+                    value = .bytes(SourceRange(start: chunkStart, end: position))
                 }
                 return Token(kind: .string, start: start, end: position + 1)
             }
@@ -126,7 +126,7 @@ extension TokenReader {
     /// (``BlockString/Dedent``), so the value is copied once, straight from the source (escapes
     /// unescaped on the way), and no line is stored.
     @inline(never)
-    func readBlockString(from start: Int, value: inout String?) throws(LexicalError) -> Token {
+    func readBlockString(from start: Int, value: inout StringContent?) throws(LexicalError) -> Token {
         let count = bytes.count
         var position = start + 3
         var lineStart = position

@@ -20,9 +20,9 @@ struct TokenReader {
         LexicalError(position: position, description: description)
     }
 
-    /// Reads the token that starts at or after `start` (past ignored bytes). A string's cooked
-    /// value goes to `value`.
-    func readToken(from start: Int, value: inout String?) throws(LexicalError) -> Token {
+    /// Reads the token that starts at or after `start` (past ignored bytes). A string's value
+    /// goes to `value`.
+    func readToken(from start: Int, value: inout StringContent?) throws(LexicalError) -> Token {
         let count = bytes.count
         var position = start
         while position < count {
