@@ -100,6 +100,8 @@ extension Parser {
             selections.records[open: index].name = name
         }
         if try expectOptional(.parenL) {
+            // Room for a document's usual few arguments at once, instead of a doubling per few.
+            if selections.arguments.capacity == 0 { selections.arguments.reserveCapacity(16) }
             let first = Int32(selections.arguments.count)
             repeat {
                 let argument = try parseArgument(constant: false)
@@ -148,6 +150,7 @@ extension Parser {
     /// where they lie there.
     @inline(__always)
     mutating func parseSelectionDirectives() throws(GraphQLError) -> Range<Int32> {
+        if selections.directives.capacity == 0 { selections.directives.reserveCapacity(8) }
         let first = Int32(selections.directives.count)
         while peek(.at) {
             let directive = try parseDirective(constant: false)

@@ -43,6 +43,7 @@ extension Parser {
         let start = lexer.token.start
         try expect(.bracketL)
         var values: [Value] = []
+        if !peek(.bracketR) { values.reserveCapacity(4) }  // one allocation for a short list, not one per doubling
         while try !expectOptional(.bracketR) {
             values.append(try parseValue(constant: constant))
         }
@@ -56,6 +57,7 @@ extension Parser {
         let start = lexer.token.start
         try expect(.braceL)
         var fields: [ObjectField] = []
+        if !peek(.braceR) { fields.reserveCapacity(4) }
         while try !expectOptional(.braceR) {
             let fieldStart = lexer.token.start
             let name = try parseName()
