@@ -30,6 +30,11 @@ let package = Package(
             dependencies: ["BenchSupport", .product(name: "GraphQLEngine", package: rootIdentity)],
             path: "Tools/ParseInstructions"
         ),
+        .executableTarget(
+            name: "ExecutionProfile",
+            dependencies: [.product(name: "GraphQLEngine", package: rootIdentity)],
+            path: "Tools/ExecutionProfile"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
