@@ -25,6 +25,11 @@ struct ResultWriter {
     var writer: JSONWriter
 
     mutating func write(_ slots: [ResultSlot], at index: Int) {
+        // Read in place: a copy of each slot would retain (and release) its plan or string.
+        slots.withUnsafeBufferPointer { write($0, at: index) }
+    }
+
+    private mutating func write(_ slots: UnsafeBufferPointer<ResultSlot>, at index: Int) {
         switch slots[index] {
         case .null, .pending: writer.appendNull()
         case .bool(let bool): writer.appendBool(bool)
