@@ -261,6 +261,9 @@ final class Execution {
         pendingSteps.append(contentsOf: self.path)
         let chain = pendingLinks.count..<pendingLinks.count + self.chain.count
         pendingLinks.append(contentsOf: self.chain)
+        // A level starts with room for sixteen fields instead of growing from one: each doubling
+        // reallocated and copied these large records (retaining what each holds).
+        if pending.capacity == 0 { pending.reserveCapacity(16) }
         pending.append(Pending(resolve: resolve, input: input, slot: slot, field: field, path: path, chain: chain))
     }
 
