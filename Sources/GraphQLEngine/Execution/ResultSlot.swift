@@ -25,34 +25,37 @@ struct ResultWriter {
     var writer: JSONWriter
 
     mutating func write(_ slots: [ResultSlot], at index: Int) {
-        // Read in place: a copy of each slot would retain (and release) its plan or string.
-        slots.withUnsafeBufferPointer { write($0, at: index) }
+        // Slots read where they lie (a copy would retain and release each plan or string), their
+        // JSON gathered in a stack chunk.
+        slots.withUnsafeBufferPointer { slots in
+            JSONChunk.withChunk(into: &writer) { chunk in Self.write(slots, at: index, to: &chunk) }
+        }
     }
 
-    private mutating func write(_ slots: UnsafeBufferPointer<ResultSlot>, at index: Int) {
+    private static func write(_ slots: UnsafeBufferPointer<ResultSlot>, at index: Int, to chunk: inout JSONChunk) {
         switch slots[index] {
-        case .null, .pending: writer.appendNull()
-        case .bool(let bool): writer.appendBool(bool)
-        case .int(let int): writer.appendInt(int)
-        case .double(let double): writer.appendDouble(double)
-        case .string(let string): writer.appendString(string)
-        case .value(let value): writer.appendValue(value)
+        case .null, .pending: chunk.appendNull()
+        case .bool(let bool): chunk.appendBool(bool)
+        case .int(let int): chunk.appendInt(int)
+        case .double(let double): chunk.appendDouble(double)
+        case .string(let string): chunk.appendString(string)
+        case .value(let value): chunk.appendValue(value)
         case .object(let plan, let first):
-            writer.append(123)
+            chunk.append(123)
             let first = Int(first)
             for offset in 0..<plan.fields.count {
-                plan.writeKey(at: offset, to: &writer)
-                write(slots, at: first + offset)
+                plan.writeKey(at: offset, to: &chunk)
+                write(slots, at: first + offset, to: &chunk)
             }
-            writer.append(125)
+            chunk.append(125)
         case .list(let first, let count):
-            writer.append(91)
+            chunk.append(91)
             let first = Int(first)
             for offset in 0..<Int(count) {
-                if offset > 0 { writer.append(44) }
-                write(slots, at: first + offset)
+                if offset > 0 { chunk.append(44) }
+                write(slots, at: first + offset, to: &chunk)
             }
-            writer.append(93)
+            chunk.append(93)
         }
     }
 

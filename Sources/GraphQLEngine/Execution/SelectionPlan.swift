@@ -24,7 +24,7 @@ final class SelectionPlan {
 
     /// Writes the bytes that go before field `index`'s value.
     @inline(__always)
-    func writeKey(at index: Int, to writer: inout JSONWriter) {
+    func writeKey(at index: Int, to writer: inout JSONChunk) {
         let field = fields[index]
         keyBytes.withUnsafeBufferPointer { bytes in
             writer.appendRaw(UnsafeBufferPointer(rebasing: bytes[field.keyStart..<field.keyEnd]))

@@ -22,27 +22,82 @@ public struct JSONWriter: Sendable {
             bytes.append(48 + UInt8(value))
             return
         }
-        // Digits written backwards into a 20-byte stack buffer (Int.min has 19 digits and a sign).
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = 48 + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                start -= 1
-                digits[start] = 45
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxIntLength) { digits in
+            guard let target = digits.baseAddress else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: target, count: Self.writeInt(value, to: target)))
         }
+    }
+
+    /// The most bytes an Int takes (Int.min has 19 digits and a sign).
+    static let maxIntLength = 20
+
+    /// Writes `value`'s digits (and sign) at `target`, which has room for ``maxIntLength`` bytes;
+    /// returns how many it wrote.
+    @inline(__always)
+    static func writeInt(_ value: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        var magnitude = value.magnitude
+        var length = value < 0 ? 1 : 0
+        var rest = magnitude / 10
+        length += 1
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        if value < 0 { target[0] = 45 }
+        var position = length
+        repeat {
+            position -= 1
+            target[position] = 48 + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return length
     }
 
     /// A double as JavaScript prints it; non-finite numbers become `null`, as `JSON.stringify` does.
     public mutating func appendDouble(_ value: Double) {
         guard value.isFinite else { return appendNull() }
         bytes.append(contentsOf: JavaScriptNumber.string(value).utf8)
+    }
+
+    /// `utf8` in double quotes with JSON escapes, written at `target`, which has room for two bytes
+    /// and six for each byte of `utf8`; returns how many it wrote.
+    static func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        target[0] = 34
+        var written = 1
+        for byte in utf8 {
+            if byte >= 0x20 && byte != 34 && byte != 92 {
+                target[written] = byte
+                written += 1
+            } else {
+                written += writeEscape(byte, to: target + written)
+            }
+        }
+        target[written] = 34
+        return written + 1
+    }
+
+    /// The JSON escape of a byte that needs one (a quote, a backslash, a control character),
+    /// written at `target` (room for six bytes); returns its length.
+    @inline(__always)
+    static func writeEscape(_ byte: UInt8, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        target[0] = 92
+        switch byte {
+        case 34: target[1] = 34
+        case 92: target[1] = 92
+        case 8: target[1] = UInt8(ascii: "b")
+        case 12: target[1] = UInt8(ascii: "f")
+        case 10: target[1] = UInt8(ascii: "n")
+        case 13: target[1] = UInt8(ascii: "r")
+        case 9: target[1] = UInt8(ascii: "t")
+        default:
+            target[1] = UInt8(ascii: "u")
+            target[2] = 48
+            target[3] = 48
+            target[4] = hexDigit(byte >> 4)
+            target[5] = hexDigit(byte & 15)
+            return 6
+        }
+        return 2
     }
 
     /// A string in double quotes with JSON escapes.
@@ -56,17 +111,9 @@ public struct JSONWriter: Sendable {
                 if byte >= 0x20 && byte != 34 && byte != 92 { continue }
                 if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
                 start = index + 1
-                bytes.append(92)
-                switch byte {
-                case 34: bytes.append(34)
-                case 92: bytes.append(92)
-                case 8: bytes.append(UInt8(ascii: "b"))
-                case 12: bytes.append(UInt8(ascii: "f"))
-                case 10: bytes.append(UInt8(ascii: "n"))
-                case 13: bytes.append(UInt8(ascii: "r"))
-                case 9: bytes.append(UInt8(ascii: "t"))
-                default:
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), 48, 48, Self.hexDigit(byte >> 4), Self.hexDigit(byte & 15)])
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { escape in
+                    guard let target = escape.baseAddress else { return }
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: target, count: Self.writeEscape(byte, to: target)))
                 }
             }
             if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
