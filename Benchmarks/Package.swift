@@ -19,7 +19,9 @@ let package = Package(
     ],
     targets: [
         // Input locations shared by the benchmark executables.
-        .target(name: "BenchSupport", path: "Benchmarks/BenchSupport"),
+        .target(
+            name: "BenchSupport", dependencies: [.product(name: "GraphQLEngine", package: rootIdentity)],
+            path: "Benchmarks/BenchSupport"),
         benchmark("ParserBenchmarks"),
         benchmark("ValidationBenchmarks"),
         benchmark("ExecutionBenchmarks"),
@@ -32,7 +34,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ExecutionProfile",
-            dependencies: [.product(name: "GraphQLEngine", package: rootIdentity)],
+            dependencies: ["BenchSupport", .product(name: "GraphQLEngine", package: rootIdentity)],
             path: "Tools/ExecutionProfile"
         ),
     ],

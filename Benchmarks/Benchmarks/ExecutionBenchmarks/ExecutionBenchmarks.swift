@@ -70,40 +70,17 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // 10 × 10 × 10 nested lists.
-    let nestedSDL = "type Query { items: [A] } type A { id: Int, children: [B] } type B { id: Int, children: [C] } type C { id: Int, name: String }"
-    let nestedQuery = "{ items { id children { id children { id name } } } }"
-    @Sendable func children(of id: Int) -> Resolved { .list((0..<10).map { .value(["id": .int(id * 10 + $0), "name": "n"]) }) }
-    @Sendable func parentID(_ input: FieldInput) -> Int {
-        if case .value(let data) = input.source, case .int(let id)? = data["id"] { return id }
-        return 0
-    }
-    var sync = Resolvers(defaultResolution: .everywhere)
-    sync.field("Query.items") { _ in children(of: 0) }
-    sync.field("A.children") { input in children(of: parentID(input)) }
-    sync.field("B.children") { input in children(of: parentID(input)) }
-    measure("nested-10x10x10-sync", executor(nestedSDL, sync), nestedQuery)
+    let nestedSDL = NestedLists.sdl
+    let nestedQuery = NestedLists.query
+    measure("nested-10x10x10-sync", executor(nestedSDL, NestedLists.resolvers(.sync)), nestedQuery)
     var nestedDocumentOnly = ExecutorConfiguration(limits: .unlimited)
     nestedDocumentOnly.sharesPlans = false
-    measure("nested-10x10x10-sync-document-cached", executor(nestedSDL, sync, nestedDocumentOnly), nestedQuery)
-    measure("nested-10x10x10-sync-cached", executor(nestedSDL, sync, ExecutorConfiguration(limits: .unlimited)), nestedQuery)
-
-    var suspending = Resolvers(defaultResolution: .everywhere)
-    suspending.field("Query.items") { _ in await Task.yield(); return children(of: 0) }
-    suspending.field("A.children") { input in await Task.yield(); return children(of: parentID(input)) }
-    suspending.field("B.children") { input in await Task.yield(); return children(of: parentID(input)) }
-    measure("nested-10x10x10-async", executor(nestedSDL, suspending), nestedQuery)
-
-    var batched = Resolvers(defaultResolution: .everywhere)
-    @Sendable func load(_ input: FieldInput) async throws -> Resolved {
-        let loader = input.request.loader("children") { (ids: [Int]) -> [Result<Resolved, any Error>] in
-            ids.map { .success(children(of: $0)) }
-        }
-        return try await loader.load(parentID(input))
-    }
-    batched.field("Query.items") { input in try await load(input) }
-    batched.field("A.children") { input in try await load(input) }
-    batched.field("B.children") { input in try await load(input) }
-    measure("nested-10x10x10-dataloader", executor(nestedSDL, batched), nestedQuery)
+    measure("nested-10x10x10-sync-document-cached", executor(nestedSDL, NestedLists.resolvers(.sync), nestedDocumentOnly), nestedQuery)
+    measure(
+        "nested-10x10x10-sync-cached", executor(nestedSDL, NestedLists.resolvers(.sync), ExecutorConfiguration(limits: .unlimited)),
+        nestedQuery)
+    measure("nested-10x10x10-async", executor(nestedSDL, NestedLists.resolvers(.async)), nestedQuery)
+    measure("nested-10x10x10-dataloader", executor(nestedSDL, NestedLists.resolvers(.dataloader)), nestedQuery)
 
     registerGraphQLSwiftCases(introspectionQuery: BenchInputs.introspection, githubSDL: BenchInputs.input("github-schema.graphql"))
 }

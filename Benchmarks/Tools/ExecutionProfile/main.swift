@@ -1,41 +1,21 @@
 /// The 10 × 10 × 10 nested-lists request of the execution benchmarks (synchronous, suspending or
 /// DataLoader resolvers) run N times in one process, outside the benchmark harness: p25 and p50 per
 /// request, and a process to put under `perf record`. Usage: ExecutionProfile sync|async|dataloader [N]
-import GraphQLEngine
+import BenchSupport
 import Foundation
+import GraphQLEngine
 
-let nestedSDL = "type Query { items: [A] } type A { id: Int, children: [B] } type B { id: Int, children: [C] } type C { id: Int, name: String }"
-let nestedQuery = "{ items { id children { id children { id name } } } }"
-@Sendable func children(of id: Int) -> Resolved { .list((0..<10).map { .value(["id": .int(id * 10 + $0), "name": "n"]) }) }
-@Sendable func parentID(_ input: FieldInput) -> Int {
-    if case .value(let data) = input.source, case .int(let id)? = data["id"] { return id }
-    return 0
+guard CommandLine.arguments.count > 1, let resolution = NestedLists.Resolution(rawValue: CommandLine.arguments[1]) else {
+    print("usage: ExecutionProfile sync|async|dataloader [N]")
+    exit(2)
 }
-var sync = Resolvers(defaultResolution: .everywhere)
-sync.field("Query.items") { _ in children(of: 0) }
-sync.field("A.children") { input in children(of: parentID(input)) }
-sync.field("B.children") { input in children(of: parentID(input)) }
-var suspending = Resolvers(defaultResolution: .everywhere)
-suspending.field("Query.items") { _ in await Task.yield(); return children(of: 0) }
-suspending.field("A.children") { input in await Task.yield(); return children(of: parentID(input)) }
-suspending.field("B.children") { input in await Task.yield(); return children(of: parentID(input)) }
-var batched = Resolvers(defaultResolution: .everywhere)
-@Sendable func load(_ input: FieldInput) async throws -> Resolved {
-    let loader = input.request.loader("children") { (ids: [Int]) -> [Result<Resolved, any Error>] in
-        ids.map { .success(children(of: $0)) }
-    }
-    return try await loader.load(parentID(input))
-}
-batched.field("Query.items") { input in try await load(input) }
-batched.field("A.children") { input in try await load(input) }
-batched.field("B.children") { input in try await load(input) }
-
-let which = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "sync"
 let count = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 1000 : 1000
-let resolvers = which == "async" ? suspending : which == "dataloader" ? batched : sync
-let schema = try SchemaBuilder.build(sdl: nestedSDL)
-let executor = Executor(try ExecutableSchema(schema, resolvers: resolvers), configuration: ExecutorConfiguration(limits: .unlimited, documentCacheCapacity: 0))
-let request = GraphQLRequest(query: nestedQuery)
+let schema = try SchemaBuilder.build(sdl: NestedLists.sdl)
+let executor = Executor(
+    try ExecutableSchema(schema, resolvers: NestedLists.resolvers(resolution)),
+    configuration: ExecutorConfiguration(limits: .unlimited, documentCacheCapacity: 0))
+let request = GraphQLRequest(query: NestedLists.query)
+// In a task of its own, as the benchmark harness runs requests (top-level code is on the main actor).
 let times = await Task.detached {
     var times: [Double] = []
     let clock = ContinuousClock()
@@ -48,4 +28,4 @@ let times = await Task.detached {
     }
     return times.sorted()
 }.value
-print(which, "p25", Int(times[times.count / 4]), "p50", Int(times[times.count / 2]), "µs")
+print(resolution.rawValue, "p25", Int(times[times.count / 4]), "p50", Int(times[times.count / 2]), "µs")
