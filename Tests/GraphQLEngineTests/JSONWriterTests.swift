@@ -52,7 +52,7 @@ struct JSONChunkTests {
             .list([.int(1), .string("x")]), .object(["k": .string("v\n")]),
         ]
         let expected = pieces.map { reference([$0]) + "," }.joined()
-        for capacity in [20, 21, 64, 4096] {
+        for capacity in [20, 21, 64, 1024] {
             #expect(chunked(pieces, capacity: capacity) == expected, "capacity \(capacity)")
             #expect(chunked(pieces, capacity: capacity, after: "{\"data\":") == "{\"data\":" + expected, "capacity \(capacity)")
         }

@@ -11,8 +11,9 @@ struct JSONChunk: ~Copyable {
     private var count = 0
 
     /// Runs `body` with a chunk of `capacity` stack bytes in front of `writer`, which has everything
-    /// written when it returns.
-    static func withChunk(into writer: inout JSONWriter, capacity: Int = 4096, _ body: (inout JSONChunk) -> Void) {
+    /// written when it returns. (Up to 1 KiB the standard library takes the bytes from the stack
+    /// unconditionally; past it, it may allocate them.)
+    static func withChunk(into writer: inout JSONWriter, capacity: Int = 1024, _ body: (inout JSONChunk) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             // The writer's bytes move into the chunk and back (a copy would make appends copy them).
             var chunk = JSONChunk(buffer: buffer)
