@@ -67,8 +67,7 @@ struct JSONChunk: ~Copyable {
     mutating func appendBool(_ value: Bool) { value ? appendASCII("true") : appendASCII("false") }
 
     mutating func appendInt(_ value: Int) {
-        _ = makeRoom(JSONWriter.maxIntLength)
-        guard let target = buffer.baseAddress else { return writer.appendInt(value) }
+        guard makeRoom(JSONWriter.maxIntLength), let target = buffer.baseAddress else { return writer.appendInt(value) }
         count += JSONWriter.writeInt(value, to: target + count)
     }
 
