@@ -2,7 +2,8 @@
 /// the way graphql-js's lexer does: so a bad character is reported when the parser reaches
 /// the token before it, and errors come in the same order as graphql-js's.
 ///
-/// Tokens are byte offsets only; a string token's value is kept beside it (``content(of:)``). The scanning itself is ``TokenReader``'s.
+/// Tokens are byte offsets only; a string token's value is kept beside it (``content(of:)``).
+/// The scanning itself is ``TokenReader``'s.
 struct Lexer {
     let reader: TokenReader
     let source: Source
