@@ -51,6 +51,10 @@ struct JSONChunkTests {
             .string(""), .string("plain"), .string("quote \" backslash \\ tab \t nul \u{0} unit \u{1F}"), .string(long),
             .list([.int(1), .string("x")]), .object(["k": .string("v\n")]),
         ]
+        // The writer escapes through a chunk too: its strings are checked against JSON.stringify's text.
+        #expect(reference([.string("quote \" backslash \\ tab \t nul \u{0} unit \u{1F} é😀")])
+            == #""quote \" backslash \\ tab \t nul \u0000 unit \u001f é😀""#)
+        #expect(reference([.string(long)]) == "\"" + String(repeating: #"ab\"c\\\n\u0001é😀"#, count: 40) + "\"")
         let expected = pieces.map { reference([$0]) + "," }.joined()
         for capacity in [20, 21, 64, 1024] {
             #expect(chunked(pieces, capacity: capacity) == expected, "capacity \(capacity)")

@@ -1,7 +1,8 @@
 /// JSON written into a small fixed buffer and handed to a ``JSONWriter`` in runs: a response's
 /// many small pieces (keys, numbers, short strings) then cost a bounds check each instead of an
-/// array append each (a call, a uniqueness check, a capacity check). Pieces that do not fit in the
-/// buffer, and the rare kinds (doubles, custom scalars' JSON), go to the writer directly.
+/// array append each (a call, a uniqueness check, a capacity check). Strings are escaped straight
+/// into it, a piece at a time; raw runs larger than it, and the rare kinds (doubles, custom
+/// scalars' JSON), go to the writer directly.
 ///
 /// The buffer is on the stack for the length of ``withChunk(into:capacity:_:)``, which hands the
 /// last run over before it returns.
@@ -14,6 +15,7 @@ struct JSONChunk: ~Copyable {
     /// written when it returns. (Up to 1 KiB the standard library takes the bytes from the stack
     /// unconditionally; past it, it may allocate them.)
     static func withChunk(into writer: inout JSONWriter, capacity: Int = 1024, _ body: (inout JSONChunk) -> Void) {
+        precondition(capacity >= JSONWriter.maxIntLength, "a chunk holds at least the longest integer")
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             // The writer's bytes move into the chunk and back (a copy would make appends copy them).
             var chunk = JSONChunk(buffer: buffer)
@@ -67,7 +69,8 @@ struct JSONChunk: ~Copyable {
     mutating func appendBool(_ value: Bool) { value ? appendASCII("true") : appendASCII("false") }
 
     mutating func appendInt(_ value: Int) {
-        guard makeRoom(JSONWriter.maxIntLength), let target = buffer.baseAddress else { return writer.appendInt(value) }
+        _ = makeRoom(JSONWriter.maxIntLength)  // true: a chunk holds the longest integer
+        guard let target = buffer.baseAddress else { return }
         count += JSONWriter.writeInt(value, to: target + count)
     }
 
@@ -81,12 +84,32 @@ struct JSONChunk: ~Copyable {
         writer.appendValue(value)
     }
 
-    /// A string in double quotes with JSON escapes.
+    /// A string in double quotes with JSON escapes, escaped straight into the chunk: at once when
+    /// it fits at six bytes a byte (the longest escape), else in pieces that do.
     mutating func appendString(_ string: String) {
-        // Quotes, and at most six bytes (`\u001F`) for each byte of the string.
-        guard makeRoom(2 + 6 * string.utf8.count), let base = buffer.baseAddress else { return writer.appendString(string) }
-        let target = base + count
         var string = string
-        count += string.withUTF8 { JSONWriter.writeQuoted($0, to: target) }
+        if makeRoom(2 + 6 * string.utf8.count), let base = buffer.baseAddress {
+            let target = base + count
+            count += string.withUTF8 { utf8 in
+                target[0] = 34
+                let end = 1 + JSONWriter.writeEscaped(utf8, to: target + 1)
+                target[end] = 34
+                return end + 1
+            }
+            return
+        }
+        append(34)
+        string.withUTF8 { utf8 in
+            let piece = buffer.count / 6
+            var start = 0
+            while start < utf8.count {
+                let end = min(start + piece, utf8.count)
+                _ = makeRoom(6 * (end - start))  // true: a piece fits the chunk
+                guard let base = buffer.baseAddress else { return }
+                count += JSONWriter.writeEscaped(UnsafeBufferPointer(rebasing: utf8[start..<end]), to: base + count)
+                start = end
+            }
+        }
+        append(34)
     }
 }

@@ -59,11 +59,10 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: JavaScriptNumber.string(value).utf8)
     }
 
-    /// `utf8` in double quotes with JSON escapes, written at `target`, which has room for two bytes
-    /// and six for each byte of `utf8`; returns how many it wrote.
-    static func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) -> Int {
-        target[0] = 34
-        var written = 1
+    /// `utf8` with JSON escapes (no quotes), written at `target`, which has room for six bytes for
+    /// each byte of `utf8` (the longest escape, `\u001F`); returns how many it wrote.
+    static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        var written = 0
         for byte in utf8 {
             if byte >= 0x20 && byte != 34 && byte != 92 {
                 target[written] = byte
@@ -72,14 +71,13 @@ public struct JSONWriter: Sendable {
                 written += writeEscape(byte, to: target + written)
             }
         }
-        target[written] = 34
-        return written + 1
+        return written
     }
 
     /// The JSON escape of a byte that needs one (a quote, a backslash, a control character),
     /// written at `target` (room for six bytes); returns its length.
     @inline(__always)
-    static func writeEscape(_ byte: UInt8, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    private static func writeEscape(_ byte: UInt8, to target: UnsafeMutablePointer<UInt8>) -> Int {
         target[0] = 92
         switch byte {
         case 34: target[1] = 34
@@ -100,25 +98,9 @@ public struct JSONWriter: Sendable {
         return 2
     }
 
-    /// A string in double quotes with JSON escapes.
+    /// A string in double quotes with JSON escapes (escaped in a stack chunk, see ``JSONChunk``).
     public mutating func appendString(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
-            bytes.append(34)
-            var start = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                if byte >= 0x20 && byte != 34 && byte != 92 { continue }
-                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-                start = index + 1
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { escape in
-                    guard let target = escape.baseAddress else { return }
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: target, count: Self.writeEscape(byte, to: target)))
-                }
-            }
-            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
-            bytes.append(34)
-        }
+        JSONChunk.withChunk(into: &self) { $0.appendString(string) }
     }
 
     @inline(__always) private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 48 + value : 87 + value }
