@@ -25,10 +25,14 @@ final class Execution {
     @exclusivity(unchecked) var slots: [ResultSlot] = []
     @exclusivity(unchecked) var errors: [GraphQLError] = []
     @exclusivity(unchecked) private var path: [Step] = []
-    /// The operation's plan, held for the whole execution: every planned field a path step names
-    /// is reachable from it, even after a null clears its slot (a field keeps the sub-plans made
-    /// for it; a shared plan was built with every one it can need, see ``PlanCache``).
+    /// The operation's plan, held for the whole execution: every planned field a path step names,
+    /// and every plan a slot names (slots do not hold theirs), is reachable from it, even after a
+    /// null clears its slot (a field keeps the sub-plans made for it; a shared plan was built with
+    /// every one it can need, see ``PlanCache``).
     private var rootPlan: SelectionPlan?
+    /// Plans made for a shared plan's field that had none for the type (a shared plan is never
+    /// added to), kept here for the slots that name them.
+    private var unsharedPlans: [SelectionPlan] = []
     /// The composite positions above the current one, nearest last; the root (slot 0, nullable)
     /// is below them all, implicitly.
     @exclusivity(unchecked) private var chain: [Link] = []
@@ -129,7 +133,7 @@ final class Execution {
     private func runSynchronousPart(_ selectionSet: SelectionSet, on root: GraphQLNamedType, rootValue: Resolved) -> Bool {
         let first = layOutRoot(selectionSet, on: root)
         guard case .object(let plan, _) = slots[0] else { return false }
-        if !executeFields(plan, source: rootValue, first: first) {
+        if !executeFields(plan.takeUnretainedValue(), source: rootValue, first: first) {
             slots[0] = .null
             return false
         }
@@ -139,7 +143,8 @@ final class Execution {
     /// Mutations: each root field (and everything it suspends on) finishes before the next starts.
     private func runSerially(_ selectionSet: SelectionSet, on root: GraphQLNamedType, rootValue: Resolved) async {
         let first = layOutRoot(selectionSet, on: root)
-        guard case .object(let plan, _) = slots[0] else { return }
+        guard case .object(let laidOut, _) = slots[0] else { return }
+        let plan = laidOut.takeUnretainedValue()
         for index in plan.fields.indices {
             path = [.field(Unmanaged.passUnretained(plan.fields[index]))]
             let ok = executeField(plan.fields[index], in: plan, source: rootValue, slot: first + index)
@@ -160,7 +165,7 @@ final class Execution {
         slots.reserveCapacity(64)
         slots.append(.null)
         let first = reserve(plan.fields.count)
-        slots[0] = .object(plan, first: Int32(first))
+        slots[0] = .object(Unmanaged.passUnretained(plan), first: Int32(first))
         chain = []
         return first
     }
@@ -380,10 +385,12 @@ final class Execution {
             if !field.isShared {
                 field.subPlans[type.id] = plan
                 field.lastSubPlan = plan
+            } else {
+                unsharedPlans.append(plan)
             }
         }
         let first = reserve(plan.fields.count)
-        slots[slot] = .object(plan, first: Int32(first))
+        slots[slot] = .object(Unmanaged.passUnretained(plan), first: Int32(first))
         return executeFields(plan, source: value, first: first)
     }
 

@@ -1,6 +1,10 @@
 /// One position of the response being built. The response is a flat array of slots: an object
 /// holds its plan (response keys) and the index of its first field's slot, a list the index of
 /// its first item; children of one object or list are contiguous.
+///
+/// An object's plan is held without reference counting: the execution keeps every plan its slots
+/// name alive until the response is written (see ``Execution``), so slots cost no retain when
+/// laid out, written or emptied.
 enum ResultSlot {
     /// A suspending resolver has not answered yet.
     case pending
@@ -11,7 +15,7 @@ enum ResultSlot {
     case string(String)
     /// A custom scalar's serialized value (any JSON).
     case value(GraphQLValue)
-    case object(SelectionPlan, first: Int32)
+    case object(Unmanaged<SelectionPlan>, first: Int32)
     case list(first: Int32, count: Int32)
 
     var isNull: Bool {
@@ -43,9 +47,11 @@ struct ResultWriter {
         case .object(let plan, let first):
             chunk.append(123)
             let first = Int(first)
-            for offset in 0..<plan.fields.count {
-                plan.writeKey(at: offset, to: &chunk)
-                write(slots, at: first + offset, to: &chunk)
+            plan._withUnsafeGuaranteedRef { plan in
+                for offset in 0..<plan.fields.count {
+                    plan.writeKey(at: offset, to: &chunk)
+                    write(slots, at: first + offset, to: &chunk)
+                }
             }
             chunk.append(125)
         case .list(let first, let count):
