@@ -2,9 +2,9 @@
 ///
 /// Synchronous resolvers are called inline while the selection is walked depth-first, so a fully
 /// synchronous query never suspends. A suspending resolver leaves a `.pending` slot; once the walk
-/// is done, all pending fields run concurrently (one child task each, in one task group per level),
-/// and their results are completed in turn, queueing the next level. Not `Sendable`: it lives in the
-/// executing task; only resolver calls leave it.
+/// is done, all pending fields run concurrently (one child task each), and once the level has
+/// answered, their results are completed in field order, queueing the next level. Not `Sendable`:
+/// it lives in the executing task; only resolver calls leave it.
 final class Execution {
     let executable: ExecutableSchema
     let schema: GraphQLSchema
@@ -78,11 +78,6 @@ final class Execution {
         /// The field's path and composite ancestors: ranges of the level's steps and links.
         var path: Range<Int>
         var chain: Range<Int>
-
-        var isBatched: Bool {
-            if case .batch = resolve { return true }
-            return false
-        }
     }
 
     /// How a pending field is resolved: alone, or with the other positions of its planned field.
@@ -515,39 +510,12 @@ final class Execution {
             swap(&roundLinks, &pendingLinks)
             pendingSteps.removeAll(keepingCapacity: true)
             pendingLinks.removeAll(keepingCapacity: true)
-            if round.contains(where: \.isBatched) {
-                await runCalls(Self.units(of: round), of: round)
-                continue
-            }
-            // No batched field: one task per field, nothing else made for the level.
-            let scheduler = scope.scheduler
-            scheduler.expect(round.count)
-            if round.count == 1, case .single(let resolve) = round[0].resolve {
-                let result: Result<Resolved, any Error>
-                do { result = .success(try await resolve(round[0].input)) } catch { result = .failure(error) }
-                await scheduler.finished()
-                finish(round[0], result)
-                continue
-            }
-            await withTaskGroup(of: (Int, Result<Resolved, any Error>).self) { group in
-                for (index, item) in round.enumerated() {
-                    guard case .single(let resolve) = item.resolve else { continue }
-                    let input = item.input
-                    group.addTask {
-                        let result: Result<Resolved, any Error>
-                        do { result = .success(try await resolve(input)) } catch { result = .failure(error) }
-                        await scheduler.finished()
-                        return (index, result)
-                    }
-                }
-                while let (index, result) = await group.next() {
-                    finish(round[index], result)
-                }
-            }
+            await runCalls(Self.units(of: round), of: round)
         }
     }
 
-    /// A level with batched fields: one task per call.
+    /// Runs a level's calls, one task each (the only one in the executing task itself), then
+    /// completes their fields in the level's order.
     private func runCalls(_ units: [Unit], of round: [Pending]) async {
         let scheduler = scope.scheduler
         scheduler.expect(units.count)
@@ -558,18 +526,25 @@ final class Execution {
             finish(units[0], outcome, of: round)
             return
         }
-        await withTaskGroup(of: (Int, Outcome).self) { group in
-            for (number, unit) in units.enumerated() {
-                group.addTask {
-                    let outcome = await Self.run(unit, inputs)
-                    await scheduler.finished()
-                    return (number, outcome)
-                }
-            }
-            while let (number, outcome) = await group.next() {
-                finish(units[number], outcome, of: round)
-            }
+        var outcomes = [Outcome](repeating: .each([]), count: units.count)
+        await Self.concurrently(units.indices, into: &outcomes) { number in
+            let outcome = await Self.run(units[number], inputs)
+            await scheduler.finished()
+            return outcome
         }
+        for number in units.indices { finish(units[number], outcomes[number], of: round) }
+    }
+
+    /// `call(index)` for every index of `indexes`, each in an `async let` child task, its result
+    /// put at `index`. Such tasks are made in the executing task's own allocator; a task group's
+    /// children each cost two heap blocks and a third for their closure.
+    private static func concurrently<Value: Sendable>(
+        _ indexes: Range<Int>, into results: inout [Value], _ call: @escaping @Sendable (Int) async -> Value
+    ) async {
+        guard let index = indexes.first else { return }
+        async let result = call(index)
+        await concurrently(indexes.dropFirst(), into: &results, call)
+        results[index] = await result
     }
 
     /// One call of a level: a single field, or every position of one batched planned field.

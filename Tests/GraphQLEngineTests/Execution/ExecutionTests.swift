@@ -195,6 +195,25 @@ import Testing
             """))
     }
 
+    @Test func aWideLevelOfSuspendedFieldsCompletesEachAndReportsErrorsInFieldOrder() async throws {
+        var resolvers = Resolvers(defaultResolution: .everywhere)
+        resolvers.field("Item.late") { input in
+            guard case .value(let data) = input.source, case .int(let id)? = data["id"] else { return .null }
+            // Items answer after none, one or two yields: they finish out of field order.
+            for _ in 0..<(id % 3) { await Task.yield() }
+            if id % 2_500 == 7 { throw FieldError("late \(id)", code: "FORBIDDEN") }
+            return .int(id * 2)
+        }
+        let harness = try ExecutionHarness("type Query { items: [Item] } type Item { id: Int, late: Int }", resolvers: resolvers)
+        let count = 10_000
+        let items = GraphQLValue.list((0..<count).map { ["id": .int($0)] })
+        let response = try await harness.run("{ items { late } }", root: ["items": items])
+        let failed = [7, 2_507, 5_007, 7_507]
+        let expected: [GraphQLValue] = (0..<count).map { id in failed.contains(id) ? ["late": .null] : ["late": .int(id * 2)] }
+        #expect(response["data"]?["items"] == .list(expected))
+        #expect(ExecutionHarness.messages(response) == failed.map { "late \($0)" })
+    }
+
     @Test func hostObjectsAreReadThroughFieldReadableOrTheirProperties() async throws {
         struct Household: Sendable {
             var name: String
