@@ -128,7 +128,7 @@ final class Execution {
     private func runSynchronousPart(_ selectionSet: SelectionSet, on root: GraphQLNamedType, rootValue: Resolved) -> Bool {
         let first = layOutRoot(selectionSet, on: root)
         guard case .object(let plan, _) = slots[0] else { return false }
-        if !executeFields(plan.takeUnretainedValue(), source: rootValue, first: first) {
+        if !executeFields(plan.takeUnretainedValue(), source: rootValue, plain: rootValue.plainObject, first: first) {
             slots[0] = .null
             return false
         }
@@ -140,9 +140,10 @@ final class Execution {
         let first = layOutRoot(selectionSet, on: root)
         guard case .object(let laidOut, _) = slots[0] else { return }
         let plan = laidOut.takeUnretainedValue()
+        let plain = rootValue.plainObject
         for index in plan.fields.indices {
             path = [.field(Unmanaged.passUnretained(plan.fields[index]))]
-            let ok = executeField(plan.fields[index], in: plan, source: rootValue, slot: first + index)
+            let ok = executeField(plan.fields[index], in: plan, source: rootValue, plain: plain, slot: first + index)
             path.removeAll()
             if !ok {
                 slots[0] = .null
@@ -174,20 +175,23 @@ final class Execution {
     }
 
     /// Executes a plan's fields into consecutive slots; false when a non-null field failed
-    /// (the enclosing position must become null).
-    private func executeFields(_ plan: SelectionPlan, source: Resolved, first: Int) -> Bool {
+    /// (the enclosing position must become null). `plain` is the source's object when it is plain
+    /// data, found once for all the fields (each look into `source` copies it).
+    private func executeFields(_ plan: SelectionPlan, source: Resolved, plain: GraphQLObject?, first: Int) -> Bool {
         let fields = plan.fields
         for index in fields.indices {
             let field = fields[index]
             path.append(.field(Unmanaged.passUnretained(field)))
-            let ok = executeField(field, in: plan, source: source, slot: first + index)
+            let ok = executeField(field, in: plan, source: source, plain: plain, slot: first + index)
             path.removeLast()
             if !ok { return false }
         }
         return true
     }
 
-    private func executeField(_ field: PlannedField, in plan: SelectionPlan, source: Resolved, slot: Int) -> Bool {
+    private func executeField(
+        _ field: PlannedField, in plan: SelectionPlan, source: Resolved, plain: GraphQLObject?, slot: Int
+    ) -> Bool {
         let value: Resolved
         switch field.kind {
         case .typename:
@@ -205,7 +209,7 @@ final class Execution {
         case .binding(let binding):
             switch binding {
             case .property:
-                if let leaf = field.leaf, field.definition.arguments.isEmpty, case .value(.object(let object)) = source {
+                if let leaf = field.leaf, field.definition.arguments.isEmpty, let object = plain {
                     // Plain data under a built-in scalar: most leaves of most responses.
                     if let raw = object[field.name] {
                         if let result = leaf.slot(for: raw) {
@@ -325,19 +329,21 @@ final class Execution {
                 return false
             }
         case .named(let id):
+            let plain: GraphQLObject?
             switch value {
             case .null, .value(.null):
                 slots[slot] = .null
                 return true
-            default: break
+            case .value(.object(let object)): plain = object
+            default: plain = nil
             }
             let named = schema[id]
             switch named.kind {
             case .object:
-                return completeObject(named, field, value, slot: slot)
+                return completeObject(named, field, value, plain: plain, slot: slot)
             case .interface, .union:
                 guard let runtime = runtimeType(of: value, abstract: named, field) else { return false }
-                return completeObject(runtime, field, value, slot: slot)
+                return completeObject(runtime, field, value, plain: plain, slot: slot)
             case .enumeration:
                 return completeEnum(named, field, value, slot: slot)
             default:
@@ -367,7 +373,9 @@ final class Execution {
         return true
     }
 
-    private func completeObject(_ type: GraphQLNamedType, _ field: PlannedField, _ value: Resolved, slot: Int) -> Bool {
+    private func completeObject(
+        _ type: GraphQLNamedType, _ field: PlannedField, _ value: Resolved, plain: GraphQLObject?, slot: Int
+    ) -> Bool {
         let plan: SelectionPlan
         if let last = field.lastSubPlan, last.type === type {
             plan = last
@@ -386,7 +394,7 @@ final class Execution {
         }
         let first = reserve(plan.fields.count)
         slots[slot] = .object(Unmanaged.passUnretained(plan), first: Int32(first))
-        return executeFields(plan, source: value, first: first)
+        return executeFields(plan, source: value, plain: plain, first: first)
     }
 
     private func runtimeType(of value: Resolved, abstract: GraphQLNamedType, _ field: PlannedField) -> GraphQLNamedType? {

@@ -29,6 +29,12 @@ public enum Resolved: Sendable {
         return .list(list.indices.map { .object(ListElement(list: list, index: $0)) })
     }
 
+    /// The object, when this is plain data that is one.
+    var plainObject: GraphQLObject? {
+        if case .value(.object(let object)) = self { return object }
+        return nil
+    }
+
     /// The host value, when this is `.object` holding a `T` (or a list's `T`). Inlinable, so a
     /// host's field tables cast to their concrete types (no generic metadata looked up per field read).
     @inlinable
