@@ -4,13 +4,16 @@ import Testing
 
 @Suite("Record stacks")
 struct RecordStacksTests {
-    @Test("nested runs of pushes come out side by side and in order, across every growth of the buffer")
-    func nestedRuns() {
+    @Test(
+        "nested runs of pushes come out side by side and in order, across every growth of the buffer, from any room reserved",
+        arguments: [0, 1, 7, 40, 500])
+    func nestedRuns(reserved: Int) {
         // A set of `width` records, each but the last holding a set one level deeper, down to
         // `depth`: what a selection set of nested fields pushes. Records are numbered as pushed;
         // each set must come out as its own records, in order, after its inner sets.
         for (width, depth) in [(1, 1), (3, 2), (5, 3), (17, 1), (2, 9), (9, 3)] {
             var stacks = RecordStacks<Int>()
+            stacks.reserve(reserved)
             var next = 0
             var finished: [[Int]] = []
             func readSet(level: Int) {

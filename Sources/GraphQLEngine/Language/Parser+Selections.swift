@@ -10,10 +10,13 @@ struct SelectionBuilder: ~Copyable {
     /// Made with the document's first selection set; what the sets refer to.
     var storage: SelectionStorage?
 
-    /// The storage the document's selection sets refer to.
+    /// The storage the document's selection sets refer to. Made with room for the records of a
+    /// document of this size (a selection takes a dozen bytes or more), so that a small one's
+    /// records fill one buffer instead of growing through two or three.
     @inline(__always)
     mutating func documentStorage(body: [UInt8]) -> SelectionStorage {
         if let storage { return storage }
+        records.reserve(max(16, min(body.count / 24, 1 << 12)))
         let made = SelectionStorage(body: body)
         storage = made
         return made

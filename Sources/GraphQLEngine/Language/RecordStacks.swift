@@ -57,13 +57,29 @@ struct RecordStacks<Element: BitwiseCopyable>: ~Copyable {
     /// The finished records, handed over with the memory they lie in (the caller deallocates it);
     /// nil when there are none. The stacks are left empty.
     mutating func takeFinished() -> UnsafeMutableBufferPointer<Element>? {
-        guard let base, finishedCount > 0 else { return nil }
+        guard var base, finishedCount > 0 else { return nil }
+        // A document keeps its records as long as it is cached: room reserved for records that
+        // never came is given back when it is more than the records themselves (and a few).
+        if capacity - finishedCount > max(finishedCount, 64) {
+            let fitted = UnsafeMutablePointer<Element>.allocate(capacity: finishedCount)
+            fitted.initialize(from: base, count: finishedCount)
+            base.deallocate()
+            base = fitted
+        }
         let finished = UnsafeMutableBufferPointer(start: base, count: finishedCount)
         self.base = nil
         capacity = 0
         finishedCount = 0
         openCount = 0
         return finished
+    }
+
+    /// Room for `minimumCapacity` records before the first grows the buffer (nothing when it has
+    /// records or room already): a buffer sized once for the whole document, not doubled into.
+    mutating func reserve(_ minimumCapacity: Int) {
+        guard base == nil, minimumCapacity > 0 else { return }
+        base = UnsafeMutablePointer<Element>.allocate(capacity: minimumCapacity)
+        capacity = minimumCapacity
     }
 
     /// Doubles the buffer: the finished records stay at the front, the open ones at the back.
