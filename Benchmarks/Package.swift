@@ -18,7 +18,7 @@ let package = Package(
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
     ],
     targets: [
-        // Input locations shared by the benchmark executables.
+        // What the benchmark executables share: input locations, the nested-lists case.
         .target(
             name: "BenchSupport", dependencies: [.product(name: "GraphQLEngine", package: rootIdentity)],
             path: "Benchmarks/BenchSupport"),

@@ -72,13 +72,12 @@ let benchmarks: @Sendable () -> Void = {
     // 10 × 10 × 10 nested lists.
     let nestedSDL = NestedLists.sdl
     let nestedQuery = NestedLists.query
-    measure("nested-10x10x10-sync", executor(nestedSDL, NestedLists.resolvers(.sync)), nestedQuery)
+    let sync = NestedLists.resolvers(.sync)
+    measure("nested-10x10x10-sync", executor(nestedSDL, sync), nestedQuery)
     var nestedDocumentOnly = ExecutorConfiguration(limits: .unlimited)
     nestedDocumentOnly.sharesPlans = false
-    measure("nested-10x10x10-sync-document-cached", executor(nestedSDL, NestedLists.resolvers(.sync), nestedDocumentOnly), nestedQuery)
-    measure(
-        "nested-10x10x10-sync-cached", executor(nestedSDL, NestedLists.resolvers(.sync), ExecutorConfiguration(limits: .unlimited)),
-        nestedQuery)
+    measure("nested-10x10x10-sync-document-cached", executor(nestedSDL, sync, nestedDocumentOnly), nestedQuery)
+    measure("nested-10x10x10-sync-cached", executor(nestedSDL, sync, ExecutorConfiguration(limits: .unlimited)), nestedQuery)
     measure("nested-10x10x10-async", executor(nestedSDL, NestedLists.resolvers(.async)), nestedQuery)
     measure("nested-10x10x10-dataloader", executor(nestedSDL, NestedLists.resolvers(.dataloader)), nestedQuery)
 

@@ -329,6 +329,7 @@ final class Execution {
                 return false
             }
         case .named(let id):
+            // One look into `value` for both the null check and its plain object (each look copies it).
             let plain: GraphQLObject?
             switch value {
             case .null, .value(.null):

@@ -86,9 +86,10 @@ public enum BlockString {
             if lineCount != 0 { commonIndent = min(commonIndent, index - line.lowerBound) }
         }
 
-        /// The value (the source's bytes when it is one line as it stands there): the lines from the first to the last non-blank one, each but the block's
-        /// first line without the common indentation (or all its own, when shorter), joined by `\n`;
-        /// with `\"""` written as `"""` when `unescaping` (an escape changes no indentation).
+        /// The value (the source's bytes when it is one line as it stands there): the lines from the
+        /// first to the last non-blank one, each but the block's first line without the common
+        /// indentation (or all its own, when shorter), joined by `\n`; with `\"""` written as `"""`
+        /// when `unescaping` (an escape changes no indentation).
         func value(of bytes: UnsafeBufferPointer<UInt8>, unescaping: Bool) -> StringContent {
             guard firstLine >= 0 else { return .cooked("") }
             if firstLine == lastLine && !unescaping {

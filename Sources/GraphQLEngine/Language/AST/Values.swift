@@ -72,9 +72,7 @@ public struct StringValue: Sendable, Hashable {
             case .cooked(let value, _):
                 return value
             case .source(let body, let bytes, _):
-                return body.withUnsafeBufferPointer { buffer in
-                    String(decoding: UnsafeBufferPointer(rebasing: buffer[bytes.start..<bytes.end]), as: UTF8.self)
-                }
+                return body.withUnsafeBufferPointer { StringContent.bytes(bytes).string(in: $0) }
             }
         }
         set { content = .cooked(newValue, block: block) }
