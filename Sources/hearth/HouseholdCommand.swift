@@ -11,7 +11,7 @@ struct HouseholdCommand: AsyncParsableCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a new household from an export (GET /households/<id>/export), owned by an account here.",
-            discussion: "Members are matched to accounts by email and added with their role; the others get an invitation, whose code is printed once. All or nothing.")
+            discussion: "Every member the export lists gets an invitation with their role (its code is printed once); nobody is added but the owner, and items assigned to others are left unassigned. All or nothing.")
 
         @Argument(help: "The export (JSON).") var file: String
         @Option(help: "The email of the account that will own it.") var owner: String
@@ -29,14 +29,17 @@ struct HouseholdCommand: AsyncParsableCommand {
                     throw PlainError("no account has the email \(owner): create it first (hearth user create --email \(owner))")
                 }
                 let imported = try await services.transfers.importHousehold(try await services.households.caller(for: account.id),
-                                                                            try HouseholdExport.read(data))
+                                                                            try HouseholdExport.read(data), limited: false)
                 UserCommand.print("""
                     imported \(imported.household.name) (\(imported.household.id.lowercasedString)) for \(account.email): \
-                    \(imported.items) tasks and events, \(imported.labels) labels, \(imported.stores) stores (their products come with their first sync), \
-                    \(imported.members.count) members added
+                    \(imported.items) tasks and events, \(imported.labels) labels, \(imported.stores) stores (their products come with their first sync); \
+                    \(imported.invitations.count) people to invite
                     """)
                 for invitation in imported.invitations {
                     UserCommand.print("invite \(invitation.email) (\(invitation.role.rawValue)) with the code \(invitation.code)")
+                }
+                for dropped in imported.dropped {
+                    UserCommand.print("items[\(dropped.item)].\(dropped.field) named \(dropped.email), not a member here: left out")
                 }
             }
         }

@@ -86,26 +86,40 @@ import Testing
                 #expect(imported.status == .created, "\(String(decoding: imported.body, as: UTF8.self))")
                 let answer = try Self.json(imported.body)
                 #expect(answer["items"] as? Int == 3 && answer["labels"] as? Int == 3 && answer["stores"] as? Int == 1)
-                #expect((answer["members"] as? [[String: Any]])?.map { "\($0["email"] ?? "") \($0["role"] ?? "")" } == ["ben@example.org MEMBER"])
-                let invitation = try #require((answer["invitations"] as? [[String: Any]])?.first)
-                #expect(invitation["email"] as? String == "cat@example.org" && invitation["role"] as? String == "VIEWER")
+                // Nobody is added: Ben (who has an account here) and Cat (who has none) are both invited, alike.
+                #expect(answer["members"] == nil)
+                let invitations = try #require(answer["invitations"] as? [[String: Any]])
+                #expect(invitations.map { "\($0["email"] ?? "") \($0["role"] ?? "")" } == ["ben@example.org MEMBER", "cat@example.org VIEWER"])
+                // Ben's assignment and completion are left out, and the answer says which.
+                let dropped = try #require(answer["dropped"] as? [[String: Any]]).map { entry in
+                    "\(document.items[entry["item"] as? Int ?? -1].title) \(entry["field"] ?? "") \(entry["email"] ?? "")"
+                }
+                #expect(Set(dropped) == ["Weekly shop assignee ben@example.org", "Call the plumber completedBy ben@example.org"])
                 let newHome = try #require(answer["householdId"] as? String)
                 #expect(newHome != home)
 
-                // The same household, read back the same way; Cat joins with the invitation.
+                // The same household, read back the same way, but for the people: Ann alone, Ben's name off the items.
                 let again = try HouseholdExport.read(try await Self.request(b, .get, "/households/\(newHome)/export", token: annB.token).body)
                 var expected = Self.comparable(document)
-                expected.members.removeAll { $0.email == "cat@example.org" }
+                expected.members.removeAll { $0.email != "ann@example.org" }
+                for index in expected.items.indices {
+                    if expected.items[index].assignee == "ben@example.org" { expected.items[index].assignee = nil }
+                    if expected.items[index].completedBy == "ben@example.org" { expected.items[index].completedBy = nil }
+                }
                 #expect(Self.comparable(again) == expected)
+                #expect(try await b.database.strings("SELECT user_id::text FROM household_members") == [annB.id])
+                // Ben and Cat join with their invitations, as whom the document said.
                 let cat = try await HouseholdsOverHTTPTests.person(b, "Cat")
-                let joined = try await b.data("mutation($c: String!) { acceptInvitation(code: $c) { id myRole } }", ["c": try #require(invitation["code"])],
-                                              token: cat.token)
-                #expect((joined["acceptInvitation"] as? [String: Any])?["myRole"] as? String == "VIEWER")
-                // Ben's tasks and subtasks over the API: assigned to him here, his subtask done.
-                let tasks = try await b.data("query($h: UUID!) { tasks(householdId: $h, filter: {assigneeId: $i}) { edges { node { title subtasks { title done } labels { name } } } } }"
-                    .replacingOccurrences(of: "$i", with: "\"\(benB.id)\""), ["h": newHome], token: benB.token)
+                for (person, invitation, role) in [(benB, invitations[0], "MEMBER"), (cat, invitations[1], "VIEWER")] {
+                    let joined = try await b.data("mutation($c: String!) { acceptInvitation(code: $c) { id myRole } }",
+                                                  ["c": try #require(invitation["code"])], token: person.token)
+                    #expect((joined["acceptInvitation"] as? [String: Any])?["myRole"] as? String == role)
+                }
+                // Ben sees the tasks and subtasks over the API, his subtask done.
+                let tasks = try await b.data("query($h: UUID!) { tasks(householdId: $h, filter: {search: \"Weekly\"}) { edges { node { title assigneeId subtasks { title done } labels { name } } } } }",
+                                             ["h": newHome], token: benB.token)
                 let node = (((tasks["tasks"] as? [String: Any])?["edges"] as? [[String: Any]])?.first?["node"]) as? [String: Any]
-                #expect(node?["title"] as? String == "Weekly shop")
+                #expect(node?["title"] as? String == "Weekly shop" && node?["assigneeId"] is NSNull)
                 #expect((node?["subtasks"] as? [[String: Any]])?.map { "\($0["title"] ?? "") \($0["done"] as? Bool == true)" } == ["Milk true", "Bread false", "Eggs false"])
 
                 // The store is due at once, and its first sync reports no changes (as adding a store does).
@@ -161,6 +175,91 @@ import Testing
             // The same document, mended, is taken.
             #expect(try await Self.request(server, .post, "/households/import", token: ann.token, body: try document([item])).status == .created)
             #expect(try await server.database.strings("SELECT title FROM task_items") == ["Fine"])
+        }
+    }
+
+    /// A small document naming `members` (email and role) and items assigned to them, due for a reminder in a minute.
+    static func document(members: [(String, String)], now: Date, labels: [String] = []) throws -> Data {
+        let soon = ISO8601DateFormatter().string(from: now.addingTimeInterval(60))
+        return try JSONSerialization.data(withJSONObject: [
+            "format": "hearth-household", "version": 1, "exportedAt": "2026-11-26T10:00:00Z",
+            "household": ["name": "Totally your family", "description": "", "timeZone": "UTC"],
+            "members": members.map { ["name": "Someone", "email": $0.0, "role": $0.1] }, "labels": [[String: Any]](),
+            "items": members.map { member in
+                ["kind": "TASK", "title": "Buy gift cards for \(member.0)", "priority": "HIGH", "createdAt": "2026-01-01T00:00:00Z", "assignee": member.0,
+                 "remindAt": soon, "reminderDueAt": soon, "labels": labels, "subtasks": [Any]()] as [String: Any]
+            },
+            "stores": [[String: Any]](),
+        ] as [String: Any])
+    }
+
+    @Test func anImportAddsNobodyButTheImporterAndTellsNothingOfWhoHasAnAccount() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let mallory = try await HouseholdsOverHTTPTests.person(server, "Mallory")
+            let victim = try await HouseholdsOverHTTPTests.person(server, "Victim")
+            let body = try Self.document(members: [("victim@example.org", "OWNER"), ("nobody@example.org", "OWNER")], now: server.clock.now)
+            let imported = try await Self.request(server, .post, "/households/import", token: mallory.token, body: body)
+            #expect(imported.status == .created, "\(String(decoding: imported.body, as: UTF8.self))")
+            let answer = try Self.json(imported.body)
+            // The victim (an account) and nobody (none) are answered alike: an invitation each, an assignment dropped each.
+            let invitations = try #require(answer["invitations"] as? [[String: Any]])
+            #expect(invitations.map { Set($0.keys) } == [["email", "role", "code"], ["email", "role", "code"]])
+            #expect(invitations.map { $0["email"] as? String } == ["victim@example.org", "nobody@example.org"])
+            #expect(try #require(answer["dropped"] as? [[String: Any]]).map { "\($0["item"] ?? "") \($0["field"] ?? "") \($0["email"] ?? "")" }
+                    == ["0 assignee victim@example.org", "1 assignee nobody@example.org"])
+            // The victim is in no household, and the reminders (due now) reach only Mallory.
+            let theirs = try await server.data("{ households { totalCount } }", token: victim.token)
+            #expect((theirs["households"] as? [String: Any])?["totalCount"] as? Int == 0, "\(theirs)")
+            #expect(try await server.database.strings("SELECT user_id::text FROM household_members") == [mallory.id])
+            #expect(try await server.database.strings("SELECT count(*)::text FROM task_items WHERE assignee_id IS NOT NULL") == ["0"])
+            server.clock.advance(by: 120)
+            let sent = try await server.services.tasks.deliverDueReminders()
+            #expect(sent.count == 2 && sent.allSatisfy { $0.notifications.map(\.userID.lowercasedString) == [mallory.id] })
+        }
+    }
+
+    @Test func importsAreLimitedPerPersonAndLabelsItemsNameCount() async throws {
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let ben = try await HouseholdsOverHTTPTests.person(server, "Ben")
+            // Items naming labels the list lacks make them: the cap of 1 000 is on every label the import makes.
+            let many = (0..<1_001).map { "Label \($0)" }
+            let tooMany = try Self.document(members: (0..<51).map { ("p\($0)@example.org", "MEMBER") }, now: server.clock.now)
+            var object = try Self.json(tooMany)
+            object["items"] = (object["items"] as? [[String: Any]] ?? []).enumerated().map { index, item in
+                var item = item
+                item["labels"] = Array(many[(index * 20)..<min(many.count, index * 20 + 20)])
+                return item
+            }
+            let refused = try Self.json(try await Self.request(server, .post, "/households/import", token: ann.token,
+                                                               body: try JSONSerialization.data(withJSONObject: object)).body)
+            #expect(refused["field"] as? String == "labels" && refused["code"] as? String == "BAD_USER_INPUT", "\(refused)")
+            #expect((refused["error"] as? String)?.contains("at most 1000 labels") == true, "\(refused)")
+            #expect(try await server.database.strings("SELECT count(*)::text FROM labels") == ["0"])
+            // Ten imports an hour each; the eleventh is refused with when to try again, Ben's own still taken.
+            let small = try Self.document(members: [], now: server.clock.now)
+            for _ in 0..<HouseholdsConfiguration().importsPerPerson {
+                #expect(try await Self.request(server, .post, "/households/import", token: ann.token, body: small).status == .created)
+            }
+            let limited = try await Self.request(server, .post, "/households/import", token: ann.token, body: small)
+            #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] == "3600", "\(limited.headers)")
+            #expect(try Self.json(limited.body)["code"] as? String == "RATE_LIMITED")
+            #expect(try await Self.request(server, .post, "/households/import", token: ben.token, body: small).status == .created)
+            server.clock.advance(by: HouseholdsConfiguration().importWindow + 1)
+            #expect(try await Self.request(server, .post, "/households/import", token: ann.token, body: small).status == .created)
+        }
+    }
+
+    @Test func aDocumentIsRefusedByItsListsLengthsBeforeTheirElementsAreRead() throws {
+        // More items than an import takes, each of them unreadable: the length is what is refused.
+        let items = String(repeating: "0,", count: HouseholdExport.maximumItems) + "0"
+        let text = #"{"format": "hearth-household", "version": 1, "exportedAt": "2026-11-26T10:00:00Z", "#
+            + #""household": {"name": "H", "description": "", "timeZone": "UTC"}, "members": [], "labels": [], "items": ["# + items + #"], "stores": []}"#
+        #expect(throws: ServiceError.invalidInput(field: "items", message: "An import takes at most 100000 items.")) {
+            try HouseholdExport.read(Data(text.utf8))
+        }
+        #expect(throws: ServiceError.invalidInput(field: "document", message: #"This is not a Hearth household export (a JSON object with "format": "hearth-household")."#)) {
+            try HouseholdExport.read(Data(#"{"format": "something-else", "version": 1}"#.utf8))
         }
     }
 

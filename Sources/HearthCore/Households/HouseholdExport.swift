@@ -126,28 +126,61 @@ public struct HouseholdExport: Codable, Sendable, Equatable {
     /// The document as JSON (UTF-8, keys sorted).
     public func json() throws -> Data { try Self.encoder.encode(self) }
 
-    /// Reads a document, refusing what is not one (or one from a newer Hearth) in words that say where.
+    /// Reads a document in one pass, refusing what is not one (or one from a newer Hearth) in words that
+    /// say where. The format and version are read first, and each list's length is checked against
+    /// its limit before any of its elements is decoded, so an oversized document costs no more than
+    /// its bytes.
     public static func read(_ data: Data) throws(ServiceError) -> HouseholdExport {
-        struct Header: Decodable { var format: String?, version: Int? }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        guard let header = try? decoder.decode(Header.self, from: data), header.format == formatName, let version = header.version else {
-            throw .invalidInput(field: "document", message: "This is not a Hearth household export (a JSON object with \"format\": \"\(formatName)\").")
-        }
-        guard version <= currentVersion else {
-            throw .invalidInput(field: "version", message: "This export is version \(version), made by a newer Hearth; this one reads up to \(currentVersion).")
-        }
         do {
             return try decoder.decode(HouseholdExport.self, from: data)
+        } catch let error as ServiceError {
+            throw error
         } catch let DecodingError.keyNotFound(key, context) {
             throw .invalidInput(field: path(context.codingPath + [key]), message: "This field is missing.")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            guard !context.codingPath.isEmpty else { throw notAnExport }
             throw .invalidInput(field: path(context.codingPath), message: "This value has the wrong type: \(context.debugDescription)")
         } catch let DecodingError.dataCorrupted(context) {
+            guard !context.codingPath.isEmpty else { throw notAnExport }
             throw .invalidInput(field: path(context.codingPath), message: "This value is not valid: \(context.debugDescription)")
         } catch {
             throw .invalidInput(field: "document", message: "The export cannot be read: \(error)")
         }
+    }
+
+    static var notAnExport: ServiceError {
+        .invalidInput(field: "document", message: "This is not a Hearth household export (a JSON object with \"format\": \"\(formatName)\").")
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, version, exportedAt, household, members, labels, items, stores
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard (try? container.decode(String.self, forKey: .format)) == Self.formatName, let version = try? container.decode(Int.self, forKey: .version) else {
+            throw Self.notAnExport
+        }
+        guard version <= Self.currentVersion else {
+            throw ServiceError.invalidInput(field: "version",
+                                            message: "This export is version \(version), made by a newer Hearth; this one reads up to \(Self.currentVersion).")
+        }
+        /// A list, refused by its length before any element is read.
+        func list<Element: Decodable>(_ key: CodingKeys, _ maximum: Int) throws -> [Element] {
+            var elements = try container.nestedUnkeyedContainer(forKey: key)
+            if let count = elements.count, count > maximum {
+                throw ServiceError.invalidInput(field: key.rawValue, message: "An import takes at most \(maximum) \(key.rawValue).")
+            }
+            var decoded: [Element] = []
+            decoded.reserveCapacity(elements.count ?? 0)
+            while !elements.isAtEnd { decoded.append(try elements.decode(Element.self)) }
+            return decoded
+        }
+        self.init(format: Self.formatName, version: version, exportedAt: try container.decode(Date.self, forKey: .exportedAt),
+                  household: try container.decode(Household.self, forKey: .household), members: try list(.members, Self.maximumMembers),
+                  labels: try list(.labels, Self.maximumLabels), items: try list(.items, Self.maximumItems), stores: try list(.stores, Self.maximumStores))
     }
 
     /// `items[3].title`: where in the document.

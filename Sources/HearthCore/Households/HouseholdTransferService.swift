@@ -3,8 +3,9 @@ import Logging
 import PostgresNIO
 
 /// Moving a household between servers: its owners export it as a ``HouseholdExport``, and anyone
-/// signed in imports one as a new household of theirs — new ids, members matched to accounts by
-/// email (the rest invited), all in one transaction: the whole household or nothing.
+/// signed in imports one as a new household of theirs — new ids, every member the document lists
+/// invited (never added: an import joins nobody to a household but its importer), all in one
+/// transaction: the whole household or nothing.
 public struct HouseholdTransferService: Sendable {
     let database: Database
     let households: HouseholdService
@@ -93,34 +94,54 @@ public struct HouseholdTransferService: Sendable {
 
     // MARK: Import
 
-    /// What an import made.
+    /// What an import made. It has the same shape whether or not the people it names have accounts
+    /// here: it tells nothing about who does.
     public struct Imported: Sendable {
         public var household: Household
-        /// Members who had an account here (by email), added with their role.
-        public var members: [(email: String, role: HouseholdRole)]
-        /// Members without one: an invitation each (its code is shown once, here).
+        /// Everyone the document lists but the importer: an invitation each with the role the
+        /// document gives (its code is shown once, here).
         public var invitations: [(email: String, role: HouseholdRole, code: String)]
+        /// Assignments and completions that named someone other than the importer (the only member):
+        /// left out of the items.
+        public var dropped: [Dropped]
         public var labels: Int
         public var items: Int
         public var stores: Int
     }
 
-    /// Makes the document's household anew, owned by the caller; nothing is written when any part is refused.
-    public func importHousehold(_ caller: Caller, _ document: HouseholdExport) async throws -> Imported {
+    /// An item's assignee or completer the import left out: not a member of the new household.
+    public struct Dropped: Sendable, Equatable {
+        /// The item's place in the document's `items`.
+        public var item: Int
+        /// `assignee` or `completedBy`.
+        public var field: String
+        public var email: String
+    }
+
+    /// Makes the document's household anew, owned by the caller; nothing is written when any part is
+    /// refused. `limited` counts it against the person's imports (``HouseholdsConfiguration/importsPerPerson``);
+    /// an operator's `hearth household import` is not.
+    public func importHousehold(_ caller: Caller, _ document: HouseholdExport, limited: Bool = true) async throws -> Imported {
         try HouseholdService.authorize(caller, "create", .type("Household"))
         let checked = try Self.checked(document)
+        if limited {
+            let configuration = households.configuration
+            _ = try await AttemptLimiter(database: database, clock: clock, logger: logger).record(
+                keys: [(scope: "import", key: caller.userID.lowercasedString)], limit: configuration.importsPerPerson,
+                window: configuration.importWindow, action: "household import", refusal: ServiceError.tooManyImports)
+        }
         let now = clock.now
         let logger = self.logger
         let lifetime = households.configuration.defaultInvitationLifetime
         let imported = try await database.transaction(logger: logger) { connection in
             try await Self.write(checked, owner: caller.userID, now: now, invitationLifetime: lifetime, households: households, on: connection, logger: logger)
         }
-        await households.forget(users: [caller.userID] + imported.memberIDs)
+        await households.forget(users: [caller.userID])
         logger.info("household imported", metadata: [
-            "household": "\(imported.result.household.id)", "user": "\(caller.userID)", "items": "\(imported.result.items)",
-            "members": "\(imported.result.members.count)", "invited": "\(imported.result.invitations.count)",
+            "household": "\(imported.household.id)", "user": "\(caller.userID)", "items": "\(imported.items)",
+            "invited": "\(imported.invitations.count)", "dropped": "\(imported.dropped.count)",
         ])
-        return imported.result
+        return imported
     }
 
     /// The document with every field checked as the API checks it (trimmed, limits); a refusal names where (`items[3].title`).
@@ -173,6 +194,13 @@ public struct HouseholdTransferService: Sendable {
                 document.items[index].completedBy = item.completedBy.flatMap { try? UserInput.email($0, field: "completedBy") }
             }
         }
+        // Labels items name but the list lacks are made too: the cap is on all of them.
+        let named = Set(document.labels.map { $0.name.lowercased() } + document.items.flatMap(\.labels).map { $0.lowercased() })
+        guard named.count <= HouseholdExport.maximumLabels else {
+            throw .invalidInput(field: "labels", message: """
+                An import makes at most \(HouseholdExport.maximumLabels) labels; the document's labels and the ones its items name are \(named.count).
+                """)
+        }
         var domains = Set<String>()
         for (index, store) in raw.stores.enumerated() {
             try at("stores[\(index)]") { () throws(ServiceError) in
@@ -187,36 +215,29 @@ public struct HouseholdTransferService: Sendable {
 
     /// Writes the checked document in the caller's transaction.
     private static func write(_ document: HouseholdExport, owner: UUID, now: Date, invitationLifetime: TimeInterval, households: HouseholdService,
-                              on connection: PostgresConnection, logger: Logger) async throws -> (result: Imported, memberIDs: [UUID]) {
+                              on connection: PostgresConnection, logger: Logger) async throws -> Imported {
         let household = Household(id: UUID(), name: document.household.name, description: document.household.description,
                                   timeZone: document.household.timeZone, createdAt: now, updatedAt: now)
         try await households.insert(household, owner: owner, on: connection)
 
-        // Members: accounts here by email join with their role; the others are invited.
-        var accounts: [String: UUID] = [:]
-        let emails = Array(Set(document.members.map(\.email) + document.items.compactMap(\.assignee) + document.items.compactMap(\.completedBy)))
-        for try await (id, email) in try await connection.query("SELECT id, email FROM users WHERE email = ANY(\(emails))", logger: logger)
-            .decode((UUID, String).self) {
-            accounts[email] = id
+        // Members: everyone listed but the importer is invited, account or not; nobody is added.
+        var ownerEmail = ""
+        for try await email in try await connection.query("SELECT email FROM users WHERE id = \(owner)", logger: logger).decode(String.self) {
+            ownerEmail = email
         }
-        var members: [String: UUID] = [:]
-        var added: [(email: String, role: HouseholdRole)] = []
         var invitations: [(email: String, role: HouseholdRole, code: String)] = []
-        for member in document.members {
-            if let id = accounts[member.email] {
-                members[member.email] = id
-                guard id != owner, !added.contains(where: { $0.email == member.email }) else { continue }
-                try await connection.query("""
-                    INSERT INTO household_members (household_id, user_id, role, joined_at) VALUES (\(household.id), \(id), \(member.role.rawValue), \(now))
-                    """, logger: logger)
-                try await households.makeCurrentIfNone(household.id, userID: id, on: connection)
-                try await households.record(.memberAdded, household: household.id, by: owner, member: id, role: member.role, on: connection)
-                added.append((member.email, member.role))
-            } else if !invitations.contains(where: { $0.email == member.email }) {
-                let code = SessionToken.generate()
-                try await households.insertInvitation(id: UUID(), householdID: household.id, role: member.role, code: code, by: owner, at: now,
-                                                      expiresAt: now.addingTimeInterval(invitationLifetime), maxUses: 1, on: connection)
-                invitations.append((member.email, member.role, code))
+        for member in document.members where member.email != ownerEmail && !invitations.contains(where: { $0.email == member.email }) {
+            let code = SessionToken.generate()
+            try await households.insertInvitation(id: UUID(), householdID: household.id, role: member.role, code: code, by: owner, at: now,
+                                                  expiresAt: now.addingTimeInterval(invitationLifetime), maxUses: 1, on: connection)
+            invitations.append((member.email, member.role, code))
+        }
+        // Items name people by email: only the importer is a member, so only they keep an assignment or a completion.
+        var dropped: [Dropped] = []
+        for (index, item) in document.items.enumerated() {
+            if let email = item.assignee, email != ownerEmail { dropped.append(Dropped(item: index, field: "assignee", email: email)) }
+            if item.completedAt != nil, let email = item.completedBy, email != ownerEmail {
+                dropped.append(Dropped(item: index, field: "completedBy", email: email))
             }
         }
 
@@ -244,8 +265,9 @@ public struct HouseholdTransferService: Sendable {
             func text(_ values: [String?]) -> [String] { values.map { $0 ?? "" } }
             // Times cross as seconds since 1970 (a double keeps microseconds), NaN for none.
             func time(_ values: [Date?]) -> [Double] { values.map { $0?.timeIntervalSince1970 ?? .nan } }
-            let assignees = items.map { $0.assignee.flatMap { members[$0] }?.lowercasedString ?? "" }
-            let completers = items.map { item in item.completedAt == nil ? "" : item.completedBy.flatMap { accounts[$0] }?.lowercasedString ?? "" }
+            let mine = owner.lowercasedString
+            let assignees = items.map { $0.assignee == ownerEmail ? mine : "" }
+            let completers = items.map { $0.completedAt != nil && $0.completedBy == ownerEmail ? mine : "" }
             let reminders = items.map { item in item.completedAt == nil ? TaskService.armedReminder(at: item.reminderDueAt, now: now) : nil }
             try await connection.query("""
                 INSERT INTO task_items (id, household_id, kind, title, notes, priority, deadline, estimate_minutes, assignee_id, starts_at, ends_at,
@@ -285,8 +307,7 @@ public struct HouseholdTransferService: Sendable {
                 FROM unnest(\(document.stores.map(\.domain)), \(document.stores.map(\.name))) AS s(domain, name)
                 """, logger: logger)
         }
-        let result = Imported(household: household, members: added, invitations: invitations, labels: labelRows.count, items: items.count,
-                              stores: document.stores.count)
-        return (result, Array(Set(members.values)))
+        return Imported(household: household, invitations: invitations, dropped: dropped, labels: labelRows.count, items: items.count,
+                        stores: document.stores.count)
     }
 }

@@ -8,11 +8,17 @@ public struct HouseholdsConfiguration: Sendable {
     public var defaultInvitationLifetime: TimeInterval
     /// The longest an invitation may last.
     public var maximumInvitationLifetime: TimeInterval
+    /// Household imports one person may make within ``importWindow`` (each may write a hundred
+    /// thousand rows), counted made or not, as sign-ups are per address.
+    public var importsPerPerson: Int
+    public var importWindow: TimeInterval
 
     public init(cacheTTL: TimeInterval = 300, defaultInvitationLifetime: TimeInterval = 7 * 86_400,
-                maximumInvitationLifetime: TimeInterval = 30 * 86_400) {
+                maximumInvitationLifetime: TimeInterval = 30 * 86_400, importsPerPerson: Int = 10, importWindow: TimeInterval = 3_600) {
         self.cacheTTL = cacheTTL
         self.defaultInvitationLifetime = defaultInvitationLifetime
         self.maximumInvitationLifetime = maximumInvitationLifetime
+        self.importsPerPerson = importsPerPerson
+        self.importWindow = importWindow
     }
 }

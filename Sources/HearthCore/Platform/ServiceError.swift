@@ -141,6 +141,11 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         rateLimited(retryAfter: retryAfter, message: "Too many accounts were created from your address. Try again in \(retryAfter) seconds.")
     }
 
+    /// Too many household imports by one person.
+    public static func tooManyImports(retryAfter: Int) -> ServiceError {
+        rateLimited(retryAfter: retryAfter, message: "You imported too many households lately. Try again in \(retryAfter) seconds.")
+    }
+
     /// Every password-hashing slot is taken and the queue is full.
     public static func busy(retryAfter: Int) -> ServiceError {
         rateLimited(retryAfter: retryAfter, message: "The server is busy checking passwords. Try again in \(retryAfter) seconds.")

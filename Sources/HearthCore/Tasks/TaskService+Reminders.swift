@@ -8,7 +8,7 @@ extension TaskService {
 
     /// Delivers up to `limit` due reminders this instance claims (`FOR UPDATE SKIP LOCKED` plus
     /// a lease, so two instances never send one reminder twice): each leaves a notification per
-    /// recipient whose notifications are on (the assignee, else every member) and is then no
+    /// recipient whose notifications are on (the assignee, else every member; members only) and is then no
     /// longer pending. Returns what it sent.
     public func deliverDueReminders(limit: Int = 50) async throws -> [TaskReminder] {
         let now = clock.now
@@ -41,11 +41,11 @@ extension TaskService {
             var mine = false
             for try await _ in released.decode(UUID.self) { mine = true }
             guard mine else { return nil }
-            // The assignee, else every member; people who switched notifications off get none.
+            // The assignee, else every member, and only members; people who switched notifications off get none.
             let recipientRows = try await connection.query("""
                 SELECT u.id FROM users u
-                WHERE (u.id = \(item.assignee) OR (\(item.assignee)::uuid IS NULL AND u.id IN (
-                        SELECT user_id FROM household_members WHERE household_id = \(item.household))))
+                WHERE u.id IN (SELECT user_id FROM household_members WHERE household_id = \(item.household))
+                  AND (u.id = \(item.assignee) OR \(item.assignee)::uuid IS NULL)
                   AND \(unescaped: Preferences.NotificationSwitch.reminders.isOn(in: "u"))
                 ORDER BY u.id
                 """, logger: logger)

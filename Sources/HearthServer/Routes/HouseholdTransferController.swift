@@ -12,15 +12,16 @@ struct HouseholdTransferController<Context: RequestContext>: Sendable {
     /// The largest document `POST /households/import` reads.
     static var maximumImportBytes: Int { 64 << 20 }
 
-    /// What an import made, as JSON.
+    /// What an import made, as JSON: the same shape whether or not the people it lists have accounts here.
     struct Imported: Encodable {
-        struct Member: Encodable { var email: String, role: String }
         struct Invitation: Encodable { var email: String, role: String, code: String }
+        struct Dropped: Encodable { var item: Int, field: String, email: String }
         var householdId: String
         var name: String
-        var members: [Member]
-        /// Members with no account here: their invitation codes, shown this once.
+        /// Everyone the document lists but the importer: their invitation codes, shown this once.
         var invitations: [Invitation]
+        /// Assignments and completions naming someone not a member, left out of the items.
+        var dropped: [Dropped]
         var labels: Int
         var items: Int
         var stores: Int
@@ -55,8 +56,8 @@ struct HouseholdTransferController<Context: RequestContext>: Sendable {
                 let imported = try await transfers.importHousehold(caller, try HouseholdExport.read(Data(buffer: body)))
                 return JSONResponse.json(.created, JSONResponse.encode(Imported(
                     householdId: imported.household.id.lowercasedString, name: imported.household.name,
-                    members: imported.members.map { .init(email: $0.email, role: $0.role.rawValue) },
                     invitations: imported.invitations.map { .init(email: $0.email, role: $0.role.rawValue, code: $0.code) },
+                    dropped: imported.dropped.map { .init(item: $0.item, field: $0.field, email: $0.email) },
                     labels: imported.labels, items: imported.items, stores: imported.stores)))
             }
         }
@@ -84,7 +85,9 @@ struct HouseholdTransferController<Context: RequestContext>: Sendable {
         do {
             return try await body()
         } catch let error as ServiceError {
-            return JSONResponse.json(Self.status(error.kind), JSONResponse.encode(Refusal(error: error.message, code: error.kind.rawValue, field: error.field)))
+            var response = JSONResponse.json(Self.status(error.kind), JSONResponse.encode(Refusal(error: error.message, code: error.kind.rawValue, field: error.field)))
+            if let seconds = error.retryAfter { response.headers[.retryAfter] = String(seconds) }
+            return response
         } catch let error as AuthenticationError {
             return JSONResponse.json(.unauthorized, JSONResponse.encode(Refusal(error: error.message, code: "UNAUTHENTICATED", field: nil)))
         } catch {
