@@ -107,6 +107,7 @@ let package = Package(
                 "FixtureShop",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

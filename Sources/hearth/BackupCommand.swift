@@ -42,8 +42,10 @@ struct BackupCommand: AsyncParsableCommand {
                 let setup = try await DatabaseSetup.start(options, logger: logger)
                 let manifest = try await setup.run { configuration in
                     let key = noEncrypt ? nil : try keys.key(.init(), embeddedDataDirectory: setup.embedded?.configuration.absoluteDataDirectory, secret: secret)
+                    let workRoot = BackupWorkspace.root(embeddedDataDirectory: setup.embedded?.configuration.absoluteDataDirectory)
+                    BackupWorkspace.removeLeftovers(in: workRoot, logger: logger)
                     return try await Database(configuration: configuration, logger: logger).whileRunning { database in
-                        try await Backup.make(database, dump: DatabaseDump(binaries: binaries, environment: configuration.libpqEnvironment),
+                        try await Backup.make(database, dump: DatabaseDump(binaries: binaries, environment: configuration.libpqEnvironment, workRoot: workRoot),
                                               key: key, to: path, hearthVersion: HearthVersion.current, logger: logger)
                     }
                 }
@@ -84,7 +86,7 @@ struct BackupCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let key = try reading.key()
-                let manifest = try BackupArchive.verify(file, key: key)
+                let manifest = try BackupArchive.verify(file, key: key, allowUnencrypted: reading.allowUnencrypted)
                 UserCommand.print("hearth: \(file) is a whole backup (\(BackupCommand.summary(manifest)))")
             }
         }
@@ -106,18 +108,19 @@ struct BackupCommand: AsyncParsableCommand {
                     throw ValidationError("\(directory) cannot be read: \(error.localizedDescription)")
                 }
                 var found = 0
-                for name in names where !name.hasSuffix(".partial") && !name.hasSuffix(".dump") {
+                for name in names where !name.hasSuffix(".partial") {
                     let path = (directory as NSString).appendingPathComponent(name)
                     guard let manifest = try? BackupArchive.manifest(of: path) else { continue }
                     found += 1
                     let verdict: String
                     do {
-                        try BackupArchive.verify(path, key: key)
+                        try BackupArchive.verify(path, key: key, allowUnencrypted: reading.allowUnencrypted)
                         verdict = "verified"
                     } catch {
                         verdict = "NOT verified: \(error)"
                     }
-                    UserCommand.print("\(name): \(BackupCommand.summary(manifest)); \(verdict)")
+                    let kind = name.hasPrefix(Restore.safetyBackupPrefix) ? " (the safety backup of what a restore replaced; never pruned)" : ""
+                    UserCommand.print("\(name)\(kind): \(BackupCommand.summary(manifest)); \(verdict)")
                 }
                 if found == 0 { UserCommand.print("hearth: no backups in \(directory)") }
             }
@@ -139,6 +142,10 @@ struct BackupReadingOptions: ParsableArguments {
     @Option(name: .customLong("key-file"),
             help: "A file holding the backup key's recovery text (env HEARTH_BACKUP_KEY holds the text itself; default: the data directory's backup.key).")
     var keyFile: String?
+
+    @Flag(name: .customLong("allow-unencrypted"),
+          help: "Take an unencrypted backup although a backup key is configured (one made with --no-encrypt); otherwise it is refused.")
+    var allowUnencrypted = false
 
     @OptionGroup var database: DatabaseOptions
 
@@ -168,20 +175,20 @@ struct BackupKeyOptions: ParsableArguments {
                 (the text `hearth backup key --backup-key-file …` prints); `hearth backup` also takes --no-encrypt.
                 """)
         }
-        if let text = KeyFile.read(path) { return try Self.parse(text, from: path) }
-        let secretText = try secret.text(env, embeddedDataDirectory: embeddedDataDirectory).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let secretKey = Data(base64Encoded: secretText), secretKey.count == 32 else {
-            throw ValidationError("The secret key is not 32 bytes of base64: a backup key carries it, so fix it first.")
+        let text = try KeyFile.readOrCreate(path, else: "The backup key file \(path) cannot be written; give --backup-key-file.") {
+            let secretText = try secret.text(env, embeddedDataDirectory: embeddedDataDirectory).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let secretKey = Data(base64Encoded: secretText), secretKey.count == 32 else {
+                throw ValidationError("The secret key is not 32 bytes of base64: a backup key carries it, so fix it first.")
+            }
+            return BackupKey.make(secretKey: secretKey).recoveryText
         }
-        let key = BackupKey.make(secretKey: secretKey)
-        try KeyFile.create(path, holding: key.recoveryText, else: "The backup key file \(path) cannot be written; give --backup-key-file.")
-        return key
+        return try Self.parse(text, from: path)
     }
 
     /// A key that exists already (for reading backups): the file, the variable, or the data directory's; nil when none.
     static func existingKey(file: String?, _ env: EnvironmentValue, dataDirectory: String?) throws -> BackupKey? {
         if let file {
-            guard let text = KeyFile.read(file) else { throw ValidationError("--key-file \(file): the file cannot be read.") }
+            guard let text = try KeyFile.read(file) else { throw ValidationError("--key-file \(file): there is no such file.") }
             return try parse(text, from: file)
         }
         if let text = env.string(nil, "HEARTH_BACKUP_KEY") { return try parse(text, from: "HEARTH_BACKUP_KEY") }

@@ -39,14 +39,16 @@ struct BackupScheduleOptions: ParsableArguments {
         return (absolute, hours * 3600, BackupRetention(keep: keep ?? 7, weeks: 4))
     }
 
-    /// The schedule, once the database is known: its dump programs and the backup key.
+    /// The schedule, once the database is known: its dump programs and the backup key. What a
+    /// stopped run left (a dump in the workspace, or beside the backups from an earlier Hearth) is removed.
     func schedule(_ env: EnvironmentValue, database: DatabaseConfiguration, options: DatabaseOptions.Resolved, embeddedDataDirectory: String?,
                   secret: SecretKeyOptions, instanceID: String) throws -> BackupSchedule? {
         guard let settings = try resolve(env) else { return nil }
         let binaries = try PostgresBinaries.locate(PostgresBinarySearch(explicitDirectory: options.pgBinDirectory))
         let key = try keys.key(env, embeddedDataDirectory: embeddedDataDirectory, secret: secret)
+        let workRoot = BackupWorkspace.root(embeddedDataDirectory: embeddedDataDirectory)
         return BackupSchedule(directory: settings.directory, every: settings.every, retention: settings.retention,
-                              dump: DatabaseDump(binaries: binaries, environment: database.libpqEnvironment), key: key,
+                              dump: DatabaseDump(binaries: binaries, environment: database.libpqEnvironment, workRoot: workRoot), key: key,
                               hearthVersion: HearthVersion.current, instanceID: instanceID)
     }
 }

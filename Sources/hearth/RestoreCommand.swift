@@ -14,7 +14,10 @@ struct RestoreCommand: AsyncParsableCommand {
             Stop every hearth serve using the database first. The backup is read whole and checked (its key, every part, \
             its checksum) before anything changes; a backup from a newer Hearth is refused; an older one is restored then \
             migrated. A target that holds data is refused unless --replace, which first writes a safety backup of it \
-            beside FILE. Devices keep their queued changes and take a fresh copy on their next sync.
+            beside FILE (safety-before-restore-<time>.backup, encrypted with the installation's backup key, never pruned), then \
+            loads the backup in one transaction with the removal of what was there: a load that fails leaves it as it was. \
+            With a backup key configured, an unencrypted backup is refused unless --allow-unencrypted. Devices keep their \
+            queued changes and take a fresh copy on their next sync.
             """)
 
     @Argument(help: "The backup file.") var file: String
@@ -37,11 +40,15 @@ struct RestoreCommand: AsyncParsableCommand {
                     """)
             }
             let key = try reading.key()
+            // The safety backup of what --replace replaces is encrypted with the installation's own key (else the one
+            // this backup is read with, which becomes the installation's): known before anything is touched.
+            let dataDirectory = BackupKeyOptions.dataDirectory(options)
+            let safetyKey = try BackupKeyOptions.existingKey(file: nil, .init(), dataDirectory: dataDirectory) ?? key
             // Checked whole, and its dump taken out into a private folder, before the target is touched.
-            let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-restore-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            defer { try? FileManager.default.removeItem(atPath: work) }
-            try BackupArchive.verify(file, key: key, extractingTo: work + "/dump")
+            let workspace = try BackupWorkspace.make(in: BackupWorkspace.root(embeddedDataDirectory: dataDirectory))
+            defer { workspace.remove() }
+            let work = workspace.path
+            try BackupArchive.verify(file, key: key, allowUnencrypted: reading.allowUnencrypted, extractingTo: work + "/dump")
             logger.info("backup checked whole; restoring", metadata: ["file": "\(file)"])
             let binaries = try PostgresBinaries.locate(PostgresBinarySearch(explicitDirectory: options.pgBinDirectory))
 
@@ -51,7 +58,8 @@ struct RestoreCommand: AsyncParsableCommand {
             }
             let applied = try await setup.run { configuration in
                 try await Database(configuration: configuration, logger: logger).whileRunning { db in
-                    let dump = DatabaseDump(binaries: binaries, environment: configuration.libpqEnvironment)
+                    let dump = DatabaseDump(binaries: binaries, environment: configuration.libpqEnvironment,
+                                            workRoot: BackupWorkspace.root(embeddedDataDirectory: dataDirectory))
                     let holding = try await Restore.holdings(db)
                     if holding.tables > 0 {
                         guard replace else {
@@ -60,13 +68,19 @@ struct RestoreCommand: AsyncParsableCommand {
                                 give --replace to replace it (a safety backup of it is written first).
                                 """)
                         }
+                        guard let safetyKey else {
+                            throw ValidationError("""
+                                the safety backup of what --replace replaces must be encrypted, and no backup key is configured: \
+                                give HEARTH_BACKUP_KEY (the text hearth backup key prints), or restore an encrypted backup with its --key-file.
+                                """)
+                        }
                         let safety = ((file as NSString).deletingLastPathComponent.isEmpty ? "." : (file as NSString).deletingLastPathComponent)
-                            + "/hearth-before-restore-\(ScheduledBackups.stamp(Date())).backup"
-                        _ = try await Backup.make(db, dump: dump, key: key, to: safety, hearthVersion: HearthVersion.current, logger: logger)
+                            + "/" + Restore.safetyBackupName(at: Date())
+                        _ = try await Backup.make(db, dump: dump, key: safetyKey, to: safety, hearthVersion: HearthVersion.current, logger: logger)
                         UserCommand.print("hearth: safety backup of what was there: \(safety)")
-                        try await Restore.clear(db)
                     }
-                    try await dump.restore(from: work + "/dump", logger: logger)
+                    // One transaction: what was there is dropped only when the whole dump loads.
+                    try await dump.restore(from: work + "/dump", replacing: holding.tables > 0, logger: logger)
                     logger.info("dump loaded; settling the sync log")
                     try await Restore.settle(db, at: Date())
                     logger.info("sync log settled; migrating")
@@ -85,9 +99,8 @@ struct RestoreCommand: AsyncParsableCommand {
     /// sealed open) and the backup key itself (so the next backups use it), each only when absent.
     static func keepKeys(_ key: BackupKey, in directory: String) throws {
         for (name, text) in [("secret.key", key.secretKey.base64EncodedString()), ("backup.key", key.recoveryText)] {
-            let path = KeyFile.path(name, in: directory)
-            guard !FileManager.default.fileExists(atPath: path) else { continue }
-            try KeyFile.create(path, holding: text, else: "\(path) cannot be written.")
+            // Made only where none is (an existing key is never replaced).
+            try KeyFile.create(KeyFile.path(name, in: directory), holding: text, else: "\(KeyFile.path(name, in: directory)) cannot be written.")
         }
     }
 }

@@ -13,8 +13,8 @@ struct SecretKeyOptions: ParsableArguments {
     /// The key's base64 text.
     func text(_ env: EnvironmentValue, embeddedDataDirectory: String?) throws -> String {
         if let path = secretKeyFile {
-            guard let text = KeyFile.read(path) else {
-                throw ValidationError("--secret-key-file \(path): the file cannot be read.")
+            guard let text = try KeyFile.read(path) else {
+                throw ValidationError("--secret-key-file \(path): there is no such file.")
             }
             return text
         }
@@ -26,10 +26,7 @@ struct SecretKeyOptions: ParsableArguments {
                 """)
         }
         let path = KeyFile.path("secret.key", in: directory)
-        if let text = KeyFile.read(path) { return text }
-        let text = SecretBox.makeKeyText()
-        try KeyFile.create(path, holding: text, else: "The secret key file \(path) cannot be written; give --secret-key-file.")
-        return text
+        return try KeyFile.readOrCreate(path, else: "The secret key file \(path) cannot be written; give --secret-key-file.") { SecretBox.makeKeyText() }
     }
 
     /// The key, checked.

@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestSupport
 import Hummingbird
 import HummingbirdTesting
+import PostgresNIO
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -181,8 +182,12 @@ import Glibc
             #expect(try await full.waitForExit().status == 1 && full.stderr.contains("give --replace"), "\(full.stderr)")
             let replaced = try await Self.hearth(["restore", dir + "/oak.backup", "--replace"], elsewhere)
             #expect(try await replaced.waitForExit().status == 0, "\(replaced.stderr)")
-            let safety = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("hearth-before-restore-") }
+            let safety = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("safety-before-restore-") }
             #expect(safety.count == 1)
+            let kitKey = try BackupKey(recoveryText: try String(contentsOfFile: dir + "/kit.txt", encoding: .utf8))
+            #expect(try BackupArchive.manifest(of: dir + "/" + (safety.first ?? "")).keyIdentifier == kitKey.identifier,
+                    "the safety backup is encrypted with the installation's key")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/hearth-backup-work").isEmpty, "no dump is left in the workspace")
             #expect(try BackupArchive.manifest(of: dir + "/" + (safety.first ?? "")).tasks == manifest.tasks + 1,
                     "the safety backup holds the task written after the restore")
         }
@@ -249,6 +254,96 @@ import Glibc
             #expect(all.records.subtracting(after.records).allSatisfy { $0.hasPrefix("TASK/") })
             restored.send(SIGTERM)
             #expect(try await restored.waitForExit().status == 0)
+        }
+    }
+
+    /// A key file that is there but cannot be read stops Hearth naming it, and is never written
+    /// over; a new one is made only where none is, private from its first byte.
+    @Test func aKeyFileThatCannotBeReadStopsHearthAndIsNeverReplaced() async throws {
+        try await withTemporaryDirectory { dir throws in
+            try FileManager.default.createDirectory(atPath: dir + "/pg", withIntermediateDirectories: true)
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_SECRET_KEY": ""]
+            let garbage = Data([0xFF, 0xFE, 0x00, 0x80, 0xC3])
+            for name in ["backup.key", "secret.key"] {
+                try garbage.write(to: URL(fileURLWithPath: "\(dir)/pg/\(name)"))
+                let run = try await Self.hearth(["backup", "key"], env)
+                #expect(try await run.waitForExit().status == 1, "\(run.stdout)")
+                #expect(run.stderr.contains("The key file \(dir)/pg/\(name) is not a key file"), "\(run.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/pg/\(name)")) == garbage, "\(name) was replaced")
+                try FileManager.default.removeItem(atPath: "\(dir)/pg/\(name)")
+            }
+            // Something that is not a file where the key should be: it cannot be read, and says why.
+            try FileManager.default.createDirectory(atPath: dir + "/pg/secret.key", withIntermediateDirectories: false)
+            let directory = try await Self.hearth(["backup", "key"], env)
+            #expect(try await directory.waitForExit().status == 1 && directory.stderr.contains("The key file \(dir)/pg/secret.key cannot be read"),
+                    "\(directory.stderr)")
+            try FileManager.default.removeItem(atPath: dir + "/pg/secret.key")
+            // None there: both are made, mode 0600.
+            let made = try await Self.hearth(["backup", "key"], env)
+            #expect(try await made.waitForExit().status == 0, "\(made.stderr)")
+            for name in ["backup.key", "secret.key"] {
+                #expect((try FileManager.default.attributesOfItem(atPath: "\(dir)/pg/\(name)")[.posixPermissions] as? Int) == 0o600)
+            }
+        }
+    }
+
+    /// A dump whose load fails: a table whose CHECK calls a function that, by the time of the dump,
+    /// refuses the table's own rows (the function is restored first, so the rows are refused).
+    static func failingBackup(_ path: String, key: BackupKey?, in dir: String) async throws {
+        let endpoint = try await TestPostgres.shared.createDatabase(migrated: false)
+        try await Database(configuration: .embedded(endpoint, poolSize: 1), logger: TestPostgres.logger).whileRunning { database in
+            for statement in [
+                "CREATE FUNCTION fine(int) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT true'",
+                "CREATE TABLE kept (x int CHECK (fine(x)))", "INSERT INTO kept VALUES (1)",
+                "CREATE OR REPLACE FUNCTION fine(int) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT false'",
+            ] {
+                try await database.client.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
+            }
+        }
+        let binaries = try PostgresBinaries.locate(PostgresBinarySearch())
+        let dump = DatabaseDump(binaries: binaries, environment: DatabaseConfiguration.embedded(endpoint, poolSize: 1).libpqEnvironment, workRoot: dir + "/work")
+        try await dump.dump(to: dir + "/failing.dump", logger: TestPostgres.logger)
+        try BackupArchive.write(dump: dir + "/failing.dump", manifest: BackupManifest(
+            hearthVersion: "test", migration: 1, createdAt: Date(), households: 0, people: 0, tasks: 0, products: 0, dumpBytes: 0, dumpSHA256: "",
+            keyIdentifier: nil), key: key, to: path)
+    }
+
+    /// `restore --replace` of a backup whose load fails leaves what was there, with its safety backup
+    /// beside it: encrypted, named so retention never prunes it, listed as such. With a key at hand an
+    /// unencrypted backup is refused unless allowed.
+    @Test func aRestoreWhoseLoadFailsLeavesWhatWasThere() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let target = try await TestPostgres.shared.createDatabase()
+            let env = ["DATABASE_URL": target.url, "HEARTH_PORT": "0"]
+            let (server, _, _, _) = try await Self.serveWithHousehold(env, person: "dee")
+            server.send(SIGTERM)
+            #expect(try await server.waitForExit().status == 0)
+            let key = BackupKey.make(secretKey: Data(repeating: 3, count: 32))
+            try key.recoveryText.write(toFile: dir + "/kit.txt", atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(atPath: dir + "/backups", withIntermediateDirectories: true)
+            try await Self.failingBackup(dir + "/backups/failing.backup", key: key, in: dir)
+
+            let restore = try await Self.hearth(["restore", dir + "/backups/failing.backup", "--replace", "--key-file", dir + "/kit.txt"], env)
+            #expect(try await restore.waitForExit().status == 1, "\(restore.stdout)")
+            #expect(restore.stderr.contains("psql failed"), "\(restore.stderr)")
+            let households = try await Database(configuration: .embedded(target, poolSize: 1), logger: TestPostgres.logger).whileRunning { database in
+                try await database.strings("SELECT name FROM households")
+            }
+            #expect(households == ["Home"], "what was there is still there")
+            let safety = try #require(try FileManager.default.contentsOfDirectory(atPath: dir + "/backups").first { $0.hasPrefix("safety-before-restore-") })
+            #expect(!BackupSchedule.isScheduledName(safety) && BackupSchedule.isScheduledName("hearth-20270104-020000.backup"))
+            #expect(try BackupArchive.manifest(of: dir + "/backups/" + safety).keyIdentifier == key.identifier, "the safety backup is encrypted")
+            let list = try await Self.hearth(["backup", "list", dir + "/backups", "--key-file", dir + "/kit.txt"], env)
+            #expect(try await list.waitForExit().status == 0)
+            #expect(list.stdout.contains("\(safety) (the safety backup of what a restore replaced; never pruned)"), "\(list.stdout)")
+
+            // Unencrypted, with a key given: refused (and nothing touched) unless --allow-unencrypted.
+            try await Self.failingBackup(dir + "/plain.backup", key: nil, in: dir)
+            let plain = try await Self.hearth(["restore", dir + "/plain.backup", "--replace", "--key-file", dir + "/kit.txt"], env)
+            #expect(try await plain.waitForExit().status == 1 && plain.stderr.contains("is not encrypted, but this installation has a backup key"),
+                    "\(plain.stderr)")
+            let verify = try await Self.hearth(["backup", "verify", dir + "/plain.backup", "--key-file", dir + "/kit.txt", "--allow-unencrypted"], env)
+            #expect(try await verify.waitForExit().status == 0, "\(verify.stderr)")
         }
     }
 

@@ -6,14 +6,16 @@ import PostgresNIO
 /// counted for the manifest, and the dump written as a backup file — encrypted with the backup key
 /// unless none is given — then checked by reading it back.
 public enum Backup {
-    /// Makes the backup file at `path` and returns its manifest. Nothing is left at `path` (or
-    /// beside it) when it fails.
+    /// Makes the backup file at `path` and returns its manifest. The unencrypted dump lies in a
+    /// private ``BackupWorkspace`` (never beside `path`) and is gone when this returns. Nothing is
+    /// left at `path` (or beside it) when it fails.
     public static func make(_ database: Database, dump: DatabaseDump, key: BackupKey?, to path: String,
                             hearthVersion: String, now: Date = Date(), logger: Logger) async throws -> BackupManifest {
         let serverVersion = try await database.count("SELECT current_setting('server_version_num')::int8")
         try dump.check(serverMajorVersion: serverVersion / 10_000)
-        let temporary = path + ".dump"
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let workspace = try BackupWorkspace.make(in: dump.workRoot)
+        defer { workspace.remove() }
+        let temporary = workspace.path + "/dump"
         // The counts and the dump read one snapshot: a repeatable-read transaction exports it and
         // stays open while pg_dump reads it (`--snapshot`), so the manifest says what the dump holds
         // however many people write meanwhile.

@@ -8,8 +8,13 @@ import Foundation
 /// manifest is checked as well, encrypted or not.
 ///
 /// Layout: `HEARTHBACKUP\n`, the manifest's length (UInt32, big-endian) and JSON; when encrypted a
-/// 4-byte nonce prefix; then chunks of a UInt32 length and its bytes, the last one marked (encrypted:
+/// random 32-byte salt; then chunks of a UInt32 length and its bytes, the last one marked (encrypted:
 /// in its additional data; plain: an empty chunk ends the file).
+///
+/// Each archive is encrypted under its own key, HKDF-SHA256 of the backup key with the archive's
+/// salt (info `hearth backup archive`), and a chunk's nonce is four zero bytes and its index: no
+/// nonce repeats under one key however many backups are made. Format 1 archives (before
+/// per-archive keys: a 4-byte random nonce prefix, the backup key itself) are still read.
 public enum BackupArchive {
     static let magic = Data("HEARTHBACKUP\n".utf8)
     static let chunkSize = 1 << 20
@@ -18,9 +23,12 @@ public enum BackupArchive {
     /// Writes the dump at `dumpPath` as a backup at `path` (through a temporary file beside it,
     /// flushed to disk and renamed, so `path` is whole or absent). The manifest's dump size and
     /// checksum are filled in here; `key` nil writes it unencrypted.
+    /// The layout is the manifest's `format`'s (``BackupManifest/currentFormat`` unless a test asks
+    /// for an older one).
     @discardableResult
     public static func write(dump dumpPath: String, manifest: BackupManifest, key: BackupKey?, to path: String) throws -> BackupManifest {
         var manifest = manifest
+        let format = manifest.format
         let (bytes, digest) = try checksum(of: dumpPath)
         manifest.dumpBytes = bytes
         manifest.dumpSHA256 = digest
@@ -35,15 +43,18 @@ public enum BackupArchive {
             defer { try? input.close() }
             try output.write(contentsOf: magic + bigEndian(UInt32(header.count)) + header)
             let binding = Data(SHA256.hash(data: magic + header))
-            let prefix = Data.random(count: 4)
-            if key != nil { try output.write(contentsOf: prefix) }
+            let sealing = key.map { key in
+                let salt = Data.random(count: format >= 2 ? saltLength : 4)
+                return (key: format >= 2 ? archiveKey(key, salt: salt) : key.symmetricKey, salt: salt, prefix: format >= 2 ? Data(count: 4) : salt)
+            }
+            if let sealing { try output.write(contentsOf: sealing.salt) }
             var index: UInt64 = 0
             var chunk = try input.read(upToCount: chunkSize) ?? Data()
             while true {
                 let next = chunk.isEmpty ? Data() : try input.read(upToCount: chunkSize) ?? Data()
                 let last = next.isEmpty
-                if let key {
-                    let sealed = try AES.GCM.seal(chunk, using: key.symmetricKey, nonce: try nonce(prefix, index),
+                if let sealing {
+                    let sealed = try AES.GCM.seal(chunk, using: sealing.key, nonce: try nonce(sealing.prefix, index),
                                                   authenticating: additionalData(binding, index, last: last))
                     try output.write(contentsOf: bigEndian(UInt32(sealed.ciphertext.count + sealed.tag.count)) + sealed.ciphertext + sealed.tag)
                 } else if !chunk.isEmpty {
@@ -83,15 +94,19 @@ public enum BackupArchive {
 
     /// Reads the whole backup and checks it: the key (when encrypted), every chunk, the end, and the
     /// dump's size and SHA-256. With `dumpPath` the dump is written there (only once all of it
-    /// checked out; nothing is left there otherwise). Returns the manifest.
+    /// checked out; nothing is left there otherwise). Given a key, an unencrypted backup is refused
+    /// (anyone who can write where backups lie could put a dump there whose SQL a restore runs)
+    /// unless `allowUnencrypted`. Returns the manifest.
     @discardableResult
-    public static func verify(_ path: String, key: BackupKey?, extractingTo dumpPath: String? = nil) throws -> BackupManifest {
+    public static func verify(_ path: String, key: BackupKey?, allowUnencrypted: Bool = false, extractingTo dumpPath: String? = nil) throws -> BackupManifest {
         let input = try open(path)
         defer { try? input.close() }
         let (manifest, header) = try readHeader(input, path)
         if manifest.isEncrypted {
             guard let key else { throw BackupError.keyNeeded(path) }
             guard key.identifier == manifest.keyIdentifier else { throw BackupError.wrongKey(file: path) }
+        } else if key != nil, !allowUnencrypted {
+            throw BackupError.unencrypted(path)
         }
         let partial = dumpPath.map { $0 + ".partial" }
         var output: FileHandle?
@@ -103,7 +118,13 @@ public enum BackupArchive {
             var hasher = SHA256()
             var bytes = 0
             let binding = Data(SHA256.hash(data: magic + header))
-            let prefix = manifest.isEncrypted ? try exactly(4, from: input, path) : Data()
+            // Format 1: a 4-byte nonce prefix and the backup key itself; later: a salt for the archive's own key.
+            var opening: (key: SymmetricKey, prefix: Data)?
+            if let key, manifest.isEncrypted {
+                opening = manifest.format >= 2
+                    ? (archiveKey(key, salt: try exactly(saltLength, from: input, path)), Data(count: 4))
+                    : (key.symmetricKey, try exactly(4, from: input, path))
+            }
             var index: UInt64 = 0
             reading: while true {
                 guard let length = try input.read(upToCount: 4), length.count == 4 else { throw BackupError.truncated(path) }
@@ -112,12 +133,12 @@ public enum BackupArchive {
                 let stored = try exactly(size, from: input, path)
                 let plain: Data
                 var last = false
-                if let key, manifest.isEncrypted {
+                if let opening {
                     guard size >= 16 else { throw BackupError.damaged(file: path, why: "a chunk is shorter than its tag") }
-                    let box = try AES.GCM.SealedBox(nonce: nonce(prefix, index), ciphertext: stored.prefix(size - 16), tag: stored.suffix(16))
-                    if let opened = try? AES.GCM.open(box, using: key.symmetricKey, authenticating: additionalData(binding, index, last: false)) {
+                    let box = try AES.GCM.SealedBox(nonce: nonce(opening.prefix, index), ciphertext: stored.prefix(size - 16), tag: stored.suffix(16))
+                    if let opened = try? AES.GCM.open(box, using: opening.key, authenticating: additionalData(binding, index, last: false)) {
                         plain = opened
-                    } else if let opened = try? AES.GCM.open(box, using: key.symmetricKey, authenticating: additionalData(binding, index, last: true)) {
+                    } else if let opened = try? AES.GCM.open(box, using: opening.key, authenticating: additionalData(binding, index, last: true)) {
                         (plain, last) = (opened, true)
                     } else {
                         throw BackupError.damaged(file: path, why: "chunk \(index + 1) does not authenticate (changed bytes)")
@@ -204,6 +225,14 @@ public enum BackupArchive {
             bytes += chunk.count
         }
         return (bytes, Data(hasher.finalize()).lowercaseHex)
+    }
+
+    /// The length of an archive's salt.
+    static let saltLength = 32
+
+    /// The key one archive is encrypted under: HKDF-SHA256 of the backup key with the archive's salt.
+    static func archiveKey(_ key: BackupKey, salt: Data) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key.symmetricKey, salt: salt, info: Data("hearth backup archive".utf8), outputByteCount: 32)
     }
 
     private static func nonce(_ prefix: Data, _ index: UInt64) throws -> AES.GCM.Nonce {

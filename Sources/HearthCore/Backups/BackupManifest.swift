@@ -4,8 +4,9 @@ import Foundation
 /// when the backup is encrypted): which Hearth made it, at which migration, when, how much, and
 /// the dump's size and SHA-256.
 public struct BackupManifest: Codable, Sendable, Equatable {
-    /// The file format this Hearth writes; a file with a larger one is from a newer Hearth.
-    public static let currentFormat = 1
+    /// The file format this Hearth writes; a file with a larger one is from a newer Hearth. 2: each
+    /// encrypted archive under its own key (a salt in the file); 1 (still read): under the backup key.
+    public static let currentFormat = 2
 
     public var format: Int
     /// Hearth's release version that made it.

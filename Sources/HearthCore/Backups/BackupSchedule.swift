@@ -40,4 +40,13 @@ public struct BackupSchedule: Sendable {
     /// The file name prefix of scheduled backups: only these are pruned.
     static let filePrefix = "hearth-"
     static let fileSuffix = ".backup"
+
+    /// Whether `name` is a scheduled backup's, `hearth-YYYYMMDD-HHMMSS.backup` exactly: only those
+    /// are pruned (not a safety backup, nor any other file an operator keeps there).
+    public static func isScheduledName(_ name: String) -> Bool {
+        guard name.hasPrefix(filePrefix), name.hasSuffix(fileSuffix) else { return false }
+        let stamp = Array(name.dropFirst(filePrefix.count).dropLast(fileSuffix.count).utf8)
+        guard stamp.count == 15, stamp[8] == UInt8(ascii: "-") else { return false }
+        return stamp.enumerated().allSatisfy { $0.offset == 8 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0.element) }
+    }
 }

@@ -9,10 +9,13 @@ public struct DatabaseDump: Sendable {
     public var binaries: PostgresBinaries
     /// How the programs reach the database (``DatabaseConfiguration/libpqEnvironment``).
     public var environment: [String: String]
+    /// Where dumps lie while they are encrypted or loaded (``BackupWorkspace``): never where backups go.
+    public var workRoot: String
 
-    public init(binaries: PostgresBinaries, environment: [String: String]) {
+    public init(binaries: PostgresBinaries, environment: [String: String], workRoot: String = BackupWorkspace.root(embeddedDataDirectory: nil)) {
         self.binaries = binaries
         self.environment = environment
+        self.workRoot = workRoot
     }
 
     public var pgDump: String { binaries.directory + "/pg_dump" }
@@ -43,11 +46,19 @@ public struct DatabaseDump: Sendable {
         }
     }
 
-    /// Loads a dump into the (empty) database, all or nothing: one transaction, stopping at the first error.
-    public func restore(from path: String, logger: Logger) async throws {
-        try await run(binaries.directory + "/pg_restore", [
-            "--single-transaction", "--exit-on-error", "--no-owner", "--no-privileges", "--dbname=\(environment["PGDATABASE"] ?? "")", path,
-        ], logger: logger)
+    /// Loads a dump all or nothing, in one transaction that stops at the first error. With
+    /// `replacing`, what the database holds is dropped in that same transaction: a load that fails
+    /// leaves the previous data in place, and a load that succeeds switches to the new data at once.
+    /// (pg_restore writes the dump as SQL beside it, in its private workspace; psql runs it.)
+    public func restore(from path: String, replacing: Bool = false, logger: Logger) async throws {
+        let script = path + ".sql"
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        try await run(binaries.directory + "/pg_restore", ["--no-owner", "--no-privileges", "--file=\(script)", path], logger: logger)
+        let clearing = replacing ? ["--command=DROP SCHEMA public CASCADE", "--command=CREATE SCHEMA public"] : []
+        try await run(binaries.directory + "/psql", [
+            "--no-psqlrc", "--quiet", "--set=ON_ERROR_STOP=1", "--single-transaction", "--output=/dev/null",
+            "--dbname=\(environment["PGDATABASE"] ?? "")",
+        ] + clearing + ["--file=\(script)"], logger: logger)
     }
 
     private func run(_ program: String, _ arguments: [String], logger: Logger) async throws {

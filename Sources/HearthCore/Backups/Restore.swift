@@ -2,14 +2,22 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Restoring a backup's dump into an empty database: what the target holds (to refuse a full one),
-/// clearing it (after a safety backup), loading the dump, and leaving the sync log right for the
+/// Restoring a backup's dump: what the target holds (to refuse a full one), loading the dump
+/// (``DatabaseDump/restore(from:replacing:logger:)``), and leaving the sync log right for the
 /// new cluster — whose transaction counter starts again, so the log's transaction ids not already
 /// in every snapshot's past are moved there (every old change counts as long done) and sync cursors issued before the restore
 /// expire (`SYNC_CURSOR_EXPIRED`: devices take a fresh snapshot and keep their queued changes).
 public enum Restore {
     /// The `hearth_settings` key holding when the database was last restored.
     public static let restoredAtKey = "restored_at"
+
+    /// The name of the safety backup `hearth restore --replace` writes of what it replaces: never
+    /// a scheduled backup's (``BackupSchedule/isScheduledName(_:)``), so retention never prunes it.
+    public static func safetyBackupName(at date: Date) -> String {
+        safetyBackupPrefix + ScheduledBackups.stamp(date) + BackupSchedule.fileSuffix
+    }
+
+    public static let safetyBackupPrefix = "safety-before-restore-"
 
     /// Tables in the target's `public` schema, and how many households and people they hold.
     public static func holdings(_ database: Database) async throws -> (tables: Int, households: Int, people: Int) {
@@ -18,14 +26,6 @@ public enum Restore {
         let hasHearth = try await database.count("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename IN ('households', 'users')") == 2
         guard hasHearth else { return (tables, 0, 0) }
         return (tables, try await database.count("SELECT count(*) FROM households"), try await database.count("SELECT count(*) FROM users"))
-    }
-
-    /// Drops everything in `public` (the caller made a safety backup first).
-    public static func clear(_ database: Database) async throws {
-        try await database.transaction(logger: database.logger) { connection in
-            try await connection.query("DROP SCHEMA public CASCADE", logger: database.logger)
-            try await connection.query("CREATE SCHEMA public", logger: database.logger)
-        }
     }
 
     /// After the dump is loaded: the log's transactions moved into the past, and the restore's time kept.

@@ -216,7 +216,7 @@ public struct ScheduledBackups: ServiceHealth {
     private func prune(now: Date, keeping newest: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: schedule.directory)) ?? []
         let backups: [(backup: String, madeAt: Date)] = names.compactMap { name in
-            guard name.hasPrefix(BackupSchedule.filePrefix), name.hasSuffix(BackupSchedule.fileSuffix),
+            guard BackupSchedule.isScheduledName(name),
                   let manifest = try? BackupArchive.manifest(of: (schedule.directory as NSString).appendingPathComponent(name))
             else { return nil }
             return (name, manifest.createdAt)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HearthCore
 import HearthTestSupport
@@ -24,7 +25,7 @@ struct BackupArchiveTests {
 
     static func refusal(_ path: String, key: BackupKey? = Self.key, into dir: String) -> BackupError? {
         do {
-            try BackupArchive.verify(path, key: key, extractingTo: "\(dir)/restored")
+            try BackupArchive.verify(path, key: key, allowUnencrypted: true, extractingTo: "\(dir)/restored")
             return nil
         } catch {
             return error as? BackupError
@@ -38,7 +39,7 @@ struct BackupArchiveTests {
             let manifest = try BackupArchive.manifest(of: path)
             #expect(manifest.dumpBytes == dump.count && manifest.households == 2 && manifest.migration == 17)
             #expect(manifest.isEncrypted == encrypted && manifest.keyIdentifier == (encrypted ? Self.key.identifier : nil))
-            try BackupArchive.verify(path, key: Self.key, extractingTo: "\(dir)/restored")
+            try BackupArchive.verify(path, key: Self.key, allowUnencrypted: !encrypted, extractingTo: "\(dir)/restored")
             #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/restored")) == dump)
             let stored = try Data(contentsOf: URL(fileURLWithPath: path))
             // Encrypted, no 64-byte run of the dump appears in the file.
@@ -64,7 +65,7 @@ struct BackupArchiveTests {
             let header = BackupArchive.headerLength(of: whole)
             // Inside the manifest, just after it, inside a chunk, on a chunk's edge (the last chunk gone), one byte short.
             let chunk = (1 << 20) + (encrypted ? 16 : 0) + 4
-            for cut in [header - 5, header + 2, header + 1000, header + (encrypted ? 4 : 0) + 2 * chunk, whole.count - 1] {
+            for cut in [header - 5, header + 2, header + 1000, header + (encrypted ? 32 : 0) + 2 * chunk, whole.count - 1] {
                 try whole.prefix(cut).write(to: URL(fileURLWithPath: "\(dir)/cut.hearth"))
                 #expect(Self.refusal("\(dir)/cut.hearth", into: dir) == .truncated("\(dir)/cut.hearth"), "cut at \(cut) of \(whole.count)")
                 #expect(!FileManager.default.fileExists(atPath: "\(dir)/restored") && !FileManager.default.fileExists(atPath: "\(dir)/restored.partial"))
@@ -96,7 +97,7 @@ struct BackupArchiveTests {
         try await withTemporaryDirectory { dir in
             let (_, path) = try Self.backup(dir)
             let whole = try Data(contentsOf: URL(fileURLWithPath: path))
-            let start = BackupArchive.headerLength(of: whole) + 4
+            let start = BackupArchive.headerLength(of: whole) + 32
             let chunk = (1 << 20) + 16 + 4
             let swapped = whole.prefix(start) + whole.subdata(in: start + chunk..<start + 2 * chunk)
                 + whole.subdata(in: start..<start + chunk) + whole.suffix(from: start + 2 * chunk)
@@ -105,6 +106,71 @@ struct BackupArchiveTests {
                 Issue.record("swapped chunks were not refused")
                 return
             }
+        }
+    }
+
+    /// Each archive has its own key, derived from the backup key and a 32-byte salt after the manifest,
+    /// and a chunk's nonce is its index: read here from that layout alone, two archives of one dump
+    /// under one key share no key and no ciphertext.
+    @Test func eachArchiveIsEncryptedUnderItsOwnKeyFromItsSalt() async throws {
+        try await withTemporaryDirectory { dir in
+            let dump = Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0) })
+            try dump.write(to: URL(fileURLWithPath: "\(dir)/dump"))
+            var salts: [Data] = []
+            var ciphertexts: [Data] = []
+            for name in ["a", "b"] {
+                try BackupArchive.write(dump: "\(dir)/dump", manifest: Self.manifest(), key: Self.key, to: "\(dir)/\(name).backup")
+                let whole = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(name).backup"))
+                let header = BackupArchive.headerLength(of: whole)
+                #expect(try BackupArchive.manifest(of: "\(dir)/\(name).backup").format == 2)
+                let salt = whole.subdata(in: header..<header + 32)
+                let size = Int(whole[header + 32]) << 24 | Int(whole[header + 33]) << 16 | Int(whole[header + 34]) << 8 | Int(whole[header + 35])
+                let sealed = whole.subdata(in: header + 36..<header + 36 + size)
+                let archiveKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: Self.key.encryption), salt: salt,
+                                                        info: Data("hearth backup archive".utf8), outputByteCount: 32)
+                let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: Data(count: 12)), ciphertext: sealed.dropLast(16), tag: sealed.suffix(16))
+                let binding = Data(SHA256.hash(data: Data("HEARTHBACKUP\n".utf8) + whole.subdata(in: 17..<header)))
+                let opened = try AES.GCM.open(box, using: archiveKey, authenticating: binding + Data(count: 8) + Data([1]))
+                #expect(opened == dump)
+                salts.append(salt)
+                ciphertexts.append(sealed)
+            }
+            #expect(salts[0] != salts[1] && ciphertexts[0] != ciphertexts[1])
+        }
+    }
+
+    /// An archive written before per-archive keys (format 1: a 4-byte nonce prefix, the backup key itself) still reads.
+    @Test func anArchiveOfTheFirstFormatStillReads() async throws {
+        try await withTemporaryDirectory { dir in
+            let dump = Data((0..<((1 << 20) + 77)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            try dump.write(to: URL(fileURLWithPath: "\(dir)/dump"))
+            var manifest = Self.manifest()
+            manifest.format = 1
+            try BackupArchive.write(dump: "\(dir)/dump", manifest: manifest, key: Self.key, to: "\(dir)/old.backup")
+            let whole = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/old.backup"))
+            // Its first chunk opens with the backup key and the file's 4-byte prefix.
+            let header = BackupArchive.headerLength(of: whole)
+            let sealed = whole.subdata(in: header + 8..<header + 8 + (1 << 20) + 16)
+            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: whole.subdata(in: header..<header + 4) + Data(count: 8)),
+                                            ciphertext: sealed.dropLast(16), tag: sealed.suffix(16))
+            let binding = Data(SHA256.hash(data: Data("HEARTHBACKUP\n".utf8) + whole.subdata(in: 17..<header)))
+            #expect(try AES.GCM.open(box, using: SymmetricKey(data: Self.key.encryption), authenticating: binding + Data(count: 8) + Data([0])) == dump.prefix(1 << 20))
+            try BackupArchive.verify("\(dir)/old.backup", key: Self.key, extractingTo: "\(dir)/restored")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/restored")) == dump)
+        }
+    }
+
+    /// With a key at hand, an unencrypted file is not taken for one of the installation's backups
+    /// (someone who can write where backups lie could put a dump there) unless asked for.
+    @Test func anUnencryptedBackupIsRefusedWhenAKeyIsGivenUnlessAllowed() async throws {
+        try await withTemporaryDirectory { dir in
+            let (dump, path) = try Self.backup(dir, size: 3_000, key: nil)
+            #expect(throws: BackupError.unencrypted(path)) { try BackupArchive.verify(path, key: Self.key, extractingTo: "\(dir)/restored") }
+            #expect(!FileManager.default.fileExists(atPath: "\(dir)/restored"))
+            try BackupArchive.verify(path, key: Self.key, allowUnencrypted: true, extractingTo: "\(dir)/restored")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/restored")) == dump)
+            // Without a key (none configured) it reads as before.
+            #expect(try BackupArchive.verify(path, key: nil).isEncrypted == false)
         }
     }
 

@@ -109,6 +109,51 @@ import Testing
         }
     }
 
+    /// The unencrypted dump never lies beside the backups: pg_dump (wrapped here to note where it was
+    /// told to write) writes into a private workspace of its own, gone afterwards; a workspace a
+    /// killed run left is removed at the next start, one in use is not; old dumps beside backups go.
+    @Test func theDumpLiesInAPrivateWorkspaceNeverBesideTheBackups() async throws {
+        try await Self.withFixture { fixture, scratch in
+            let real = try PostgresBinaries.locate(PostgresBinarySearch())
+            let wrapper = scratch + "/bin", work = scratch + "/work", log = scratch + "/dump.log", directory = scratch + "/backups"
+            try FileManager.default.createDirectory(atPath: wrapper, withIntermediateDirectories: true)
+            try """
+                #!/bin/sh
+                for argument in "$@"; do
+                  case "$argument" in --file=*) file="${argument#--file=}"; echo "$file $(stat -c %a "$(dirname "$file")")" >> \(log);; esac
+                done
+                exec \(real.directory)/pg_dump "$@"
+                """.write(toFile: wrapper + "/pg_dump", atomically: true, encoding: .utf8)
+            #expect(chmod(wrapper + "/pg_dump", 0o755) == 0)
+            // A run killed mid-dump left its workspace (its lock went with the process); another run holds one now.
+            try FileManager.default.createDirectory(atPath: work + "/run-killed", withIntermediateDirectories: true)
+            try Data("the whole database".utf8).write(to: URL(fileURLWithPath: work + "/run-killed/dump"))
+            let busy = try BackupWorkspace.make(in: work)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data("an old plaintext dump".utf8).write(to: URL(fileURLWithPath: directory + "/hearth-20260101-000000.backup.dump"))
+            #expect(BackupWorkspace.removeLeftovers(in: work, logger: fixture.database.logger) == [work + "/run-killed"])
+            #expect(BackupWorkspace.removeOldDumps(besideBackupsIn: directory, logger: fixture.database.logger) == [directory + "/hearth-20260101-000000.backup.dump"])
+            #expect(FileManager.default.fileExists(atPath: busy.path), "a workspace in use stays")
+            busy.remove()
+
+            let schedule = BackupSchedule(
+                directory: directory, every: 24 * 3600, retention: BackupRetention(keep: 7, weeks: 1),
+                dump: DatabaseDump(binaries: PostgresBinaries(directory: wrapper, majorVersion: real.majorVersion),
+                                   environment: DatabaseConfiguration.embedded(fixture.endpoint, poolSize: 1).libpqEnvironment, workRoot: work),
+                key: Self.key, hearthVersion: "test", instanceID: "instance-a")
+            let backups = ScheduledBackups(schedule: schedule, database: fixture.database, clock: fixture.clock, logger: fixture.database.logger)
+            #expect(try await backups.runRound() == .made(file: "hearth-20270104-020000.backup", pruned: []))
+            let written = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            #expect(written.count == 1)
+            let (file, mode) = (String(written.first?.split(separator: " ").first ?? ""), String(written.first?.split(separator: " ").last ?? ""))
+            #expect(file.hasPrefix(work + "/run-") && !file.hasPrefix(directory), "\(file)")
+            #expect(mode == "700", "the dump's folder is private: \(mode)")
+            #expect(try Self.files(directory) == ["hearth-20270104-020000.backup"])
+            #expect(try Self.files(work).isEmpty, "the workspace is gone once the backup is made")
+            #expect((try FileManager.default.attributesOfItem(atPath: work)[.posixPermissions] as? Int) == 0o700)
+        }
+    }
+
     @Test func oneInstanceMakesEachBackup() async throws {
         try await Self.withFixture { fixture, scratch in
             let instances = try ["a", "b", "c"].map { try fixture.backups(into: scratch + "/backups", instance: $0) }
