@@ -1,12 +1,24 @@
 // Hearth's service worker: keeps this build's app shell so the app opens offline, at any route.
-// `/graphql` and the other API routes are never touched: data lives in IndexedDB, not here.
+// `/graphql` and every other path of the server's own (calendars, feeds, action links, exports) are never
+// touched, whoever opens them: data lives in IndexedDB, not here.
 // A new build installs in the background and waits; the page offers "reload" (message `skip-waiting`),
 // otherwise it takes over when every tab of the old one has closed (web.dev's lifecycle).
 
 const BUILD = "%BUILD%";
 const PREFIX = "hearth-shell-";
 const CACHE = PREFIX + BUILD;
-const API = ["/graphql", "/mcp", "/admin", "/metrics", "/healthz", "/readyz"];
+// The server's own paths: each of these and everything below it (the same list as WebAppController's reserved segments).
+const SERVER = ["/graphql", "/mcp", "/admin", "/metrics", "/healthz", "/readyz", "/dav", "/.well-known", "/feeds", "/actions", "/sw.js"];
+// Below `/households` the app has its own pages (`/households/new`); these two are the server's.
+const HOUSEHOLD_TRANSFERS = /^\/households\/(import|[^/]+\/export)\/?$/;
+
+/**
+ * Whether a path is the server's to answer (never the app shell's).
+ * @param {string} pathname
+ */
+function isServerPath(pathname) {
+  return SERVER.some((path) => pathname === path || pathname.startsWith(path + "/")) || HOUSEHOLD_TRANSFERS.test(pathname);
+}
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
 sw.addEventListener("install", (event) => {
@@ -39,7 +51,7 @@ sw.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== sw.location.origin) return;
-  if (API.some((path) => url.pathname === path || url.pathname.startsWith(path + "/"))) return;
+  if (isServerPath(url.pathname)) return;
   if (request.mode === "navigate" && !url.pathname.startsWith("/assets/")) {
     // Every route of the app is the same page: this build's shell, from the cache first.
     event.respondWith((async () => (await caches.match("/", { cacheName: CACHE })) ?? fetch(request))());

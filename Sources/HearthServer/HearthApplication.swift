@@ -76,6 +76,7 @@ public func buildRouter(
     router.middlewares.add(RequestLogMiddleware())
     router.middlewares.add(MetricsMiddleware())
     if !configuration.corsOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.corsOrigins)) }
+    if configuration.tls != nil { router.middlewares.add(StrictTransportSecurityMiddleware()) }
     HealthController(
         health: dependencies.health,
         readiness: dependencies.readiness,

@@ -96,6 +96,10 @@ struct Serve: AsyncParsableCommand {
                     deliveryConfiguration.secrets = try delivery.secretKey(env, embeddedDataDirectory: dataDirectory)
                     let schedule = try backups.schedule(env, database: configuration, options: options, embeddedDataDirectory: dataDirectory,
                                                         secret: delivery.secret, instanceID: storesConfiguration.stores.instanceID)
+                    if let schedule {
+                        BackupWorkspace.removeLeftovers(in: schedule.dump.workRoot, logger: logger)
+                        BackupWorkspace.removeOldDumps(besideBackupsIn: schedule.directory, logger: logger)
+                    }
                     try await serve(server, database: configuration, embedded: setup.embedded, restartDelay: options.embeddedRestartDelay, migrations: migrations,
                                     graphQL: (schemaSource, facts, limits.executor), users: usersConfiguration,
                                     households: householdsConfiguration, stores: storesConfiguration, delivery: deliveryConfiguration,
@@ -169,7 +173,8 @@ struct Serve: AsyncParsableCommand {
         let cluster: [any Service] = embedded.map {
             [EmbeddedPostgresService(cluster: $0, status: runtime.database.status, logger: logger, restartDelay: restartDelay)]
         } ?? []
-        let reload: [any Service] = server.tls.map { [TLSCertificate.ReloadService(certificate: $0, logger: logger)] } ?? []
+        // SIGHUP reloads the certificate with HTTPS, and is logged and ignored without (never the default: the end of the process).
+        let reload: [any Service] = [TLSCertificate.ReloadService(certificate: server.tls, logger: logger)]
         // The loops start once the migrations ran (the stream ends then, or when start-up failed).
         // Shutdown runs in reverse: the loops and the server drain, the clients close, then the pool,
         // then the embedded cluster stops.

@@ -1,7 +1,9 @@
 import AsyncHTTPClient
 import Foundation
+import HearthServer
 import HearthTestSupport
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import Testing
 #if canImport(Glibc)
@@ -30,8 +32,13 @@ struct HTTPSTests {
         return (certificate, key)
     }
 
-    /// GET `path` over HTTPS, trusting only `certificate`.
+    /// GET `path` over HTTPS, trusting only `certificate`: the status.
     static func get(_ port: Int, _ path: String, trusting certificate: String) async throws -> UInt {
+        try await response(port, path, trusting: certificate).status
+    }
+
+    /// GET `path` over HTTPS, trusting only `certificate`: the status and the headers.
+    static func response(_ port: Int, _ path: String, trusting certificate: String) async throws -> (status: UInt, headers: HTTPHeaders) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(certificate))
         // A new client each time: a new connection, so a new handshake.
@@ -39,7 +46,7 @@ struct HTTPSTests {
         do {
             let response = try await client.execute(HTTPClientRequest(url: "https://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
             try await client.shutdown()
-            return response.status.code
+            return (response.status.code, response.headers)
         } catch {
             try await client.shutdown()
             throw error
@@ -96,6 +103,53 @@ struct HTTPSTests {
             #expect(await server.waitForOutput(.seconds(30)) { $0.contains("TLS certificate not reloaded") }, "\(server.stderr)")
             #expect(try await Self.get(port, "/healthz", trusting: renewed.certificate) == 200)
 
+            server.send(SIGTERM)
+            #expect(try await server.waitForExit().status == 0, "stderr:\n\(server.stderr)")
+        }
+    }
+
+    /// HTTPS answers say Strict-Transport-Security; a renewed certificate that has expired or is not
+    /// yet valid is refused on reload, naming why, and the served one stays.
+    @Test func httpsSendsHSTSAndARenewalOutsideItsValidityIsRefused() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let pair = try await Self.makeCertificate(dir, "hearth")
+            let server = try HearthProcess(["serve"], environment: [
+                "HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_TLS_CERT_FILE": pair.certificate, "HEARTH_TLS_KEY_FILE": pair.key,
+            ])
+            let port = try await server.waitUntilListening()
+            for path in ["/healthz", "/no-such-page", "/graphql"] {
+                let headers = try await Self.response(port, path, trusting: pair.certificate).headers
+                #expect(headers["Strict-Transport-Security"] == ["max-age=31536000"], "\(path): \(headers)")
+            }
+            server.send(SIGTERM)
+            #expect(try await server.waitForExit().status == 0, "stderr:\n\(server.stderr)")
+
+            // The certificate is valid for two days from now: a day before, or three days after, it is not.
+            let certificate = try TLSCertificate(certificateFile: pair.certificate, keyFile: pair.key)
+            do throws(TLSCertificate.LoadError) {
+                try certificate.reload(now: Date().addingTimeInterval(3 * 86_400))
+                Issue.record("an expired certificate was taken")
+            } catch {
+                #expect(error.description.hasPrefix("--tls-cert-file \(pair.certificate): its certificate expired at "), "\(error.description)")
+            }
+            do throws(TLSCertificate.LoadError) {
+                try certificate.reload(now: Date().addingTimeInterval(-86_400))
+                Issue.record("a certificate not yet valid was taken")
+            } catch {
+                #expect(error.description.hasPrefix("--tls-cert-file \(pair.certificate): its certificate is not valid until "), "\(error.description)")
+            }
+            try certificate.reload(now: Date())
+        }
+    }
+
+    /// A plain-HTTP Hearth is not stopped by SIGHUP (the default action would end it): it says so and serves on.
+    @Test func aPlainHTTPHearthIgnoresSIGHUP() async throws {
+        try await withTemporaryDirectory { dir throws in
+            let server = try HearthProcess(["serve"], environment: ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0"])
+            let port = try await server.waitUntilListening()
+            server.send(SIGHUP)
+            #expect(await server.waitForOutput(.seconds(30)) { $0.contains("SIGHUP ignored") }, "\(server.stderr)")
+            #expect(try await BackupCommandTests.get(port) == 200)
             server.send(SIGTERM)
             #expect(try await server.waitForExit().status == 0, "stderr:\n\(server.stderr)")
         }

@@ -33,6 +33,50 @@ import Testing
         }
     }
 
+    /// Signing out everywhere on one instance revokes access tokens and calendar feed links too,
+    /// and the other instance (its cache never expiring: the manual clock stands still) refuses them
+    /// through the bus; changing the password does the same unless asked not to, and so does an
+    /// operator's reset.
+    @Test func signingOutEverywhereRevokesAccessTokensAndFeedsOnEveryInstance() async throws {
+        try await UsersOverHTTPTests.withServers(count: 2) { servers in
+            let (a, b) = (servers[0], servers[1])
+            var session = try await a.signUp("ada@example.org")
+            /// A new access token and feed path, each used once on B (so B caches the token).
+            func credentials() async throws -> (token: String, feed: String) {
+                let token = try #require((try await a.data(#"mutation { createAccessToken(input: {name: "Calendar", scopes: [READ]}) { token } }"#,
+                                                            token: session)["createAccessToken"] as? [String: Any])?["token"] as? String)
+                let url = try #require((try await a.data(#"mutation { createCalendarFeed(input: {name: "Phone"}) { url } }"#,
+                                                          token: session)["createCalendarFeed"] as? [String: Any])?["url"] as? String)
+                let feed = "/feeds/" + (url.components(separatedBy: "/feeds/").last ?? "")
+                #expect(try await b.graphQL("{ me { id } }", token: token).status == .ok)
+                #expect(try await b.client.execute(uri: feed, method: .get, headers: [:], body: nil).status == .ok)
+                return (token, feed)
+            }
+            func refusedOnB(_ credential: (token: String, feed: String)) async throws -> Bool {
+                let refused = try await eventually { try await b.graphQL("{ me { id } }", token: credential.token).status == .unauthorized }
+                let feed = try await b.client.execute(uri: credential.feed, method: .get, headers: [:], body: nil).status
+                return refused && feed == .notFound
+            }
+            var credential = try await credentials()
+            #expect(try await a.data("mutation { signOutEverywhere }", token: session)["signOutEverywhere"] as? Int == 1)
+            #expect(try await refusedOnB(credential), "B still accepts what signing out everywhere on A revoked")
+
+            session = try #require((try await a.data(#"mutation { signIn(email: "ada@example.org", password: "correct horse") { token } }"#)["signIn"]
+                as? [String: Any])?["token"] as? String)
+            credential = try await credentials()
+            // Asked to keep them, a password change keeps them; by default it revokes them.
+            _ = try await a.data(#"mutation { changePassword(currentPassword: "correct horse", newPassword: "battery staple", revokeAccessTokens: false) }"#,
+                                 token: session)
+            #expect(try await b.graphQL("{ me { id } }", token: credential.token).status == .ok)
+            _ = try await a.data(#"mutation { changePassword(currentPassword: "battery staple", newPassword: "correct horse") }"#, token: session)
+            #expect(try await refusedOnB(credential), "B still accepts what the password change on A revoked")
+
+            credential = try await credentials()
+            _ = try await a.services.users.resetPassword(email: "ada@example.org", password: "a new one entirely")
+            #expect(try await refusedOnB(credential), "B still accepts what the operator's reset on A revoked")
+        }
+    }
+
     /// A member removed on one instance loses access on the other at once, not after the
     /// ability cache's TTL.
     @Test func aMembershipChangeOnOneInstanceReachesTheOthersCache() async throws {

@@ -129,6 +129,30 @@ def journey(playwright):
     accessible(a, "tasks")
     step("each sees the other's tasks without reload")
     a.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    # With the service worker in charge, the server's own addresses opened in the browser reach the server
+    # (a feed, an action link, CalDAV, an export answer as themselves), while the app's own pages are its shell.
+    def navigation(path):
+        """Opens `path` in a page of its own, under the service worker; returns the answer the page got."""
+        probe = ada.new_page()
+        answers = []
+        probe.on("response", lambda r: answers.append(r) if r.request.is_navigation_request() and r.url == BASE + path else None)
+        try:
+            probe.goto(BASE + path)
+        except Exception:
+            # Chromium turns an error status with an empty body into its own error page, and Playwright's goto
+            # fails; the answer itself was seen on its way.
+            if not answers:
+                raise
+        probe.close()
+        return answers[0] if answers else None
+    for path, expected in [("/feeds/not-a-feed.ics", 404), ("/actions/not-a-link", 404), ("/dav/", 401),
+                           (f"/households/{household['id']}/export", 401)]:
+        response = navigation(path)
+        assert response is not None and response.status == expected and not response.from_service_worker, \
+            f"{path}: {response.status if response else None}, from the service worker: {response.from_service_worker if response else None}"
+    response = navigation("/households/new")
+    assert response is not None and response.from_service_worker, "/households/new is the app's own page, from its shell"
+    step("the server's own addresses pass the service worker by")
 
     # Ada goes offline, edits and creates; the app reloads offline and shows it; Bob edits another field meanwhile.
     ada.set_offline(True)

@@ -48,9 +48,10 @@ export class Account {
    * Every other session is signed out; this one stays.
    * @param {string} current
    * @param {string} next
+   * @param {boolean} revokeAccessTokens also revoke access tokens and calendar feed links
    */
-  async changePassword(current, next) {
-    await this.api.request(ops.CHANGE_PASSWORD, { current, next });
+  async changePassword(current, next, revokeAccessTokens) {
+    await this.api.request(ops.CHANGE_PASSWORD, { current, next, revoke: revokeAccessTokens });
   }
 
   /** The preferences as one JSON document. */

@@ -55,7 +55,7 @@ public final class BackupWorkspace: Sendable {
         var removed: [String] = []
         for name in names.sorted() where name.hasPrefix("run-") {
             let path = (root as NSString).appendingPathComponent(name)
-            // Whoever holds the lock is still using it; a folder not yet locked is a few microseconds old, or left before its lock was made.
+            // Whoever holds the lock is still using it (the kernel lets go of a lock when its process dies, even by SIGKILL).
             guard let lock = try? FileLock.tryAcquire(path: path + "/lock") else { continue }
             do {
                 try FileManager.default.removeItem(atPath: path)

@@ -116,13 +116,23 @@ extension UserService {
     /// Ends every session of a person (`signOutEverywhere`); returns how many ended.
     @discardableResult
     public func signOutEverywhere(userID: UUID) async throws -> Int {
-        let rows = try await database.client.query(
-            "DELETE FROM user_sessions WHERE user_id = \(userID) RETURNING id", logger: logger)
-        var count = 0
-        for try await _ in rows.decode(UUID.self) { count += 1 }
+        let count = try await database.transaction(logger: logger) { connection in
+            let rows = try await connection.query("DELETE FROM user_sessions WHERE user_id = \(userID) RETURNING id", logger: logger)
+            var count = 0
+            for try await _ in rows.decode(UUID.self) { count += 1 }
+            try await Self.revokeCredentials(of: userID, on: connection, logger: logger)
+            return count
+        }
         await forget(SessionCacheChange(user: userID))
-        logger.info("signed out everywhere", metadata: ["user": "\(userID)", "sessions": "\(count)"])
+        logger.info("signed out everywhere; access tokens and calendar feeds revoked", metadata: ["user": "\(userID)", "sessions": "\(count)"])
         return count
+    }
+
+    /// Revokes what lets apps in without a session — access tokens (CalDAV, MCP) and calendar
+    /// feed links — in the caller's transaction; the caller tells every instance's cache.
+    static func revokeCredentials(of userID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM access_tokens WHERE user_id = \(userID)", logger: logger)
+        try await connection.query("DELETE FROM calendar_feeds WHERE user_id = \(userID)", logger: logger)
     }
 
     /// A person's live sessions, most recently used first.
@@ -174,49 +184,13 @@ extension UserService {
             refusal: ServiceError.tooManySignUps)
     }
 
-    /// Counts and records one attempt under each key in one transaction, or refuses it (`refusal`
-    /// with the seconds to wait) when a key already has `limit` attempts within the window.
+    /// Counts and records one attempt under each key (``AttemptLimiter``) within the sign-in window.
     private func recordAttempt(
         keys: [(scope: String, key: String)], limit attempts: Int, action: String, refusal: (_ retryAfter: Int) -> ServiceError
     ) async throws -> PasswordAttempt {
-        let keys = keys.sorted { ($0.scope, $0.key) < ($1.scope, $1.key) }
-        let now = clock.now
-        let window = configuration.signInWindow
-        let windowStart = now.addingTimeInterval(-window)
-        let logger = self.logger
-        let retryAfter = try await database.transaction(logger: logger) { connection -> Int? in
-            var retryAfter: Int?
-            for (scope, key) in keys {
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(scope + ":" + key)))", logger: logger)
-                let rows = try await connection.query(
-                    """
-                    SELECT failed_at FROM sign_in_failures
-                    WHERE scope = \(scope) AND key = \(key) AND failed_at > \(windowStart)
-                    ORDER BY failed_at DESC LIMIT \(attempts)
-                    """, logger: logger)
-                var times: [Date] = []
-                for try await time in rows.decode(Date.self) { times.append(time) }
-                // Limited while the attempts-th most recent one is still in the window.
-                guard times.count >= attempts, let oldest = times.last else { continue }
-                // (PostgreSQL keeps microseconds: a stored time can read back a fraction of one later.)
-                let seconds = Int((oldest.addingTimeInterval(window).timeIntervalSince(now) - 0.000_001).rounded(.up))
-                retryAfter = max(retryAfter ?? 0, max(1, seconds))
-            }
-            if retryAfter != nil { return retryAfter }
-            for (scope, key) in keys {
-                try await connection.query(
-                    "INSERT INTO sign_in_failures (scope, key, failed_at) VALUES (\(scope), \(key), \(now))", logger: logger)
-                try await connection.query(
-                    "DELETE FROM sign_in_failures WHERE scope = \(scope) AND key = \(key) AND failed_at <= \(windowStart)",
-                    logger: logger)
-            }
-            return nil
-        }
-        if let retryAfter {
-            logger.notice("\(action) refused: too many attempts", metadata: ["retryAfter": "\(retryAfter)"])
-            throw refusal(retryAfter)
-        }
-        return PasswordAttempt(keys: keys, at: now)
+        let at = try await AttemptLimiter(database: database, clock: clock, logger: logger)
+            .record(keys: keys, limit: attempts, window: configuration.signInWindow, action: action, refusal: refusal)
+        return PasswordAttempt(keys: keys, at: at)
     }
 
     /// A check that succeeded is not a failure: the rows it recorded go (one per key).

@@ -122,7 +122,7 @@ public final class UserService: ServiceHealth {
     /// Changes the password after checking the current one; every other session is signed out.
     /// Checks count toward the account's and the client address's password-attempt limits.
     public func changePassword(
-        userID: UUID, keepingSession sessionID: UUID, current: String, new: String, clientAddress: String? = nil
+        userID: UUID, keepingSession sessionID: UUID, current: String, new: String, revokingAccessTokens: Bool = true, clientAddress: String? = nil
     ) async throws {
         let new = try UserInput.password(new, field: "newPassword")
         guard let (email, stored) = try await passwordHash(userID: userID) else { throw ServiceError.notFound("User") }
@@ -136,12 +136,15 @@ public final class UserService: ServiceHealth {
                 "UPDATE users SET password_hash = \(hash), updated_at = \(now) WHERE id = \(userID)", logger: logger)
             try await connection.query(
                 "DELETE FROM user_sessions WHERE user_id = \(userID) AND id <> \(sessionID)", logger: logger)
+            if revokingAccessTokens { try await Self.revokeCredentials(of: userID, on: connection, logger: logger) }
         }
         await forget(SessionCacheChange(user: userID, keeping: sessionID))
-        logger.info("password changed; other sessions signed out", metadata: ["user": "\(userID)"])
+        logger.info(revokingAccessTokens ? "password changed; other sessions signed out, access tokens and calendar feeds revoked"
+                        : "password changed; other sessions signed out", metadata: ["user": "\(userID)"])
     }
 
-    /// Sets a new password without the old one (`hearth user reset-password`); every session ends.
+    /// Sets a new password without the old one (`hearth user reset-password`); every session ends,
+    /// and every access token and calendar feed link is revoked.
     public func resetPassword(email: String, password: String) async throws -> User {
         let password = try UserInput.password(password)
         guard let user = try await user(email: email) else { throw ServiceError.notFound("User") }
@@ -151,9 +154,10 @@ public final class UserService: ServiceHealth {
             try await connection.query(
                 "UPDATE users SET password_hash = \(hash), updated_at = \(now) WHERE id = \(user.id)", logger: logger)
             try await connection.query("DELETE FROM user_sessions WHERE user_id = \(user.id)", logger: logger)
+            try await Self.revokeCredentials(of: user.id, on: connection, logger: logger)
         }
         await forget(SessionCacheChange(user: user.id))
-        logger.info("password reset; every session signed out", metadata: ["user": "\(user.id)"])
+        logger.info("password reset; every session signed out, access tokens and calendar feeds revoked", metadata: ["user": "\(user.id)"])
         return user
     }
 

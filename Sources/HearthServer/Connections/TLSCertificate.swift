@@ -27,20 +27,31 @@ public final class TLSCertificate: Sendable {
     /// The context a new connection's handshake uses.
     var current: NIOSSLContext { context.withLock { $0 } }
 
-    /// Reads the files again; on failure the pair served so far stays.
-    public func reload() throws(LoadError) {
-        let fresh = try Self.load(certificateFile: certificateFile, keyFile: keyFile)
+    /// Reads the files again; on failure the pair served so far stays. A certificate that has
+    /// expired or is not yet valid at `now` is refused (a renewal that went wrong must not replace
+    /// one that works).
+    public func reload(now: Date = Date()) throws(LoadError) {
+        let fresh = try Self.load(certificateFile: certificateFile, keyFile: keyFile, validAt: now)
         context.withLock { $0 = fresh }
     }
 
-    private static func load(certificateFile: String, keyFile: String) throws(LoadError) -> NIOSSLContext {
+    private static func load(certificateFile: String, keyFile: String, validAt now: Date? = nil) throws(LoadError) -> NIOSSLContext {
         let chain: [NIOSSLCertificate]
         do {
             chain = try NIOSSLCertificate.fromPEMFile(certificateFile)
         } catch {
             throw LoadError(description: "--tls-cert-file \(certificateFile): \(reason(error, file: certificateFile, what: "a PEM certificate"))")
         }
-        guard !chain.isEmpty else { throw LoadError(description: "--tls-cert-file \(certificateFile): it holds no PEM certificate") }
+        guard let leaf = chain.first else { throw LoadError(description: "--tls-cert-file \(certificateFile): it holds no PEM certificate") }
+        if let now {
+            let (from, until) = (Date(timeIntervalSince1970: TimeInterval(leaf.notValidBefore)), Date(timeIntervalSince1970: TimeInterval(leaf.notValidAfter)))
+            guard now >= from else {
+                throw LoadError(description: "--tls-cert-file \(certificateFile): its certificate is not valid until \(DateTimeScalar.string(from: from))")
+            }
+            guard now <= until else {
+                throw LoadError(description: "--tls-cert-file \(certificateFile): its certificate expired at \(DateTimeScalar.string(from: until))")
+            }
+        }
         let key: NIOSSLPrivateKey
         do {
             key = try NIOSSLPrivateKey(file: keyFile, format: .pem)

@@ -69,6 +69,7 @@ struct WebAppController<Context: RequestContext>: Sendable {
 }
 
 /// First path segments that belong to the API (or are the assets'): never answered with the app.
-private let reservedSegments: Set<Substring> = ["graphql", "mcp", "admin", "metrics", "healthz", "readyz", "assets"]
+/// First segments that are the server's, never the app's (the service worker's `SERVER` list passes the same to the network).
+private let reservedSegments: Set<Substring> = ["graphql", "mcp", "admin", "metrics", "healthz", "readyz", "assets", "dav", ".well-known", "feeds", "actions"]
 private let serviceWorkerAllowed = HTTPField.Name("Service-Worker-Allowed")!
 private let referrerPolicy = HTTPField.Name("Referrer-Policy")!

@@ -65,12 +65,16 @@ function profileSection(app, displayName, notify) {
   const current = field("Current password", { type: "password", name: "currentPassword", autocomplete: "current-password", required: true });
   const next = field("New password", { type: "password", name: "newPassword", autocomplete: "new-password", required: true, minlength: 8 });
   const passwordError = h("p", { class: "form-error", role: "alert" });
-  const passwordForm = h("form", {}, h("h3", {}, "Password"), current.wrapper, next.wrapper, passwordError,
-    h("button", { type: "submit" }, "Change password"));
+  const revoke = h("input", { type: "checkbox", name: "revokeAccessTokens", checked: true });
+  const passwordForm = h("form", {}, h("h3", {}, "Password"), current.wrapper, next.wrapper,
+    h("label", { class: "check" }, revoke, " Also revoke my access tokens and calendar feed links (calendar apps and assistants must be set up again)"),
+    passwordError, h("button", { type: "submit" }, "Change password"));
   submitting(passwordForm, { currentPassword: current, newPassword: next }, passwordError, async () => {
-    await app.account.changePassword(current.control.value, next.control.value);
+    const revoked = revoke.checked;
+    await app.account.changePassword(current.control.value, next.control.value, revoked);
     current.control.value = next.control.value = "";
-    notify("Password changed: your other devices are signed out.");
+    notify(revoked ? "Password changed: your other devices are signed out, your access tokens and calendar feed links revoked."
+      : "Password changed: your other devices are signed out.");
   });
   return h("section", { class: "card", "aria-labelledby": "profile-heading" }, h("h2", { id: "profile-heading" }, "Profile"), nameForm, passwordForm);
 }

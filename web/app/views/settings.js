@@ -65,7 +65,7 @@ export function settingsView(app, navigate, notify) {
     h("div", { class: "actions" },
       h("button", { type: "button", onclick: () => void run(async () => { await app.signOut(); navigate("/signin"); }) }, "Sign out"),
       h("button", { type: "button", onclick: () => void run(async () => { await app.signOut(true); navigate("/signin"); }) }, "Sign out everywhere")),
-    h("p", { class: "hint" }, "Signing out removes your household copies from this browser."),
+    h("p", { class: "hint" }, "Signing out removes your household copies from this browser. Signing out everywhere also revokes your access tokens and calendar feed links: calendar apps and assistants must be set up again."),
     h("p", {}, h("a", { href: "/explorer" }, "API explorer"), " — try Hearth's GraphQL API as yourself."));
   const personal = accountSettings(app, notify);
 

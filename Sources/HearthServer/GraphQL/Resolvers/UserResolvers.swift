@@ -12,7 +12,7 @@ enum UserResolvers {
     }
     private struct SignIn: Decodable { var email: String, password: String, deviceName: String? }
     private struct UpdateProfile: Decodable { var displayName: InputPatch<String>, avatarURL: InputPatch<String> }
-    private struct ChangePassword: Decodable { var currentPassword: String, newPassword: String }
+    private struct ChangePassword: Decodable { var currentPassword: String, newPassword: String, revokeAccessTokens: Bool? }
     private struct DeleteAccount: Decodable { var password: String }
     private struct UpdatePreferences: Decodable { var input: GraphQLValue }
     private struct ImportPreferences: Decodable { var preferences: GraphQLValue }
@@ -74,7 +74,8 @@ enum UserResolvers {
             let signedIn = try input.signedIn()
             let clientAddress = try input.context(GraphQLRequestContext.self).clientAddress
             try await users.changePassword(userID: signedIn.user.id, keepingSession: signedIn.session.id, current: arguments.currentPassword,
-                                           new: arguments.newPassword, clientAddress: clientAddress)
+                                           new: arguments.newPassword, revokingAccessTokens: arguments.revokeAccessTokens ?? true,
+                                           clientAddress: clientAddress)
             return .bool(true)
         }
         resolvers.field("Mutation.deleteAccount", arguments: DeleteAccount.self) { input, arguments in
