@@ -125,6 +125,7 @@ struct BackupArchiveTests {
                 #expect(try BackupArchive.manifest(of: "\(dir)/\(name).backup").format == 2)
                 let salt = whole.subdata(in: header..<header + 32)
                 let size = Int(whole[header + 32]) << 24 | Int(whole[header + 33]) << 16 | Int(whole[header + 34]) << 8 | Int(whole[header + 35])
+                try #require(size >= 16 && header + 36 + size <= whole.count, "a chunk of \(size) bytes after the salt")
                 let sealed = whole.subdata(in: header + 36..<header + 36 + size)
                 let archiveKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: Self.key.encryption), salt: salt,
                                                         info: Data("hearth backup archive".utf8), outputByteCount: 32)
