@@ -55,6 +55,10 @@ import Glibc
             let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_SECRET_KEY": ""]
             let (server, port, token, household) = try await Self.serveWithHousehold(env, person: "ada")
             _ = try await Self.graphql(port, #"mutation { createTask(householdId: "\#(household)", input: {title: "Buy milk"}) { id } }"#, token: token)
+            // A plain-HTTP Hearth is not stopped by SIGHUP (the default action would end it): it says so and serves on.
+            server.send(SIGHUP)
+            #expect(await server.waitForOutput(.seconds(30)) { $0.contains("SIGHUP ignored") }, "\(server.stderr)")
+            #expect(try await Self.get(port) == 200)
 
             try FileManager.default.createDirectory(atPath: dir + "/backups", withIntermediateDirectories: true)
             let backup = try await Self.hearth(["backup", "--to", dir + "/backups/one.backup"], env)
