@@ -51,35 +51,42 @@ public final class BackupWorkspace: Sendable {
     /// killed); returns their paths.
     @discardableResult
     public static func removeLeftovers(in root: String, logger: Logger) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
-        var removed: [String] = []
-        for name in names.sorted() where name.hasPrefix("run-") {
-            let path = (root as NSString).appendingPathComponent(name)
+        removeEntries(of: root, where: { $0.hasPrefix("run-") }, logger: logger,
+                      removed: "removed a backup's leftover dump (a run was stopped before it finished)") { path in
             // Whoever holds the lock is still using it (the kernel lets go of a lock when its process dies, even by SIGKILL).
-            guard let lock = try? FileLock.tryAcquire(path: path + "/lock") else { continue }
+            guard let lock = try? FileLock.tryAcquire(path: path + "/lock") else { return false }
+            defer { lock.release() }
             do {
                 try FileManager.default.removeItem(atPath: path)
-                removed.append(path)
-                logger.notice("removed a backup's leftover dump (a run was stopped before it finished)", metadata: ["folder": "\(path)"])
+                return true
             } catch {
                 logger.warning("a backup's leftover dump could not be removed", metadata: ["folder": "\(path)", "error": "\(error)"])
+                return false
             }
-            lock.release()
         }
-        return removed
     }
 
     /// Dumps beside backups in `directory` left by Hearth before dumps moved into a workspace
     /// (`<backup>.dump`, unencrypted): removed; returns their paths.
     @discardableResult
     public static func removeOldDumps(besideBackupsIn directory: String, logger: Logger) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        removeEntries(of: directory, where: { $0.hasSuffix(".backup.dump") }, logger: logger,
+                      removed: "removed an unencrypted dump an earlier Hearth left beside its backups") { path in
+            (try? FileManager.default.removeItem(atPath: path)) != nil
+        }
+    }
+
+    /// Runs `remove` on each entry of `directory` whose name `matches`, in name order; returns (and
+    /// logs) the paths it removed.
+    private static func removeEntries(of directory: String, where matches: (String) -> Bool, logger: Logger, removed message: Logger.Message,
+                                      _ remove: (String) -> Bool) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed: [String] = []
-        for name in names.sorted() where name.hasSuffix(".backup.dump") {
+        for name in names.sorted() where matches(name) {
             let path = (directory as NSString).appendingPathComponent(name)
-            guard (try? FileManager.default.removeItem(atPath: path)) != nil else { continue }
+            guard remove(path) else { continue }
             removed.append(path)
-            logger.notice("removed an unencrypted dump an earlier Hearth left beside its backups", metadata: ["file": "\(path)"])
+            logger.notice(message, metadata: ["path": "\(path)"])
         }
         return removed
     }

@@ -226,7 +226,8 @@ public struct HouseholdTransferService: Sendable {
             ownerEmail = email
         }
         var invitations: [(email: String, role: HouseholdRole, code: String)] = []
-        for member in document.members where member.email != ownerEmail && !invitations.contains(where: { $0.email == member.email }) {
+        var invited: Set<String> = [ownerEmail]
+        for member in document.members where invited.insert(member.email).inserted {
             let code = SessionToken.generate()
             try await households.insertInvitation(id: UUID(), householdID: household.id, role: member.role, code: code, by: owner, at: now,
                                                   expiresAt: now.addingTimeInterval(invitationLifetime), maxUses: 1, on: connection)
