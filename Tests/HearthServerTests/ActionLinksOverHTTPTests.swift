@@ -23,7 +23,7 @@ import Testing
 
     /// POSTs `path`; the status and the JSON answer.
     static func post(_ server: Server, _ path: String) async throws -> (status: HTTPResponse.Status, json: [String: Any]) {
-        let response = try await server.client.execute(uri: path, method: .post, headers: [:], body: nil)
+        let response = try await server.execute(uri: path, method: .post, headers: [:], body: nil)
         return (response.status, try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any] ?? [:])
     }
 

@@ -30,7 +30,7 @@ import Testing
         headers.append(contentsOf: extra)
         if let authorization { headers[.authorization] = authorization }
         if let depth, let name = HTTPField.Name("Depth") { headers[name] = depth }
-        let response = try await server.client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        let response = try await server.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
         return (response.status, response.headers, String(buffer: response.body))
     }
 

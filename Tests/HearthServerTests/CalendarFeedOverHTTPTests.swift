@@ -18,7 +18,7 @@ import Testing
     static func get(_ server: Server, _ path: String, ifNoneMatch: String? = nil) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: String) {
         var headers = HTTPFields()
         if let ifNoneMatch { headers[.ifNoneMatch] = ifNoneMatch }
-        let response = try await server.client.execute(uri: path, method: .get, headers: headers)
+        let response = try await server.execute(uri: path, method: .get, headers: headers)
         return (response.status, response.headers, String(buffer: response.body))
     }
 

@@ -296,7 +296,7 @@ import Testing
     }
 
     static func metrics(_ server: Server) async throws -> String {
-        let response = try await server.client.execute(uri: "/metrics", method: .get, headers: [:], body: nil)
+        let response = try await server.execute(uri: "/metrics", method: .get, headers: [:], body: nil)
         return String(buffer: response.body)
     }
 

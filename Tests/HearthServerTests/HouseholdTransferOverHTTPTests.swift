@@ -16,7 +16,7 @@ import Testing
         async throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: Data) {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        let response = try await server.client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(data: $0) })
+        let response = try await server.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(data: $0) })
         return (response.status, response.headers, Data(buffer: response.body))
     }
 

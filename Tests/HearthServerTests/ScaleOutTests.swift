@@ -49,12 +49,12 @@ import Testing
                                                           token: session)["createCalendarFeed"] as? [String: Any])?["url"] as? String)
                 let feed = "/feeds/" + (url.components(separatedBy: "/feeds/").last ?? "")
                 #expect(try await b.graphQL("{ me { id } }", token: token).status == .ok)
-                #expect(try await b.client.execute(uri: feed, method: .get, headers: [:], body: nil).status == .ok)
+                #expect(try await b.execute(uri: feed, method: .get, headers: [:], body: nil).status == .ok)
                 return (token, feed)
             }
             func refusedOnB(_ credential: (token: String, feed: String)) async throws -> Bool {
                 let refused = try await eventually { try await b.graphQL("{ me { id } }", token: credential.token).status == .unauthorized }
-                let feed = try await b.client.execute(uri: credential.feed, method: .get, headers: [:], body: nil).status
+                let feed = try await b.execute(uri: credential.feed, method: .get, headers: [:], body: nil).status
                 return refused && feed == .notFound
             }
             var credential = try await credentials()

@@ -54,9 +54,13 @@ extension CalendarService {
     private func store(_ object: CalendarObject, _ caller: Caller, _ collection: CalendarCollection, name: String, ifMatch: String?,
                        ifNoneMatch: Bool, on connection: PostgresConnection) async throws -> ([TaskWrite], Stored) {
         var writes: [TaskWrite] = []
+        // The UID's holder is read before the name: each statement sees at least what the one before
+        // it saw, so an item another app made under this name a moment ago is found by name too
+        // (and answered as existing) instead of being taken for another item with this UID.
+        let holderOfUID = try await uidHolder(collection, uid: object.uid, on: connection)
         let existing = try await itemID(collection, name: name, on: connection)
         let existingSubtask = existing == nil ? try await subtask(collection, name: name, on: connection) : nil
-        if let holder = try await uidHolder(collection, uid: object.uid, on: connection), holder.id != existing ?? existingSubtask?.id {
+        if let holder = holderOfUID, holder.id != existing ?? existingSubtask?.id {
             throw CalendarWriteError.uidConflict(name: holder.name)
         }
         // One of a task's steps: its subtask (a new one when the task it is related to is in this calendar).
