@@ -29,10 +29,22 @@ let package = Package(
     targets: [
         // The GraphQL implementation: imports nothing but the standard library.
         .target(name: "GraphQLEngine"),
+        // An embedded PostgreSQL cluster (initdb, start, supervise, stop) and the child processes
+        // it runs: only the CLI and HearthCore's backups import it.
+        .target(
+            name: "HearthPostgres",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Domain and services: knows PostgreSQL, knows nothing of HTTP or GraphQL.
         .target(
             name: "HearthCore",
             dependencies: [
+                "HearthPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -77,6 +89,7 @@ let package = Package(
             dependencies: [
                 "HearthServer",
                 "HearthCore",
+                "HearthPostgres",
                 "GraphQLEngine",
                 "FixtureShop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,6 +106,7 @@ let package = Package(
             name: "HearthTestSupport",
             dependencies: [
                 "HearthCore",
+                "HearthPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -103,6 +117,7 @@ let package = Package(
             name: "HearthCoreTests",
             dependencies: [
                 "HearthCore",
+                "HearthPostgres",
                 "HearthTestSupport",
                 "FixtureShop",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -115,6 +130,7 @@ let package = Package(
             dependencies: [
                 "HearthServer",
                 "HearthCore",
+                "HearthPostgres",
                 "HearthTestSupport",
                 "FixtureShop",
                 .product(name: "Hummingbird", package: "hummingbird"),

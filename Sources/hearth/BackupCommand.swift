@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthCore
+import HearthPostgres
 import HearthServer
 
 /// `hearth backup`: a backup of Hearth's database (encrypted with the installation's backup key),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthCore
+import HearthPostgres
 import HearthServer
 
 /// `hearth serve`'s scheduled backups: a directory turns them on; how often and how many are kept.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthCore
+import HearthPostgres
 import Logging
 
 /// The database a command works with: the external server from `DATABASE_URL`, or the

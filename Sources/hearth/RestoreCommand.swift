@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthCore
+import HearthPostgres
 import HearthServer
 
 /// `hearth restore FILE`: a backup back into an empty data directory or database (`--replace` for

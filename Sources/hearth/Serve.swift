@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GraphQLEngine
 import HearthCore
+import HearthPostgres
 import HearthServer
 import Logging
 import Metrics
@@ -171,7 +172,8 @@ struct Serve: AsyncParsableCommand {
             try await runtime.prepare()
         }
         let cluster: [any Service] = embedded.map {
-            [EmbeddedPostgresService(cluster: $0, status: runtime.database.status, logger: logger, restartDelay: restartDelay)]
+            [EmbeddedPostgresService(cluster: $0, logger: logger, restartDelay: restartDelay, whenDown: { [status = runtime.database.status] in status.markDown() },
+                                     whenUp: { [status = runtime.database.status] in status.markUp() })]
         } ?? []
         // SIGHUP reloads the certificate with HTTPS, and is logged and ignored without (never the default: the end of the process).
         let reload: [any Service] = [TLSCertificate.ReloadService(certificate: server.tls, logger: logger)]

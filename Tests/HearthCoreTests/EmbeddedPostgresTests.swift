@@ -1,4 +1,5 @@
 import Foundation
+@testable import HearthPostgres
 import HearthTestSupport
 import PostgresNIO
 import Testing

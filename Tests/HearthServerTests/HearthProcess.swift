@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPostgres
 import Synchronization
 #if canImport(Glibc)
 import Glibc

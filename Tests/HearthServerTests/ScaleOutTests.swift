@@ -112,7 +112,7 @@ import Testing
         let shop = FixtureShop()
         try await shop.withRunning { port in
             let allowed = [ShopifyClientConfiguration.AllowedHost(host: "alpha.test", origin: FixtureShop.origin(port: port, shop: "alpha"))]
-            try await UsersOverHTTPTests.withServers(count: 2, shopify: ShopifyClientConfiguration(requestTimeout: .seconds(2), allowedHosts: allowed)) { servers in
+            try await UsersOverHTTPTests.withServers(count: 2, shopify: ShopifyClientConfiguration(requestTimeout: .seconds(20), allowedHosts: allowed)) { servers in
                 shop.addShop("alpha", products: 20)
                 try await body(servers[0], servers[1], shop)
             }

@@ -338,12 +338,12 @@ import Testing
             let pushed = try await Self.push(servers[0], ann, client: UUID().uuidString.lowercased(), [
                 ["id": 1, "op": ["createTask": ["householdId": home, "input": ["id": task, "title": "Across"]]]]])
             #expect(pushed.results.first?["status"] as? String == "APPLIED")
-            var poked: UUID?
-            for await household in pokes where household.uuidString.lowercased() == home {
-                poked = household
+            var poked: SyncCommit?
+            for await commit in pokes where commit.householdID.uuidString.lowercased() == home {
+                poked = commit
                 break
             }
-            #expect(poked?.uuidString.lowercased() == home)
+            #expect(poked?.householdID.uuidString.lowercased() == home)
             let delta = try await Self.pull(servers[1], ann, home, after: cursor)
             #expect(delta.changes.map { $0["id"] as? String } == [task], "\(delta.changes)")
         }
@@ -459,6 +459,55 @@ import Testing
                     _ = try await Self.createTask(a, owner, home, "Not for Mia")
                 }
                 #expect(rest.count <= 1, "\(rest)")
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
+    /// A device that subscribes with its client id is told which pokes announce only its own
+    /// pushes (the pull after its push brought those): not a push by another device, not a change
+    /// made through an ordinary mutation, and not a subscription without a client id.
+    @Test func aPokeSaysWhenItAnnouncesOnlyTheDevicesOwnPush() async throws {
+        try await UsersOverHTTPTests.withServers(count: 2) { servers in
+            let (a, b) = (servers[0], servers[1])
+            let owner = try await HouseholdsOverHTTPTests.person(a, "Olive")
+            // The household's creation is heard on B before anyone subscribes, so no poke of it comes late.
+            @Sendable func createdAndHeard() async throws -> String {
+                let commits = b.services.sync.pokes.subscribe()
+                let home = try await HouseholdsOverHTTPTests.createHousehold(a, owner)
+                for await commit in commits where commit.householdID.uuidString.lowercased() == home { break }
+                return home
+            }
+            let home = try await createdAndHeard()
+            let (mine, other) = (UUID().uuidString.lowercased(), UUID().uuidString.lowercased())
+            @Sendable func create(_ id: Int) -> [[String: Any]] {
+                [["id": id, "op": ["createTask": ["householdId": home, "input": ["id": UUID().uuidString.lowercased(), "title": "Task \(id)"]]]]]
+            }
+            let port = try #require(b.client.port)
+            try await GraphQLWebSocketTests.connect(port) { reader, outbound in
+                try await GraphQLWebSocketTests.send(outbound, #"{"type":"connection_init","payload":{"authorization":"Bearer \#(owner.token)"}}"#)
+                #expect(try await reader.next() == #"{"type":"connection_ack"}"#)
+                for (id, client) in [("c", "\"\(mine)\""), ("n", "null")] {
+                    try await GraphQLWebSocketTests.send(outbound, #"{"id":"\#(id)","type":"subscribe","payload":{"query":"subscription($c: UUID) { syncAvailable(householdId: \"\#(home)\", clientId: $c) { fromYourPush } }","variables":{"c":\#(client)}}}"#)
+                }
+                #expect(try await eventually { b.services.sync.pokes.subscriberCount == 2 })
+                /// The next poke of each subscription: whether it was the device's own.
+                func nextPokes() async throws -> [String: Bool] {
+                    var pokes: [String: Bool] = [:]
+                    while pokes.count < 2 {
+                        let message = try await withTimeout(.seconds(20)) { try await reader.next() ?? "" }
+                        let json = try #require(try JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any])
+                        let poke = ((json["payload"] as? [String: Any])?["data"] as? [String: Any])?["syncAvailable"] as? [String: Any]
+                        pokes[try #require(json["id"] as? String)] = try #require(poke?["fromYourPush"] as? Bool, "\(message)")
+                    }
+                    return pokes
+                }
+                _ = try await Self.push(a, owner, client: mine, create(1))
+                #expect(try await nextPokes() == ["c": true, "n": false])
+                _ = try await Self.push(a, owner, client: other, create(1))
+                #expect(try await nextPokes() == ["c": false, "n": false])
+                _ = try await Self.createTask(a, owner, home, "Through the API")
+                #expect(try await nextPokes() == ["c": false, "n": false])
                 try await outbound.close(.normalClosure, reason: nil)
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPostgres
 import Logging
 import PostgresNIO
 import Synchronization

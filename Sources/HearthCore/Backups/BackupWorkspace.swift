@@ -1,4 +1,5 @@
 import Foundation
+import HearthPostgres
 import Logging
 
 /// A private folder (mode 0700) where a backup's dump — the whole database, unencrypted — lies

@@ -1,4 +1,5 @@
 import Foundation
+import HearthPostgres
 import Logging
 
 /// `pg_dump` of Hearth's database with the client programs of the PostgreSQL installation it uses

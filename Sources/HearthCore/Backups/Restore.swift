@@ -8,9 +8,6 @@ import PostgresNIO
 /// in every snapshot's past are moved there (every old change counts as long done) and sync cursors issued before the restore
 /// expire (`SYNC_CURSOR_EXPIRED`: devices take a fresh snapshot and keep their queued changes).
 public enum Restore {
-    /// The `hearth_settings` key holding when the database was last restored.
-    public static let restoredAtKey = "restored_at"
-
     /// The name of the safety backup `hearth restore --replace` writes of what it replaces: never
     /// a scheduled backup's (``BackupSchedule/isScheduledName(_:)``), so retention never prunes it.
     public static func safetyBackupName(at date: Date) -> String {
@@ -38,16 +35,9 @@ public enum Restore {
             try await connection.query("UPDATE sync_changes SET xid = '3'::xid8 WHERE xid >= pg_snapshot_xmin(pg_current_snapshot())",
                                        logger: database.logger)
             try await connection.query("""
-                INSERT INTO hearth_settings (key, value) VALUES (\(restoredAtKey), \(String(now.timeIntervalSince1970)))
+                INSERT INTO hearth_settings (key, value) VALUES (\(InstallationSettings.restoredAtKey), \(String(now.timeIntervalSince1970)))
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
                 """, logger: database.logger)
         }
-    }
-
-    /// When the database was last restored (nil: never).
-    public static func restoredAt(_ database: Database) async throws -> Date? {
-        let rows = try await database.client.query("SELECT value FROM hearth_settings WHERE key = \(restoredAtKey)", logger: database.logger)
-        for try await value in rows.decode(String.self) { return Double(value).map { Date(timeIntervalSince1970: $0) } }
-        return nil
     }
 }

@@ -129,8 +129,8 @@ public struct CalendarFeedService: Sendable {
         let owner = try await households.caller(for: feed.userID)
         let visible = (feed.householdIDs ?? Array(owner.roles.keys)).filter { owner.ability.can("read", .ofHousehold("Task", $0)) }
         var zones: [UUID: TimeZone] = [:]
-        for try await (id, zone) in try await database.client.query(
-            "SELECT id, time_zone FROM households WHERE id = ANY(\(visible))", logger: logger).decode((UUID, String).self) {
+        for (id, zone) in try await database.client.query(
+            "SELECT id, time_zone FROM households WHERE id = ANY(\(visible))", logger: logger).columns(("id", UUID.self), ("time_zone", String.self)) {
             zones[id] = TimeZone(identifier: zone) ?? .gmt
         }
         let kinds = feed.kinds.map(\.rawValue)

@@ -214,14 +214,13 @@ extension CalendarService {
     private func uidHolder(_ collection: CalendarCollection, uid: String,
                            on connection: PostgresConnection) async throws -> (id: UUID, name: String, isSubtask: Bool)? {
         let rows = try await connection.query("""
-            SELECT id, COALESCE(calendar_name, id::text || '.ics'), false FROM task_items WHERE household_id = \(collection.householdID)
+            SELECT id, COALESCE(calendar_name, id::text || '.ics') AS name, false AS is_subtask FROM task_items WHERE household_id = \(collection.householdID)
               AND kind = \(collection.kind.rawValue) AND COALESCE(calendar_uid, id::text) = \(uid)
             UNION ALL
             SELECT s.id, COALESCE(s.calendar_name, s.id::text || '.ics'), true FROM subtasks s JOIN task_items t ON t.id = s.task_id
             WHERE t.household_id = \(collection.householdID) AND t.kind = \(collection.kind.rawValue) AND COALESCE(s.calendar_uid, s.id::text) = \(uid)
             """, logger: logger)
-        for try await (id, name, isSubtask) in rows.decode((UUID, String, Bool).self) { return (id, name, isSubtask) }
-        return nil
+        return try await rows.firstColumns(("id", UUID.self), ("name", String.self), ("is_subtask", Bool.self)).map { (id: $0.0, name: $0.1, isSubtask: $0.2) }
     }
 
     /// The subtask named `name` in a task calendar, if there is one, with its task.
@@ -231,7 +230,6 @@ extension CalendarService {
             SELECT s.id, s.task_id FROM subtasks s JOIN task_items t ON t.id = s.task_id
             WHERE t.household_id = \(collection.householdID) AND t.kind = 'TASK' AND COALESCE(s.calendar_name, s.id::text || '.ics') = \(name)
             """, logger: logger)
-        for try await (id, taskID) in rows.decode((UUID, UUID).self) { return (id, taskID) }
-        return nil
+        return try await rows.firstColumns(("id", UUID.self), ("task_id", UUID.self)).map { (id: $0.0, taskID: $0.1) }
     }
 }

@@ -130,8 +130,10 @@ extension DeliveryService {
             WHERE d.id IN (SELECT id FROM picked)
             RETURNING d.id, d.notification_id, d.channel_id, d.attempts, d.give_up_at, d.purpose
             """, logger: logger)
-        var claimed: [(id: Int64, notification: UUID, channel: UUID, attempts: Int, giveUpAt: Date, purpose: Purpose)] = []
-        for try await row in rows.decode((Int64, UUID, UUID, Int, Date, Purpose).self) { claimed.append(row) }
+        let claimed = try await rows.columns(
+            ("id", Int64.self), ("notification_id", UUID.self), ("channel_id", UUID.self), ("attempts", Int.self), ("give_up_at", Date.self),
+            ("purpose", Purpose.self)
+        ).map { (id: $0.0, notification: $0.1, channel: $0.2, attempts: $0.3, giveUpAt: $0.4, purpose: $0.5) }
         guard !claimed.isEmpty else { return [] }
         let notifications = Dictionary(
             try await NotificationService.notifications(ids: Array(Set(claimed.map(\.notification))), from: database.client, logger: logger).map { ($0.id, $0) },
@@ -247,7 +249,7 @@ extension DeliveryService {
         let rows = try await database.client.query(
             "SELECT id, occurs_at FROM task_items WHERE id = ANY(\(items)) AND occurs_at IS NOT NULL", logger: logger)
         var result: [UUID: Date] = [:]
-        for try await (id, occursAt) in rows.decode((UUID, Date).self) { result[id] = occursAt }
+        for (id, occursAt) in try await rows.columns(("id", UUID.self), ("occurs_at", Date.self)) { result[id] = occursAt }
         return result
     }
 }

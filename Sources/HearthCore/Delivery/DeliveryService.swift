@@ -234,8 +234,7 @@ public final class DeliveryService: ServiceHealth {
             WHERE id = ANY(\(channels)) AND enabled AND failing_since <= \(now.addingTimeInterval(-Self.giveUpAfter))
             RETURNING id, user_id, name
             """, logger: logger)
-        var disabled: [(channel: UUID, owner: UUID, name: String)] = []
-        for try await row in rows.decode((UUID, UUID, String).self) { disabled.append(row) }
+        let disabled = try await rows.columns(("id", UUID.self), ("user_id", UUID.self), ("name", String.self)).map { (channel: $0.0, owner: $0.1, name: $0.2) }
         guard !disabled.isEmpty else { return }
         logger.notice("channels switched off after failing for a day", metadata: ["channels": "\(disabled.map(\.channel))"])
         try await database.client.query("""
@@ -264,7 +263,9 @@ public final class DeliveryService: ServiceHealth {
             WHERE a.channel_id = \(channelID) AND c.user_id = \(caller.userID) ORDER BY a.id DESC LIMIT 50
             """, logger: logger)
         var attempts: [DeliveryAttempt] = []
-        for try await (at, status, latency, outcome, error, notification) in rows.decode((Date, Int?, Int, String, String?, UUID?).self) {
+        for (at, status, latency, outcome, error, notification) in try await rows.columns(
+            ("attempted_at", Date.self), ("status", Int?.self), ("latency_ms", Int.self), ("outcome", String.self), ("error", String?.self),
+            ("notification_id", UUID?.self)) {
             attempts.append(DeliveryAttempt(at: at, status: status, latencyMilliseconds: latency,
                                             outcome: DeliveryOutcome.Result(rawValue: outcome) ?? .failed, error: error, notificationID: notification))
         }
@@ -282,12 +283,12 @@ public final class DeliveryService: ServiceHealth {
         let now = clock.now
         do {
             let rows = try await database.client.query("""
-                SELECT (SELECT count(*) FROM deliveries WHERE state = 'PENDING'),
-                       (SELECT COALESCE(EXTRACT(EPOCH FROM (\(now) - min(created_at))), 0)::float8 FROM deliveries WHERE state = 'PENDING'),
-                       (SELECT count(*) FROM delivery_attempts WHERE outcome <> 'SENT' AND attempted_at > \(now.addingTimeInterval(-3600)))
+                SELECT (SELECT count(*) FROM deliveries WHERE state = 'PENDING') AS pending,
+                       (SELECT COALESCE(EXTRACT(EPOCH FROM (\(now) - min(created_at))), 0)::float8 FROM deliveries WHERE state = 'PENDING') AS oldest,
+                       (SELECT count(*) FROM delivery_attempts WHERE outcome <> 'SENT' AND attempted_at > \(now.addingTimeInterval(-3600))) AS failures
                 """, logger: logger)
             var details: [String: HealthDetail] = [:]
-            for try await (pending, oldest, failures) in rows.decode((Int, Double, Int).self) {
+            for (pending, oldest, failures) in try await rows.columns(("pending", Int.self), ("oldest", Double.self), ("failures", Int.self)) {
                 details = ["queueDepth": .int(pending), "oldestPendingSeconds": .number(oldest), "failuresLastHour": .int(failures),
                            "webPush": .bool(configuration.vapidSubject != nil)]
             }

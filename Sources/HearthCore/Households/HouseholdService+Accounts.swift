@@ -10,8 +10,7 @@ extension HouseholdService: UserAccountHooks {
             SELECT h.id, h.name, m.role FROM household_members m JOIN households h ON h.id = m.household_id
             WHERE m.user_id = \(userID) ORDER BY h.id FOR NO KEY UPDATE OF h
             """, logger: logger)
-        var memberships: [(UUID, String, String)] = []
-        for try await row in rows.decode((UUID, String, String).self) { memberships.append(row) }
+        let memberships = try await rows.columns(("id", UUID.self), ("name", String.self), ("role", String.self))
         for (household, name, role) in memberships {
             if role == HouseholdRole.owner.rawValue, try await !hasAnotherOwner(household, besides: userID, on: connection) {
                 throw ServiceError.conflict(

@@ -48,7 +48,7 @@ extension HouseholdService {
             """, logger: logger)
         let now = clock.now
         var notifications: [HouseholdNotification] = []
-        for try await (title, user) in rows.decode((String, UUID).self) {
+        for (title, user) in try await rows.columns(("name", String.self), ("id", UUID.self)) {
             notifications.append(HouseholdNotification(id: UUID(), userID: user, householdID: household, storeID: nil, title: title, body: body,
                                                        priority: .normal, counts: [:], createdAt: now, readAt: nil, kind: .membership))
         }
@@ -70,7 +70,7 @@ extension HouseholdService {
     private func activity(households: [UUID], page: PageRequest) async throws -> [UUID: Page<ActivityEntry>] {
         guard !households.isEmpty else { return [:] }
         let after = try page.afterInteger()
-        let totals = try await database.counts("SELECT household_id, count(*)::int8 FROM household_activity WHERE household_id = ANY(\(households)) GROUP BY 1", wanted: page.countsTotal)
+        let totals = try await database.counts("SELECT household_id AS key, count(*)::int8 AS count FROM household_activity WHERE household_id = ANY(\(households)) GROUP BY 1", wanted: page.countsTotal)
         let rows = try await database.client.query(
             """
             SELECT a.household_id, a.id, a.kind, a.actor_id, actor.display_name AS actor_name, actor.avatar_url AS actor_avatar, a.member_id,

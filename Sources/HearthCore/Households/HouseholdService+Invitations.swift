@@ -30,7 +30,7 @@ extension HouseholdService {
         let invitation = Invitation(
             id: UUID(), householdID: householdID, role: role, createdBy: try await publicUser(caller.userID), createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime), maxUses: maxUses, uses: 0, revokedAt: nil)
-        try Self.authorize(caller, "create", invitation.subject)
+        try caller.authorize("create", invitation.subject)
         let code = SessionToken.generate()
         try await database.transaction(logger: logger) { connection in
             try await insertInvitation(id: invitation.id, householdID: householdID, role: role, code: code, by: caller.userID, at: now,
@@ -79,7 +79,7 @@ extension HouseholdService {
         guard var invitation = try await invitation(id: id),
             caller.ability.can("read", Household.subject(invitation.householdID))
         else { throw ServiceError.notFound("Invitation") }
-        try Self.authorize(caller, "delete", invitation.subject)
+        try caller.authorize("delete", invitation.subject)
         guard invitation.revokedAt == nil else { return invitation }
         let now = clock.now
         let householdID = invitation.householdID
@@ -94,7 +94,7 @@ extension HouseholdService {
 
     /// Joins the household an invitation code is for.
     public func acceptInvitation(_ caller: Caller, code: String) async throws -> Household {
-        try Self.authorize(caller, "accept", .type("Invitation"))
+        try caller.authorize("accept", .type("Invitation"))
         let householdID = try await database.transaction(logger: logger) { connection in
             try await redeem(code: code, userID: caller.userID, on: connection)
         }

@@ -14,7 +14,7 @@ extension HouseholdService {
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Member", columns: Self.memberColumns) else {
             return [:]
         }
-        let totals = try await database.counts("SELECT m.household_id, count(*)::int8 AS total FROM household_members m WHERE m.household_id = ANY(\(households)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
+        let totals = try await database.counts("SELECT m.household_id AS key, count(*)::int8 AS count FROM household_members m WHERE m.household_id = ANY(\(households)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
         let rows = try await database.client.query(
             """
             SELECT m.role, m.user_id, u.display_name, u.avatar_url, m.household_id, m.joined_at, m.version, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
@@ -34,7 +34,7 @@ extension HouseholdService {
     /// Adds an existing account to the household. Admins add members and viewers; owners anyone.
     public func addMember(_ caller: Caller, householdID: UUID, userID: UUID, role: HouseholdRole) async throws -> HouseholdMember {
         _ = try await readableHousehold(caller, householdID)
-        try Self.authorize(caller, "create", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
+        try caller.authorize("create", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
         guard let user = try await publicUser(userID) else { throw ServiceError.notFound("User") }
         let now = clock.now
         let version = try await database.transaction(logger: logger) { connection in
@@ -63,8 +63,8 @@ extension HouseholdService {
         let member = try await database.transaction(logger: logger) { connection in
             try await Self.lockHousehold(householdID, on: connection, logger: logger)
             var member = try await existingMember(householdID, userID, caller: caller, on: connection)
-            try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: member.role))
-            try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
+            try caller.authorize("update", HouseholdMember.subject(householdID: householdID, userID: userID, role: member.role))
+            try caller.authorize("update", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
             guard member.role != role else { return member }
             if member.role == .owner { try await ensureAnotherOwner(householdID, besides: userID, on: connection) }
             let updated = try await connection.query(
@@ -86,7 +86,7 @@ extension HouseholdService {
         try await database.transaction(logger: logger) { connection in
             try await Self.lockHousehold(householdID, on: connection, logger: logger)
             let member = try await existingMember(householdID, userID, caller: caller, on: connection)
-            try Self.authorize(caller, "delete", HouseholdMember.subject(householdID: householdID, userID: userID, role: member.role))
+            try caller.authorize("delete", HouseholdMember.subject(householdID: householdID, userID: userID, role: member.role))
             if member.role == .owner { try await ensureAnotherOwner(householdID, besides: userID, on: connection) }
             try await connection.query(
                 "DELETE FROM household_members WHERE household_id = \(householdID) AND user_id = \(userID)", logger: logger)
@@ -113,7 +113,7 @@ extension HouseholdService {
         try await database.transaction(logger: logger) { connection in
             try await Self.lockHousehold(householdID, on: connection, logger: logger)
             let target = try await existingMember(householdID, userID, caller: caller, on: connection)
-            try Self.authorize(caller, "update", HouseholdMember.subject(householdID: householdID, userID: userID, role: .owner))
+            try caller.authorize("update", HouseholdMember.subject(householdID: householdID, userID: userID, role: .owner))
             try await connection.query(
                 """
                 UPDATE household_members SET role = CASE WHEN user_id = \(userID) THEN 'OWNER' ELSE 'ADMIN' END
@@ -149,7 +149,9 @@ extension HouseholdService {
             WHERE m.household_id = \(householdID) AND m.user_id = ANY(\(userIDs))
             """, logger: logger)
         var members: [HouseholdMember] = []
-        for try await (user, name, avatar, role, joined, version) in rows.decode((UUID, String, String?, String, Date, Int).self) {
+        for (user, name, avatar, role, joined, version) in try await rows.columns(
+            ("user_id", UUID.self), ("display_name", String.self), ("avatar_url", String?.self), ("role", String.self), ("joined_at", Date.self),
+            ("version", Int.self)) {
             guard let role = HouseholdRole(rawValue: role) else { continue }
             members.append(HouseholdMember(householdID: householdID, user: PublicUser(id: user, displayName: name, avatarURL: avatar),
                                            role: role, joinedAt: joined, version: version))
@@ -165,7 +167,8 @@ extension HouseholdService {
             FROM household_members m JOIN users u ON u.id = m.user_id
             WHERE m.household_id = \(householdID) AND m.user_id = \(userID)
             """, logger: logger)
-        for try await (name, avatar, role, joined, version) in rows.decode((String, String?, String, Date, Int).self) {
+        for (name, avatar, role, joined, version) in try await rows.columns(
+            ("display_name", String.self), ("avatar_url", String?.self), ("role", String.self), ("joined_at", Date.self), ("version", Int.self)) {
             guard let role = HouseholdRole(rawValue: role),
                 caller.ability.can("read", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
             else { break }
@@ -195,7 +198,9 @@ extension HouseholdService {
 
     func publicUser(_ id: UUID, on connection: PostgresConnection? = nil) async throws -> PublicUser? {
         let rows = try await database.query("SELECT display_name, avatar_url FROM users WHERE id = \(id)", on: connection, logger: logger)
-        for try await (name, avatar) in rows.decode((String, String?).self) { return PublicUser(id: id, displayName: name, avatarURL: avatar) }
+        for (name, avatar) in try await rows.columns(("display_name", String.self), ("avatar_url", String?.self)) {
+            return PublicUser(id: id, displayName: name, avatarURL: avatar)
+        }
         return nil
     }
 }

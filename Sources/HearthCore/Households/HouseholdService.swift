@@ -72,7 +72,7 @@ public final class HouseholdService: ServiceHealth {
         var memberships: [(id: UUID, role: String)] = []
         var roles: [UUID: HouseholdRole] = [:]
         var names: [UUID: String] = [:]
-        for try await (household, role, name) in rows.decode((UUID, String, String).self) {
+        for (household, role, name) in try await rows.columns(("household_id", UUID.self), ("role", String.self), ("name", String.self)) {
             memberships.append((household, role))
             roles[household] = HouseholdRole(rawValue: role)
             names[household] = name
@@ -112,7 +112,7 @@ public final class HouseholdService: ServiceHealth {
         let name = try UserInput.text(name, field: "name", maxLength: 80)
         let description = try Self.description(description)
         let timeZone = try UserInput.timeZone(timeZone)
-        try Self.authorize(caller, "create", .type("Household"))
+        try caller.authorize("create", .type("Household"))
         let now = clock.now
         let household = Household(id: UUID(), name: name, description: description ?? "", timeZone: timeZone, createdAt: now, updatedAt: now)
         try await database.transaction(logger: logger) { connection in
@@ -170,7 +170,7 @@ public final class HouseholdService: ServiceHealth {
         let description: String?? = try description.map { text throws(ServiceError) in try Self.description(text) }
         let timeZone = try timeZone.map { zone throws(ServiceError) in try UserInput.timeZone(zone) }
         let household = try await readableHousehold(caller, id)
-        try Self.authorize(caller, "update", household.subject)
+        try caller.authorize("update", household.subject)
         var named: [(name: String, column: String)] = []
         if name != nil { named.append(("name", "name")) }
         if description != nil { named.append(("description", "description")) }
@@ -179,7 +179,7 @@ public final class HouseholdService: ServiceHealth {
         let updated = try await database.transaction(logger: logger) { connection in
             let locked = try await connection.query(
                 "SELECT version, field_versions FROM households WHERE id = \(id) FOR NO KEY UPDATE", logger: logger)
-            for try await (version, fields) in locked.decode((Int, JSONColumn).self) {
+            for (version, fields) in try await locked.columns(("version", Int.self), ("field_versions", JSONColumn.self)) {
                 try FieldVersions(version: version, json: fields).refuseStale("Household", expected: expectedVersion, fields: named)
             }
             let rows = try await connection.query(
@@ -200,7 +200,7 @@ public final class HouseholdService: ServiceHealth {
     /// Deletes the household and everything it owns, in one transaction. Owners only.
     public func deleteHousehold(_ caller: Caller, id: UUID) async throws {
         let household = try await readableHousehold(caller, id)
-        try Self.authorize(caller, "delete", household.subject)
+        try caller.authorize("delete", household.subject)
         try await database.transaction(logger: logger) { connection in
             try await connection.query("DELETE FROM households WHERE id = \(id)", logger: logger)
             // The household's tombstone stands for everything in it.
@@ -236,14 +236,6 @@ public final class HouseholdService: ServiceHealth {
     /// UTC when the household is gone or its zone unknown.
     func timeZone(of id: UUID) async throws -> TimeZone {
         try await household(id).flatMap { TimeZone(identifier: $0.timeZone) } ?? .gmt
-    }
-
-    static func authorize(_ caller: Caller, _ action: String, _ subject: AbilitySubject) throws(ServiceError) {
-        do {
-            try caller.ability.authorize(action, subject)
-        } catch {
-            throw ServiceError.denied(caller.denial(error, subject: subject))
-        }
     }
 
     static func description(_ text: String?) throws(ServiceError) -> String? {

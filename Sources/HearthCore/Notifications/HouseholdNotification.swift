@@ -34,23 +34,6 @@ public struct HouseholdNotification: Sendable, Equatable {
 }
 
 extension HouseholdNotification {
-    /// How much one change matters: back in stock and large drops are HIGH; medium price
-    /// changes, stock changes, new and removed products NORMAL; small changes and images LOW.
-    static func priority(of change: DetectedChange) -> Priority {
-        switch change.type {
-        case .backInStock: return .high
-        case .priceDropped:
-            switch change.magnitude {
-            case .large?: return .high
-            case .medium?: return .normal
-            default: return .low
-            }
-        case .priceIncreased: return change.magnitude == .small ? .low : .normal
-        case .outOfStock, .newProduct, .productRemoved: return .normal
-        case .imagesChanged: return .low
-        }
-    }
-
     /// "3 price drops, 1 back in stock": counts in a fixed order, zero counts left out.
     static func body(_ counts: [StoreEventType: Int]) -> String {
         StoreEventType.allCases.compactMap { type -> String? in

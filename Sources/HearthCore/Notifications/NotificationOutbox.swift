@@ -40,7 +40,7 @@ enum NotificationOutbox {
               AND preferences->'quietHours' <> 'null'::jsonb
             """, logger: logger)
         var held: [(user: UUID, until: Date)] = []
-        for try await (user, json) in rows.decode((UUID, JSONColumn).self) {
+        for (user, json) in try await rows.columns(("id", UUID.self), ("preferences", JSONColumn.self)) {
             guard let preferences = Preferences.stored(json, of: user, otherwise: "no quiet hours applied", logger: logger),
                   let hours = preferences.quietHours else { continue }
             let until = hours.release(date, in: preferences.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt)

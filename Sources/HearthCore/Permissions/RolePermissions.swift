@@ -40,7 +40,7 @@ public struct RolePermissions: Sendable {
     public static func load(from database: Database, logger: Logger) async throws -> RolePermissions {
         let rows = try await database.client.query("SELECT role, rules FROM role_permissions", logger: logger)
         var templates: [String: [JSONValue]] = [:]
-        for try await (role, json) in rows.decode((String, JSONColumn).self) {
+        for (role, json) in try await rows.columns(("role", String.self), ("rules", JSONColumn.self)) {
             guard case .array(let rules)? = JSONValue.parse(json.data) else {
                 throw PermissionRuleError("role \(role): rules are not a JSON array")
             }

@@ -69,10 +69,11 @@ struct CatalogSync {
         // A first import starts from an empty store: nothing to read.
         if recordsChanges {
             let rows = try await query("""
-                SELECT shopify_id, id, content_hash, image_signature, removed_at IS NOT NULL FROM products
+                SELECT shopify_id, id, content_hash, image_signature, removed_at IS NOT NULL AS removed FROM products
                 WHERE store_id = \(storeID) AND shopify_id = ANY(\(products.map(\.id)))
                 """)
-            for try await (shopifyID, id, hash, signature, removed) in rows.decode((Int64, UUID, String, String, Bool).self) {
+            for (shopifyID, id, hash, signature, removed) in try await rows.columns(
+                ("shopify_id", Int64.self), ("id", UUID.self), ("content_hash", String.self), ("image_signature", String.self), ("removed", Bool.self)) {
                 existing[shopifyID] = ExistingProduct(id: id, contentHash: hash, imageSignature: signature, removed: removed)
             }
         }
@@ -90,7 +91,9 @@ struct CatalogSync {
             let rows = try await query("""
                 SELECT shopify_id, id, product_id, price, compare_at_price, available FROM variants WHERE product_id = ANY(\(knownIDs))
                 """)
-            for try await (shopifyID, id, productID, price, compareAt, available) in rows.decode((Int64, UUID, UUID, Int64, Int64?, Bool).self) {
+            for (shopifyID, id, productID, price, compareAt, available) in try await rows.columns(
+                ("shopify_id", Int64.self), ("id", UUID.self), ("product_id", UUID.self), ("price", Int64.self), ("compare_at_price", Int64?.self),
+                ("available", Bool.self)) {
                 variants[shopifyID] = ExistingVariant(id: id, productID: productID, price: price, compareAtPrice: compareAt, available: available)
             }
         }

@@ -17,7 +17,7 @@ struct StoreNotifier {
             WHERE m.household_id = \(store.householdID) ORDER BY m.user_id
             """, logger: logger)
         var notifications: [HouseholdNotification] = []
-        for try await (userID, json) in rows.decode((UUID, JSONColumn).self) {
+        for (userID, json) in try await rows.columns(("user_id", UUID.self), ("preferences", JSONColumn.self)) {
             let preferences = Preferences.stored(json, of: userID, otherwise: "notifying with defaults", logger: logger) ?? Preferences()
             var counts: [StoreEventType: Int] = [:]
             var priority = HouseholdNotification.Priority.low

@@ -52,7 +52,7 @@ extension StoreService {
         }
         if query.unreadOnly { filter.append(.not(Self.isRead(reader))) }
         let condition = SQLCondition.and(filter)
-        let totals = try await database.counts("SELECT e.household_id, count(*)::int8 FROM store_events e WHERE e.household_id = ANY(\(ids)) AND \(condition) GROUP BY 1", wanted: page.countsTotal)
+        let totals = try await database.counts("SELECT e.household_id AS key, count(*)::int8 AS count FROM store_events e WHERE e.household_id = ANY(\(ids)) AND \(condition) GROUP BY 1", wanted: page.countsTotal)
         let keyset: SQLCondition = after.map { .predicate([.sql("e.id < "), .bind(.integer($0))]) } ?? .alwaysTrue
         let rows = try await database.client.query("""
             SELECT \(Self.eventSelect(reader: reader)) FROM unnest(\(ids)::uuid[]) AS parent(id)
@@ -149,7 +149,7 @@ extension StoreService {
         guard let event = try await event(id, reader: caller.userID, on: connection), caller.ability.can("read", Self.eventSubject(event.householdID)) else {
             throw ServiceError.notFound("Event")
         }
-        try HouseholdService.authorize(caller, "markRead", Self.eventSubject(event.householdID))
+        try caller.authorize("markRead", Self.eventSubject(event.householdID))
         guard !event.isRead else { return event.version }
         try await connection.query(
             "INSERT INTO store_event_reads (user_id, event_id) VALUES (\(caller.userID), \(id)) ON CONFLICT DO NOTHING", logger: logger)
@@ -165,7 +165,7 @@ extension StoreService {
     /// how many were unread.
     public func markAllEventsRead(_ caller: Caller, householdID: UUID, storeID: UUID?) async throws -> Int {
         _ = try await households.readableHousehold(caller, householdID)
-        try HouseholdService.authorize(caller, "markRead", Self.eventSubject(householdID))
+        try caller.authorize("markRead", Self.eventSubject(householdID))
         if let storeID {
             let store = try await readableStore(caller, storeID)
             guard store.householdID == householdID else { throw ServiceError.notFound("Store") }

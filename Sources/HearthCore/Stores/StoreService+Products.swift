@@ -62,7 +62,7 @@ extension StoreService {
         let condition = SQLCondition.and(filter)
         let keyset = try Self.productKeyset(page, sort: query.sort)
         let ordering = query.sort.ordering
-        let totals = try await database.counts("SELECT p.store_id, count(*)::int8 FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id", wanted: page.countsTotal)
+        let totals = try await database.counts("SELECT p.store_id AS key, count(*)::int8 AS count FROM products p WHERE p.store_id = ANY(\(readable)) AND \(condition) GROUP BY p.store_id", wanted: page.countsTotal)
         func read<Row: ProductListRow>(_: Row.Type, _ columns: String) async throws -> [ProductRow] {
             try await database.client.query("""
                 SELECT \(unescaped: columns)

@@ -37,7 +37,7 @@ extension StoreService {
     /// store's `syncStatus.lastError`, as for background syncs.
     public func syncStore(_ caller: Caller, id: UUID) async throws -> (store: Store, report: StoreSyncReport) {
         let store = try await readableStore(caller, id)
-        try HouseholdService.authorize(caller, "sync", store.subject)
+        try caller.authorize("sync", store.subject)
         let now = clock.now
         let notTooSoon = SQLCondition.predicate([.sql("id = "), .bind(.uuid(id)), .sql(" AND (last_attempt_at IS NULL OR last_attempt_at <= ")]
             + SQLPiece.timestamp(now.addingTimeInterval(-configuration.minimumSyncSpacing.seconds)) + [.sql(")")])
@@ -53,7 +53,7 @@ extension StoreService {
         let rows = try await database.client.query(
             "SELECT last_attempt_at, lease_expires_at FROM stores WHERE id = \(id)", logger: logger)
         var wait: TimeInterval = 1
-        for try await (attempt, lease) in rows.decode((Date?, Date?).self) {
+        for (attempt, lease) in try await rows.columns(("last_attempt_at", Date?.self), ("lease_expires_at", Date?.self)) {
             if let attempt { wait = max(wait, attempt.addingTimeInterval(configuration.minimumSyncSpacing.seconds).timeIntervalSince(now)) }
             if let lease, lease > now { wait = max(wait, lease.timeIntervalSince(now)) }
         }
@@ -76,10 +76,11 @@ extension StoreService {
             UPDATE stores SET lease_owner = \(configuration.instanceID), lease_expires_at = \(now.addingTimeInterval(configuration.leaseDuration.seconds)),
                               last_attempt_at = \(now)
             WHERE (lease_expires_at IS NULL OR lease_expires_at < \(now)) AND \(selection)
-            RETURNING id, household_id, domain, name, failure_count, sync_count = 0
+            RETURNING id, household_id, domain, name, failure_count, sync_count = 0 AS first
             """, logger: logger)
         var claimed: [ClaimedStore] = []
-        for try await (id, household, domain, name, failures, first) in rows.decode((UUID, UUID, String, String, Int, Bool).self) {
+        for (id, household, domain, name, failures, first) in try await rows.columns(
+            ("id", UUID.self), ("household_id", UUID.self), ("domain", String.self), ("name", String.self), ("failure_count", Int.self), ("first", Bool.self)) {
             claimed.append(ClaimedStore(id: id, householdID: household, domain: domain, name: name, failures: failures, isFirstSync: first))
         }
         return claimed

@@ -53,7 +53,7 @@ public final class StoreService: ServiceHealth {
     /// An empty `name` becomes the domain's first label ("allbirds.com" → "allbirds").
     public func addStore(_ caller: Caller, householdID: UUID, domain rawDomain: String, name rawName: String?) async throws -> Store {
         _ = try await households.readableHousehold(caller, householdID)
-        try HouseholdService.authorize(caller, "create", Store.subject(householdID: householdID))
+        try caller.authorize("create", Store.subject(householdID: householdID))
         let domain = try StoreDomain(rawDomain)
         let name = try Self.name(rawName, default: domain.suggestedName)
         if try await exists("SELECT count(*) FROM stores WHERE household_id = \(householdID) AND domain = \(domain.host)") {
@@ -95,7 +95,7 @@ public final class StoreService: ServiceHealth {
     /// Renames a store (admins and owners).
     public func renameStore(_ caller: Caller, id: UUID, name rawName: String) async throws -> Store {
         let store = try await readableStore(caller, id)
-        try HouseholdService.authorize(caller, "update", store.subject)
+        try caller.authorize("update", store.subject)
         let name = try Self.name(rawName, default: nil)
         try await database.client.query("UPDATE stores SET name = \(name) WHERE id = \(id)", logger: logger)
         return try await readableStore(caller, id)
@@ -104,7 +104,7 @@ public final class StoreService: ServiceHealth {
     /// Removes a store with its products, history, events and notifications (admins and owners).
     public func removeStore(_ caller: Caller, id: UUID) async throws {
         let store = try await readableStore(caller, id)
-        try HouseholdService.authorize(caller, "delete", store.subject)
+        try caller.authorize("delete", store.subject)
         try await database.transaction(logger: logger) { connection in
             try await connection.query("DELETE FROM stores WHERE id = \(id)", logger: logger)
             // The store's tombstone stands for its products' and events' (sync clients drop them with it).
@@ -131,7 +131,7 @@ public final class StoreService: ServiceHealth {
     public func stores(_ caller: Caller, households ids: [UUID], page: PageRequest) async throws -> [UUID: Page<Store>] {
         let after = try page.afterKeyset()
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return [:] }
-        let totals = try await database.counts("SELECT s.household_id, count(*)::int8 FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
+        let totals = try await database.counts("SELECT s.household_id AS key, count(*)::int8 AS count FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
         let rows: [(store: Store, micros: Int64)]
         if after == nil, let shown = caller.ability.householdScope("read", subjectType: "Store").allowed(ids) {
             // A first page under rules that decide by household alone (a member's): one prepared
@@ -181,7 +181,7 @@ public final class StoreService: ServiceHealth {
     public func storesInError(_ caller: Caller, households ids: [UUID]) async throws -> [UUID: Int] {
         guard let allowed = try caller.ability.sqlCondition("read", subjectType: "Store", columns: Self.storeColumns) else { return [:] }
         return try await database.counts("""
-            SELECT s.household_id, count(*)::int8 FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed)
+            SELECT s.household_id AS key, count(*)::int8 AS count FROM stores s WHERE s.household_id = ANY(\(ids)) AND \(allowed)
             AND s.last_error IS NOT NULL AND (s.lease_expires_at IS NULL OR s.lease_expires_at <= \(clock.now)) GROUP BY 1
             """)
     }
@@ -231,14 +231,14 @@ public final class StoreService: ServiceHealth {
         let loop = loopState.withLock { $0 }
         do {
             let rows = try await database.client.query("""
-                SELECT count(*) FILTER (WHERE last_error IS NOT NULL),
-                       count(*) FILTER (WHERE next_sync_at <= \(now) AND (lease_expires_at IS NULL OR lease_expires_at < \(now))),
-                       count(*) FILTER (WHERE lease_expires_at >= \(now)),
-                       count(*)
+                SELECT count(*) FILTER (WHERE last_error IS NOT NULL) AS failing,
+                       count(*) FILTER (WHERE next_sync_at <= \(now) AND (lease_expires_at IS NULL OR lease_expires_at < \(now))) AS due,
+                       count(*) FILTER (WHERE lease_expires_at >= \(now)) AS syncing,
+                       count(*) AS total
                 FROM stores
                 """, logger: logger)
             var figures = (0, 0, 0, 0)
-            for try await row in rows.decode((Int, Int, Int, Int).self) { figures = row }
+            for row in try await rows.columns(("failing", Int.self), ("due", Int.self), ("syncing", Int.self), ("total", Int.self)) { figures = row }
             var details: [String: HealthDetail] = [
                 "storesInError": .int(figures.0), "dueNotLeased": .int(figures.1), "leased": .int(figures.2), "stores": .int(figures.3),
                 "loopRunning": .bool(loop.running), "loopSyncs": .int(loop.syncs), "loopFailures": .int(loop.failures),

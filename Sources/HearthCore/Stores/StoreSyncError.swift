@@ -52,3 +52,13 @@ public struct StoreSyncError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Rate limiting is a pause the store asked for, not a failure to show members.
     public var isShownToMembers: Bool { code != .rateLimited }
 }
+
+extension ServiceError {
+    /// Adding a store fetched its feed, and that failed.
+    public static func feedUnusable(_ error: StoreSyncError) -> ServiceError {
+        var details = Details()
+        (details.syncError, details.suggestion) = (error.code.rawValue, error.suggestion)
+        return ServiceError(.badUserInput, "The store's product feed cannot be used: \(error.message) \(error.suggestion)", field: "domain",
+                            details: details)
+    }
+}

@@ -46,7 +46,7 @@ extension SyncService {
             ON CONFLICT (id) DO NOTHING
             """, logger: logger)
         let rows = try await database.client.query("SELECT user_id, last_mutation_id FROM sync_clients WHERE id = \(clientID)", logger: logger)
-        for try await (owner, last) in rows.decode((UUID, Int).self) {
+        for (owner, last) in try await rows.columns(("user_id", UUID.self), ("last_mutation_id", Int.self)) {
             guard owner == caller.userID else {
                 throw ServiceError(.forbidden, "This clientId belongs to another person's device; each device makes its own.", field: "clientId")
             }
@@ -65,6 +65,8 @@ extension SyncService {
     /// (or refused, its writes rolled back to the savepoint) and counted as processed.
     private func process(_ mutation: ClientMutation, clientID: UUID, caller: Caller,
                          on connection: PostgresConnection) async throws -> (PushedMutation, Applied?) {
+        // The log's trigger names this client in the commit's poke (for this transaction only).
+        try await connection.query("SELECT set_config('hearth.sync_client', \(clientID.lowercasedString), true)", logger: logger)
         // Counted as processed first (the row lock orders this client's concurrent pushes); the
         // count commits or rolls back with the mutation.
         let counted = try await connection.query("""

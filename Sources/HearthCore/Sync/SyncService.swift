@@ -44,7 +44,7 @@ public final class SyncService: Sendable {
         self.logger = logger ?? database.logger
         let pokes = self.pokes
         database.bus.on(Self.pokeTopic) { message in
-            if let household = message.decode(UUID.self) { pokes.publish(household) }
+            if let commit = message.decodeWhole(SyncCommit.Message.self) { pokes.publish(SyncCommit(householdID: commit.body, clientID: commit.client)) }
         }
     }
 
@@ -119,7 +119,7 @@ public final class SyncService: Sendable {
 
     private func lastRestore() async throws -> Date? {
         if let known = restoredAt.withLock({ $0 }) { return known }
-        let found = try await Restore.restoredAt(database)
+        let found = try await InstallationSettings.restoredAt(database)
         restoredAt.withLock { $0 = .some(found) }
         return found
     }

@@ -40,7 +40,7 @@ extension TaskService {
                     on connection: PostgresConnection) async throws -> TaskWrite {
         let locked = try await lockedItem(caller, id, on: connection)
         let item = locked.item
-        try HouseholdService.authorize(caller, "update", item.subject)
+        try caller.authorize("update", item.subject)
         let named = patch.namedFields
         try locked.versions.refuseStale("Task", expected: expectedVersion, fields: named)
         let changed = try patch.applied(to: item)
@@ -130,7 +130,7 @@ extension TaskService {
             guard withSubtasks else { return LockedItem(item: item, versions: versions) }
             let subtasks = try await connection.query(
                 "SELECT id, position, title, done FROM subtasks WHERE task_id = \(id) ORDER BY position", logger: logger)
-            for try await (subtask, position, title, done) in subtasks.decode((UUID, Int, String, Bool).self) {
+            for (subtask, position, title, done) in try await subtasks.columns(("id", UUID.self), ("position", Int.self), ("title", String.self), ("done", Bool.self)) {
                 item.subtasks.append(Subtask(id: subtask, position: position, title: title, done: done))
             }
             return LockedItem(item: item, versions: versions)
@@ -172,7 +172,7 @@ extension TaskService {
                       on connection: PostgresConnection) async throws -> TaskWrite {
         let locked = try await lockedItem(caller, id, on: connection)
         let item = locked.item
-        try HouseholdService.authorize(caller, "complete", item.subject)
+        try caller.authorize("complete", item.subject)
         guard item.isCompleted != done else { return TaskWrite(taskID: id, householdID: item.householdID, change: nil, version: item.version) }
         try locked.versions.refuseStale("Task", expected: expectedVersion, fields: [("completed", "completed_at")])
         let now = clock.now
@@ -255,7 +255,7 @@ extension TaskService {
             }
             throw error
         }
-        try HouseholdService.authorize(caller, "delete", locked.item.subject)
+        try caller.authorize("delete", locked.item.subject)
         try locked.versions.refuseStaleDeletion("Task", expected: expectedVersion, names: TaskPatch.fieldNames)
         try await connection.query("DELETE FROM task_items WHERE id = \(id)", logger: logger)
         try await Self.retireReminders(of: id, at: clock.now, on: connection, logger: logger)
@@ -271,7 +271,8 @@ extension TaskService {
         let rows = try await connection.query("""
             SELECT household_id, version FROM sync_changes WHERE type = \(type) AND record_id = \(id) AND person IS NULL AND deleted
             """, logger: logger)
-        for try await (household, version) in rows.decode((UUID, Int).self) where caller.ability.can("read", .ofHousehold(subject, household)) {
+        for (household, version) in try await rows.columns(("household_id", UUID.self), ("version", Int.self))
+        where caller.ability.can("read", .ofHousehold(subject, household)) {
             return (household, version)
         }
         return nil
@@ -370,7 +371,7 @@ extension TaskService {
     /// The task, locked, when the caller may update it.
     private func updatable(_ caller: Caller, _ taskID: UUID, on connection: PostgresConnection) async throws -> TaskItem {
         let item = try await lockedItem(caller, taskID, withSubtasks: true, on: connection).item
-        try HouseholdService.authorize(caller, "update", item.subject)
+        try caller.authorize("update", item.subject)
         return item
     }
 

@@ -17,7 +17,7 @@ extension TaskService {
     func createLabel(_ caller: Caller, householdID: UUID, id: UUID, name rawName: String, color rawColor: String,
                      on connection: PostgresConnection) async throws -> (id: UUID, version: Int) {
         _ = try await households.readableHousehold(caller, householdID, on: connection)
-        try HouseholdService.authorize(caller, "create", .ofHousehold("Label", householdID))
+        try caller.authorize("create", .ofHousehold("Label", householdID))
         let name = try TaskDraft.labelName(rawName, field: "name")
         let color = try LabelColor.parse(rawColor)
         let existing = try await Self.decodeLabels(try await connection.query(
@@ -121,7 +121,7 @@ extension TaskService {
         var labels = try await byName()
         let missing = wanted.filter { labels[$0.lowercased()] == nil }
         if !missing.isEmpty {
-            try HouseholdService.authorize(caller, "create", .ofHousehold("Label", householdID))
+            try caller.authorize("create", .ofHousehold("Label", householdID))
             try await requireRoomForLabels(missing.count, householdID: householdID, on: connection, logger: logger)
             let gray = LabelColor.named.first { $0.name == "gray" }?.hex ?? "#8E8E93"
             // ON CONFLICT: another create made the same label meanwhile; it is read back below.
@@ -179,7 +179,7 @@ extension TaskService {
     func updateLabel(_ caller: Caller, id: UUID, name rawName: String?, color rawColor: String?, expectedVersion: Int?,
                      on connection: PostgresConnection) async throws -> TaskLabel {
         let (label, versions) = try await lockedLabel(caller, id, forDeletion: false, on: connection)
-        try HouseholdService.authorize(caller, "update", label.subject)
+        try caller.authorize("update", label.subject)
         let name = try rawName.map { text throws(ServiceError) in try TaskDraft.labelName(text, field: "name") }
         let color = try rawColor.map { text throws(ServiceError) in try LabelColor.parse(text) }
         var named: [(name: String, column: String)] = []
@@ -220,7 +220,7 @@ extension TaskService {
             }
             throw error
         }
-        try HouseholdService.authorize(caller, "delete", locked.0.subject)
+        try caller.authorize("delete", locked.0.subject)
         try locked.1.refuseStaleDeletion("Label", expected: expectedVersion, names: ["name": "name", "color": "color"])
         try await connection.query("DELETE FROM labels WHERE id = \(id)", logger: logger)
         let tombstone = try await Self.tombstone("LABEL", id.lowercasedString, caller: caller, subject: "Label", on: connection, logger: logger)

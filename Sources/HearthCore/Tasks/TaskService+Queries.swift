@@ -31,7 +31,7 @@ extension TaskService {
                                       .bind(.text(pattern)), .sql(")")]))
         }
         let condition = SQLCondition.and(filter)
-        let totals = try await database.counts("SELECT t.household_id, count(*)::int8 FROM task_items t WHERE t.household_id = ANY(\(readable)) AND \(condition) GROUP BY 1", wanted: page.countsTotal)
+        let totals = try await database.counts("SELECT t.household_id AS key, count(*)::int8 AS count FROM task_items t WHERE t.household_id = ANY(\(readable)) AND \(condition) GROUP BY 1", wanted: page.countsTotal)
         let ordering = query.sort.ordering
         let keyset = try Self.itemKeyset(page, sort: query.sort)
         // Each item read as `Row`, with its sort key (read only for cursors: NULL when the page makes none).

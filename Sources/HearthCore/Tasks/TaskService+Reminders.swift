@@ -84,7 +84,7 @@ extension TaskService {
             throw ServiceError.invalidInput(field: "minutes", message: "minutes must be from 1 to 10080 (a week); \(minutes) is not.")
         }
         let item = try await lockedItem(caller, taskID, on: connection).item
-        try HouseholdService.authorize(caller, "update", item.subject)
+        try caller.authorize("update", item.subject)
         guard !item.isCompleted else { throw ServiceError.conflict("A completed item has no reminder to snooze; reopen it first.") }
         try await connection.query("""
             UPDATE task_items SET reminder_due_at = \(clock.now.addingTimeInterval(Double(minutes) * 60)), reminder_lease_owner = NULL,

@@ -50,7 +50,7 @@ public final class TaskService: ServiceHealth {
     func createItem(_ caller: Caller, householdID: UUID, draft raw: TaskDraft,
                     on connection: PostgresConnection) async throws -> TaskWrite {
         let household = try await households.readableHousehold(caller, householdID, on: connection)
-        try HouseholdService.authorize(caller, "create", .ofHousehold("Task", householdID))
+        try caller.authorize("create", .ofHousehold("Task", householdID))
         let draft = try raw.validated()
         let digest = draft.digest
         let now = clock.now
@@ -107,7 +107,7 @@ public final class TaskService: ServiceHealth {
                                 on connection: PostgresConnection) async throws -> TaskWrite {
         let rows = try await connection.query(
             "SELECT household_id, create_digest, version FROM task_items WHERE id = \(id)", logger: logger)
-        for try await (household, stored, version) in rows.decode((UUID, String, Int).self) {
+        for (household, stored, version) in try await rows.columns(("household_id", UUID.self), ("create_digest", String.self), ("version", Int.self)) {
             guard household == householdID, stored == digest else { break }
             return TaskWrite(taskID: id, householdID: householdID, change: nil, version: version)
         }

@@ -207,7 +207,7 @@ public final class UserService: ServiceHealth {
             ORDER BY lower(display_name), id LIMIT \(first)
             """, logger: logger)
         var found: [PublicUser] = []
-        for try await (id, name, avatar) in rows.decode((UUID, String, String?).self) {
+        for (id, name, avatar) in try await rows.columns(("id", UUID.self), ("display_name", String.self), ("avatar_url", String?.self)) {
             found.append(PublicUser(id: id, displayName: name, avatarURL: avatar))
         }
         return found
@@ -266,8 +266,7 @@ public final class UserService: ServiceHealth {
     /// The account's email and password hash.
     func passwordHash(userID: UUID) async throws -> (email: String, hash: String)? {
         let rows = try await database.client.query("SELECT email, password_hash FROM users WHERE id = \(userID)", logger: logger)
-        for try await row in rows.decode((String, String).self) { return row }
-        return nil
+        return try await rows.firstColumns(("email", String.self), ("password_hash", String.self)).map { (email: $0.0, hash: $0.1) }
     }
 
     /// Drops the cached sign-ins a committed write made stale, here and (over the event bus)

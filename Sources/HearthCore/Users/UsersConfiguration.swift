@@ -38,3 +38,13 @@ public struct UsersConfiguration: Sendable {
         self.signUpsPerAddress = signUpsPerAddress
     }
 }
+
+extension ServiceError {
+    /// The configuration does not let people sign up.
+    public static func signUpClosed(_ mode: SignUpMode) -> ServiceError {
+        switch mode {
+        case .inviteOnly: forbidden("Sign-up on this server needs an invitation: give its code as invitationCode.")
+        default: forbidden("Sign-up is closed on this server; ask its administrator for an account.")
+        }
+    }
+}

@@ -14,9 +14,9 @@ extension ServiceError: GraphQLReportableError {
         if let version = details.currentVersion { extensions.append(("currentVersion", .int(version))) }
         if let denial = details.denial {
             extensions += [("action", .string(denial.action)), ("subject", .string(denial.subjectType)), ("reason", .string(denial.reason))]
-            if let role = denial.neededRole { extensions.append(("neededRole", .string(role.rawValue))) }
+            if let role = denial.neededRole { extensions.append(("neededRole", .string(role))) }
         }
-        if let code = details.syncError { extensions.append(("syncError", .string(code.rawValue))) }
+        if let code = details.syncError { extensions.append(("syncError", .string(code))) }
         if let suggestion = details.suggestion { extensions.append(("suggestion", .string(suggestion))) }
         return extensions
     }

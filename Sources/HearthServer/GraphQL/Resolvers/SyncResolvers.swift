@@ -1,6 +1,7 @@
 import Foundation
 import GraphQLEngine
 import HearthCore
+import Synchronization
 
 /// `schema.graphql`'s sync fields (`sync`, `push`, `syncAvailable`) mapped onto ``SyncService``;
 /// the types they answer with are in `Types/SyncChange+GraphQL.swift`.
@@ -12,6 +13,8 @@ enum SyncResolvers {
     private struct Pull: Decodable { var householdId: UUID, after: String?, first: Int, clientId: UUID? }
     /// `push(clientId:mutations:)`.
     private struct Push: Decodable { var clientId: UUID, mutations: [ClientMutationArguments] }
+    /// `syncAvailable(householdId:clientId:)`.
+    private struct Poke: Decodable { var householdId: UUID, clientId: UUID? }
 
     static func register(_ resolvers: inout Resolvers, sync: SyncService) {
         resolvers.field("Query.sync", arguments: Pull.self) { input, arguments in
@@ -26,15 +29,21 @@ enum SyncResolvers {
         }
         resolvers.subscription("Subscription.syncAvailable") { input in
             let caller = try await input.caller()
-            let household = try input.arguments(HouseholdArgument.self).householdId
+            let arguments = try input.arguments(Poke.self)
+            let (household, client) = (arguments.householdId, arguments.clientId)
             // Refused at once when the household cannot be read (NOT_FOUND), as a pull would be.
             try await sync.mayPull(caller, householdID: household)
             let pokes = sync.pokes.subscribe()
-            // Pokes arriving while one is spaced out fold into a single trailing one.
+            // Pokes arriving while one is spaced out fold into a single trailing one, which is the
+            // subscriber's own only when every commit folded into it was its client's push.
             let (wake, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            let othersSinceLastPoke = CommitOrigins()
             return AsyncThrowingStream { continuation in
                 let listener = Task {
-                    for await poked in pokes where poked == household { wakeUp.yield() }
+                    for await commit in pokes where commit.householdID == household {
+                        if client == nil || commit.clientID != client { othersSinceLastPoke.noteOthers() }
+                        wakeUp.yield()
+                    }
                     wakeUp.finish()
                 }
                 let sender = Task {
@@ -43,7 +52,8 @@ enum SyncResolvers {
                         // Membership is checked again per poke (the caller made anew): someone removed stops receiving.
                         guard let caller = try? await input.caller(), (try? await sync.mayPull(caller, householdID: household)) != nil else { break }
                         sequence += 1
-                        continuation.yield(.object(SyncPoke(householdID: household, sequence: sequence)))
+                        let others = othersSinceLastPoke.takeOthers()
+                        continuation.yield(.object(SyncPoke(householdID: household, sequence: sequence, fromYourPush: !others)))
                         try? await Task.sleep(for: pokeSpacing)  // the rate limit, not a wait for an event
                     }
                     continuation.finish()
@@ -57,8 +67,20 @@ enum SyncResolvers {
     }
 }
 
+/// Whether a commit not pushed by a subscription's client arrived since its last poke.
+private final class CommitOrigins: Sendable {
+    private let others = Atomic<Bool>(false)
+
+    func noteOthers() { others.store(true, ordering: .sequentiallyConsistent) }
+
+    /// Whether one did, forgetting it.
+    func takeOthers() -> Bool { others.exchange(false, ordering: .sequentiallyConsistent) }
+}
+
 /// One `syncAvailable` message.
 struct SyncPoke: Sendable {
     var householdID: UUID
     var sequence: Int
+    /// Every commit it announces was a push by the subscriber's `clientId`.
+    var fromYourPush: Bool
 }

@@ -57,6 +57,7 @@ extension SyncChange {
         resolvers.object("SyncPoke", SyncPoke.self) { poke in
             poke.field("householdId") { .id($0.householdID) }
             poke.field("cursor") { .string(String($0.sequence)) }
+            poke.field("fromYourPush") { .bool($0.fromYourPush) }
         }
     }
 }

@@ -64,6 +64,18 @@ extension AsyncSequence where Element == PostgresRow {
         try await decoded { (try Row(&$0), try $0(name, as: Extra.self)) }
     }
 
+    /// Every row as the columns named, each read as its type: for a statement of a few columns
+    /// whose values are used where they are read (`for (id, name) in try await rows.columns(("id",
+    /// UUID.self), ("name", String.self))`). Each name is checked as a ``TypedRow``'s are.
+    func columns<each Value: PostgresDecodable>(_ column: repeat (String, (each Value).Type)) async throws -> [(repeat each Value)] {
+        try await decoded { cells in (repeat try cells((each column).0, as: (each column).1)) }
+    }
+
+    /// The first row's columns, as ``columns(_:)`` reads them; nil when there is none.
+    func firstColumns<each Value: PostgresDecodable>(_ column: repeat (String, (each Value).Type)) async throws -> (repeat each Value)? {
+        try await columns(repeat each column).first
+    }
+
     /// Every row read by `read`, which must read all its columns. The rows of one result share
     /// their columns, so only the first one's names are checked.
     private func decoded<Value>(_ read: (inout RowCells) throws -> Value) async throws -> [Value] {

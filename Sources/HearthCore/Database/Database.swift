@@ -88,12 +88,5 @@ public final class Database: Service, ServiceHealth {
     }
 
     /// A one-line description of a database error, without PostgresNIO's query dump.
-    public static func describe(_ error: any Error) -> String {
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] { return message }
-            if let underlying = error.underlying { return "\(error.code.description): \(underlying)" }
-            return error.code.description
-        }
-        return "\(error)"
-    }
+    public static func describe(_ error: any Error) -> String { ErrorText.oneLine(error) }
 }

@@ -10,12 +10,12 @@ extension Database {
         return 0
     }
 
-    /// The counts of a grouped statement (`SELECT key, count(*)::int8 … GROUP BY 1`) by key; keys
+    /// The counts of a grouped statement (`SELECT … AS key, count(*)::int8 AS count … GROUP BY 1`, a ``GroupCountRow``) by key; keys
     /// with no rows are absent. With `wanted` false nothing runs (a page that does not show its total).
     func counts(_ query: PostgresQuery, wanted: Bool = true) async throws -> [UUID: Int] {
         guard wanted else { return [:] }
         var counts: [UUID: Int] = [:]
-        for try await (key, count) in try await client.query(query, logger: logger).decode((UUID, Int64).self) { counts[key] = Int(count) }
+        for row in try await client.query(query, logger: logger).rows(as: GroupCountRow.self) { counts[row.key] = Int(row.count) }
         return counts
     }
 

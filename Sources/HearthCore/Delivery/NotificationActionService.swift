@@ -46,7 +46,7 @@ public struct NotificationActionService: Sendable {
               AND created_at > \(clock.now.addingTimeInterval(-Self.lifetime))
             """, logger: logger)
         var found: (user: UUID, task: UUID)?
-        for try await (user, task) in rows.decode((UUID, UUID).self) { found = (user, task) }
+        for (user, task) in try await rows.columns(("user_id", UUID.self), ("task_id", UUID.self)) { found = (user, task) }
         // A press racing this one may have just done it (and so retired the reminder).
         guard let (user, task) = found else { return try await earlier(notification, action) }
         // The record of what was done and the action commit together: a second POST racing this
@@ -84,7 +84,7 @@ public struct NotificationActionService: Sendable {
         let rows = try await database.client.query(
             "SELECT task_id, performed_at FROM notification_actions WHERE notification_id = \(notification) AND action = \(action.rawValue)",
             logger: logger)
-        for try await (task, at) in rows.decode((UUID, Date).self) {
+        for (task, at) in try await rows.columns(("task_id", UUID.self), ("performed_at", Date.self)) {
             return Outcome(action: action, taskID: task, performedAt: at, alreadyDone: true)
         }
         return nil

@@ -108,7 +108,7 @@ public struct Migrator: Sendable {
         let rows = try await connection.query(
             "SELECT version, name, checksum FROM schema_migrations ORDER BY version", logger: logger)
         var applied: [(Int, String, String)] = []
-        for try await (version, name, checksum) in rows.decode((Int, String, String).self) {
+        for (version, name, checksum) in try await rows.columns(("version", Int.self), ("name", String.self), ("checksum", String.self)) {
             applied.append((version, name, checksum))
         }
         return applied

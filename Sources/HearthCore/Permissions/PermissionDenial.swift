@@ -92,3 +92,13 @@ extension Caller {
         return noun.isEmpty ? verb : "\(verb) \(noun)"
     }
 }
+
+extension ServiceError {
+    /// A permission check refused it: a sentence for the person, CASL's details for programs.
+    public static func denied(_ denial: PermissionDenial) -> ServiceError {
+        var details = Details()
+        details.denial = Denial(action: denial.action, subjectType: denial.subjectType, reason: denial.reason,
+                                neededRole: denial.neededRole?.rawValue)
+        return ServiceError(.forbidden, denial.message, field: denial.field, details: details)
+    }
+}

@@ -11,8 +11,10 @@ import ServiceLifecycle
 /// why it failed. The pool reconnects by itself once the server is back at the same socket.
 public struct EmbeddedPostgresService: Service {
     public let cluster: EmbeddedPostgres
-    /// Marked down while the server is away, up once it runs again.
-    let status: DatabaseStatus?
+    /// Told when the server is found away, and when it runs again (the database's status, so
+    /// requests are answered at once meanwhile).
+    let whenDown: @Sendable () -> Void
+    let whenUp: @Sendable () -> Void
     let logger: Logger
     /// The wait before the first attempt to start the server again, doubled after each failed one.
     public var restartDelay: Duration
@@ -20,10 +22,10 @@ public struct EmbeddedPostgresService: Service {
     /// How often the server's process is looked at.
     var watchInterval: Duration = .milliseconds(100)
 
-    public init(cluster: EmbeddedPostgres, status: DatabaseStatus? = nil, logger: Logger, restartDelay: Duration = .seconds(1),
-                maximumRestartDelay: Duration = .seconds(30)) {
+    public init(cluster: EmbeddedPostgres, logger: Logger, restartDelay: Duration = .seconds(1), maximumRestartDelay: Duration = .seconds(30),
+                whenDown: @escaping @Sendable () -> Void = {}, whenUp: @escaping @Sendable () -> Void = {}) {
         self.cluster = cluster
-        self.status = status
+        (self.whenDown, self.whenUp) = (whenDown, whenUp)
         self.logger = logger
         self.restartDelay = restartDelay
         self.maximumRestartDelay = maximumRestartDelay
@@ -42,7 +44,7 @@ public struct EmbeddedPostgresService: Service {
             while await cluster.serverPID != nil {
                 do { try await Task.sleep(for: watchInterval) } catch { return }
             }
-            status?.markDown()
+            whenDown()
             logger.error("the embedded PostgreSQL server exited unexpectedly; Hearth keeps running and starts it again",
                          metadata: ["data_dir": "\(cluster.configuration.absoluteDataDirectory)"])
             await cluster.stop()  // releases what the ended server held (its lock, its endpoint)
@@ -59,7 +61,7 @@ public struct EmbeddedPostgresService: Service {
             do { try await Task.sleep(for: delay) } catch { return false }
             do {
                 _ = try await cluster.start()
-                status?.markUp()
+                whenUp()
                 logger.notice("the embedded PostgreSQL server is running again", metadata: ["attempt": "\(attempt)"])
                 return true
             } catch {

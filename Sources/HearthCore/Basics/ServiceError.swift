@@ -24,12 +24,25 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         public var conflictingFields: [String]?
         public var currentVersion: Int?
         /// A permission denial: what was asked, of which subject type, why not, and the role that would be allowed.
-        public var denial: PermissionDenial?
-        /// A store feed's failure: its code and what to do.
-        public var syncError: StoreSyncError.Code?
+        public var denial: Denial?
+        /// A store feed's failure: its code (`FEED_NOT_FOUND`, …) and what to do.
+        public var syncError: String?
         public var suggestion: String?
 
         public init() {}
+    }
+
+    /// What a refused permission check tells programs (CASL's terms): the action, the subject's
+    /// type, the deciding rule's reason, and the lowest role that would be allowed.
+    public struct Denial: Sendable, Equatable {
+        public var action: String
+        public var subjectType: String
+        public var reason: String
+        public var neededRole: String?
+
+        public init(action: String, subjectType: String, reason: String, neededRole: String?) {
+            (self.action, self.subjectType, self.reason, self.neededRole) = (action, subjectType, reason, neededRole)
+        }
     }
 
     public var kind: Kind
@@ -116,12 +129,6 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The caller may see it but not do this, said in a sentence.
     public static func forbidden(_ message: String) -> ServiceError { ServiceError(.forbidden, message) }
 
-    /// A permission check refused it: a sentence for the person, CASL's details for programs.
-    public static func denied(_ denial: PermissionDenial) -> ServiceError {
-        var details = Details()
-        details.denial = denial
-        return ServiceError(.forbidden, denial.message, field: denial.field, details: details)
-    }
 
     // MARK: Accounts
 
@@ -151,26 +158,8 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         rateLimited(retryAfter: retryAfter, message: "The server is busy checking passwords. Try again in \(retryAfter) seconds.")
     }
 
-    /// The configuration does not let people sign up.
-    public static func signUpClosed(_ mode: SignUpMode) -> ServiceError {
-        switch mode {
-        case .inviteOnly: forbidden("Sign-up on this server needs an invitation: give its code as invitationCode.")
-        default: forbidden("Sign-up is closed on this server; ask its administrator for an account.")
-        }
-    }
-
     /// A password given to confirm a change is wrong.
     public static func wrongPassword(field: String) -> ServiceError {
         ServiceError(.badUserInput, "\(field) is not your current password.", field: field)
-    }
-
-    // MARK: Stores
-
-    /// Adding a store fetched its feed, and that failed.
-    public static func feedUnusable(_ error: StoreSyncError) -> ServiceError {
-        var details = Details()
-        (details.syncError, details.suggestion) = (error.code, error.suggestion)
-        return ServiceError(.badUserInput, "The store's product feed cannot be used: \(error.message) \(error.suggestion)", field: "domain",
-                            details: details)
     }
 }

@@ -75,7 +75,7 @@ public final class EventBus: Service, ServiceHealth {
             try await client.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
             state.withLock { $0.published += 1 }
         } catch {
-            logger.warning("event bus message not sent", metadata: ["topic": "\(topic)", "error": "\(Database.describe(error))"])
+            logger.warning("event bus message not sent", metadata: ["topic": "\(topic)", "error": "\(ErrorText.oneLine(error))"])
         }
     }
 
@@ -100,8 +100,8 @@ public final class EventBus: Service, ServiceHealth {
                 }
             } catch {
                 if Task.isCancelled { break }
-                state.withLock { $0.lastError = Database.describe(error) }
-                logger.warning("event bus listener lost its connection", metadata: ["error": "\(Database.describe(error))"])
+                state.withLock { $0.lastError = ErrorText.oneLine(error) }
+                logger.warning("event bus listener lost its connection", metadata: ["error": "\(ErrorText.oneLine(error))"])
             }
             state.withLock { $0.listening = false }
             if connected { pause = .milliseconds(250) }
@@ -174,6 +174,12 @@ public struct EventBusMessage: Sendable {
 
     static func encode<Body: Encodable>(topic: String, origin: UUID, body: Body) throws -> String {
         String(decoding: try JSONEncoder().encode(EventBusEnvelope(topic: topic, origin: origin, body: body)), as: UTF8.self)
+    }
+
+    /// The whole message as `type` (a trigger's message may carry more than the body), or nil
+    /// when it is not one.
+    public func decodeWhole<Message: Decodable>(_ type: Message.Type) -> Message? {
+        try? JSONDecoder().decode(Message.self, from: payload)
     }
 
     /// The body as `type`, or nil when it is not one (a newer instance's message, say).

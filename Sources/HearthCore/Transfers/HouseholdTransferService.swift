@@ -24,7 +24,7 @@ public struct HouseholdTransferService: Sendable {
     /// The household as a document (its owners only), read from one snapshot.
     public func export(_ caller: Caller, householdID: UUID) async throws -> HouseholdExport {
         let household = try await households.readableHousehold(caller, householdID)
-        try HouseholdService.authorize(caller, "export", household.subject)
+        try caller.authorize("export", household.subject)
         let logger = self.logger
         let exported = try await database.readingOneSnapshot { connection in
             try await Self.read(household, on: connection, logger: logger)
@@ -51,15 +51,15 @@ public struct HouseholdTransferService: Sendable {
     private static func read(_ household: Household, on connection: PostgresConnection, logger: Logger) async throws -> HouseholdExport {
         let id = household.id
         var members: [HouseholdExport.Member] = []
-        for try await (name, email, role) in try await connection.query("""
+        for (name, email, role) in try await connection.query("""
             SELECT u.display_name, u.email, m.role FROM household_members m JOIN users u ON u.id = m.user_id
             WHERE m.household_id = \(id) ORDER BY m.joined_at, u.email
-            """, logger: logger).decode((String, String, HouseholdRole).self) {
+            """, logger: logger).columns(("display_name", String.self), ("email", String.self), ("role", HouseholdRole.self)) {
             members.append(.init(name: name, email: email, role: role))
         }
         var labels: [HouseholdExport.Label] = []
-        for try await (name, color) in try await connection.query(
-            "SELECT name, color FROM labels WHERE household_id = \(id) ORDER BY lower(name)", logger: logger).decode((String, String).self) {
+        for (name, color) in try await connection.query(
+            "SELECT name, color FROM labels WHERE household_id = \(id) ORDER BY lower(name)", logger: logger).columns(("name", String.self), ("color", String.self)) {
             labels.append(.init(name: name, color: color))
         }
         let rows = try await connection.query("""
@@ -70,21 +70,21 @@ public struct HouseholdTransferService: Sendable {
             """, logger: logger).rows(as: ItemRow.self)
         var items = rows.map(\.item)
         let index = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($0.element.id, $0.offset) })
-        for try await (task, name) in try await connection.query("""
+        for (task, name) in try await connection.query("""
             SELECT tl.task_id, l.name FROM task_labels tl JOIN labels l ON l.id = tl.label_id
             WHERE l.household_id = \(id) ORDER BY lower(l.name)
-            """, logger: logger).decode((UUID, String).self) {
+            """, logger: logger).columns(("task_id", UUID.self), ("name", String.self)) {
             if let at = index[task] { items[at].labels.append(name) }
         }
-        for try await (task, title, done) in try await connection.query("""
+        for (task, title, done) in try await connection.query("""
             SELECT s.task_id, s.title, s.done FROM subtasks s JOIN task_items t ON t.id = s.task_id
             WHERE t.household_id = \(id) ORDER BY s.task_id, s.position
-            """, logger: logger).decode((UUID, String, Bool).self) {
+            """, logger: logger).columns(("task_id", UUID.self), ("title", String.self), ("done", Bool.self)) {
             if let at = index[task] { items[at].subtasks.append(.init(title: title, done: done)) }
         }
         var stores: [HouseholdExport.Store] = []
-        for try await (domain, name) in try await connection.query(
-            "SELECT domain, name FROM stores WHERE household_id = \(id) ORDER BY created_at, domain", logger: logger).decode((String, String).self) {
+        for (domain, name) in try await connection.query(
+            "SELECT domain, name FROM stores WHERE household_id = \(id) ORDER BY created_at, domain", logger: logger).columns(("domain", String.self), ("name", String.self)) {
             stores.append(.init(domain: domain, name: name))
         }
         return HouseholdExport(format: HouseholdExport.formatName, version: HouseholdExport.currentVersion, exportedAt: Date(),
@@ -122,7 +122,7 @@ public struct HouseholdTransferService: Sendable {
     /// refused. `limited` counts it against the person's imports (``HouseholdsConfiguration/importsPerPerson``);
     /// an operator's `hearth household import` is not.
     public func importHousehold(_ caller: Caller, _ document: HouseholdExport, limited: Bool = true) async throws -> Imported {
-        try HouseholdService.authorize(caller, "create", .type("Household"))
+        try caller.authorize("create", .type("Household"))
         let checked = try Self.checked(document)
         if limited {
             let configuration = households.configuration

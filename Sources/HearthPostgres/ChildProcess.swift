@@ -4,12 +4,12 @@ import Synchronization
 
 /// A long-running child program whose exit can be awaited and whose output is logged
 /// line by line, with the last lines kept for error messages.
-final class ChildProcess: @unchecked Sendable {
+public final class ChildProcess: @unchecked Sendable {
     // `Process` is not Sendable; it is only touched in `init` and to read `processIdentifier`,
     // both safe from any thread once it has started.
     private let process: Process
     private let shared = Shared()
-    let pid: Int32
+    public let pid: Int32
 
     private final class Shared: Sendable {
         let state = Mutex(State())
@@ -25,7 +25,7 @@ final class ChildProcess: @unchecked Sendable {
     private static let keptLines = 40
 
     /// Starts `executable` with `arguments`; its stdout and stderr go to `logger` (source `postgres`).
-    init(
+    public init(
         executable: String,
         arguments: [String],
         environment: [String: String],
@@ -82,17 +82,17 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Whether the program has ended.
-    var hasExited: Bool { shared.state.withLock { $0.exitStatus != nil } }
+    public var hasExited: Bool { shared.state.withLock { $0.exitStatus != nil } }
 
     /// The last lines the program printed, for error messages.
-    var lastOutput: String {
+    public var lastOutput: String {
         shared.state.withLock { state in
             (state.lastLines + (state.partialLine.isEmpty ? [] : [state.partialLine])).joined(separator: "\n")
         }
     }
 
     /// Waits until the program ends and returns its exit status.
-    func waitForExit() async -> Int32 {
+    public func waitForExit() async -> Int32 {
         await withCheckedContinuation { continuation in
             let status = shared.state.withLock { state -> Int32? in
                 if let status = state.exitStatus { return status }
@@ -104,7 +104,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` to the program if it is still running.
-    func send(_ signal: Int32) {
+    public func send(_ signal: Int32) {
         guard !hasExited else { return }
         kill(pid, signal)
     }

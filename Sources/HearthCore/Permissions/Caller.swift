@@ -1,7 +1,7 @@
 import Foundation
 
 /// The person a service acts for: who they are, their households and roles, and the ability
-/// built from them. Made where a request is authenticated (``HouseholdService/caller(for:)``,
+/// built from them. Made where a request is authenticated (`HouseholdService.caller(for:)`,
 /// from the households' cache) and handed to every service method, which checks it and writes
 /// `userID` as the one who did it.
 public struct Caller: Sendable {
@@ -13,4 +13,16 @@ public struct Caller: Sendable {
     public let householdNames: [UUID: String]
     /// The role rules the ability was built from (to tell which role would be allowed).
     public let permissions: RolePermissions
+}
+
+extension Caller {
+    /// Refuses `action` on `subject` unless this person's ability allows it, with a denial worded
+    /// for them (their role, the household, whom to ask for which role).
+    public func authorize(_ action: String, _ subject: AbilitySubject) throws(ServiceError) {
+        do {
+            try ability.authorize(action, subject)
+        } catch {
+            throw ServiceError.denied(denial(error, subject: subject))
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HearthCore
+@testable import HearthPostgres
 
 /// The pool's settings for each kind of database.
 @Suite struct DatabaseConfigurationTests {

@@ -59,16 +59,15 @@ public struct DatabaseConfiguration: Sendable {
         max(4, 2 * cores)
     }
 
-    /// The embedded cluster's unix socket, as its trusted superuser. Idle connections are not
-    /// pinged: keep-alive queries find connections a network dropped, and a local socket to the
+    /// A cluster's unix socket (the embedded one's), as its trusted superuser. Idle connections are
+    /// not pinged: keep-alive queries find connections a network dropped, and a local socket to the
     /// cluster Hearth supervises has no network between (the pool would otherwise arm and cancel a
     /// keep-alive timer each time a statement returns its connection: a task and a timer each).
-    public static func embedded(_ endpoint: EmbeddedPostgresEndpoint, poolSize: Int) -> DatabaseConfiguration {
-        var client = PostgresClient.Configuration(
-            unixSocketPath: endpoint.socketPath, username: endpoint.username, password: nil, database: endpoint.database)
+    public static func unixSocket(_ socketPath: String, username: String, database: String, poolSize: Int) -> DatabaseConfiguration {
+        var client = PostgresClient.Configuration(unixSocketPath: socketPath, username: username, password: nil, database: database)
         client.options.maximumConnections = poolSize
         client.options.keepAliveBehavior = nil
-        return DatabaseConfiguration(client: client, displayAddress: "unix:\(endpoint.socketPath)/\(endpoint.database)")
+        return DatabaseConfiguration(client: client, displayAddress: "unix:\(socketPath)/\(database)")
     }
 
     /// Parses `postgres://user:password@host:port/database?sslmode=…`, or a unix socket given as
