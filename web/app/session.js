@@ -23,3 +23,9 @@ export function saveSession(session) {
 export function clearSession() {
   for (const key of Object.keys(localStorage)) if (key.startsWith("hearth.")) localStorage.removeItem(key);
 }
+
+/** How this browser is named among the person's sessions and channels. */
+export function deviceName() {
+  const platform = /** @type {any} */ (navigator).userAgentData?.platform ?? navigator.platform ?? "";
+  return `Hearth app${platform ? ` on ${platform}` : ""}`;
+}

@@ -57,7 +57,7 @@ export const SYNC = `query Sync($household: UUID!, $after: String, $first: Int, 
 export const PUSH = `mutation Push($client: UUID!, $mutations: [ClientMutation!]!) {
   push(clientId: $client, mutations: $mutations) { lastMutationId results { id status code message fields version } } }`;
 
-export const SYNC_AVAILABLE = `subscription Poke($household: UUID!) { syncAvailable(householdId: $household) { householdId cursor } }`;
+export const SYNC_AVAILABLE = `subscription Poke($household: UUID!, $client: UUID) { syncAvailable(householdId: $household, clientId: $client) { householdId cursor fromYourPush } }`;
 
 export const SERVER_INFO = `query { serverInfo { version startedAt webPushPublicKey } }`;
 

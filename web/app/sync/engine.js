@@ -1,6 +1,7 @@
 // The sync engine, run by one tab per person (the leader): pushes the outbox in order, pulls each
-// household from its cursor, and pulls again when the server pokes (`syncAvailable`), the browser
-// comes back online, the window gets focus or the socket returns.
+// household from its cursor (every household after a push), and pulls again when the server pokes
+// (`syncAvailable`; not for a poke of this device's own pushes), the browser comes back online, the
+// window gets focus or the socket returns.
 
 import { ApiError } from "../api/graphql.js";
 import { HOUSEHOLD_SIZE, PUSH, SYNC, SYNC_AVAILABLE } from "../api/operations.js";
@@ -66,8 +67,10 @@ export class SyncEngine extends EventTarget {
     }
     for (const id of householdIds) {
       if (this.pokes.has(id)) continue;
+      // A poke of this device's own pushes only is skipped: the pull after the push brought them.
       // A subscription the server ends means access may be gone: a pull finds out (NOT_FOUND removes the household).
-      this.pokes.set(id, this.socket.subscribe(SYNC_AVAILABLE, { household: id }, () => void this.sync([id]), () => {
+      const poked = (/** @type {any} */ data) => { if (!data?.syncAvailable?.fromYourPush) void this.sync([id]); };
+      this.pokes.set(id, this.socket.subscribe(SYNC_AVAILABLE, { household: id, client: this.replica.clientId }, poked, () => {
         this.pokes.delete(id);
         void this.sync([id]);
       }));

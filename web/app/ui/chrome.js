@@ -1,6 +1,7 @@
 // The page's frame: navigation with the household switcher, the status line, conflict alerts, notices.
 
 import { h, replace } from "./dom.js";
+import { conflicts as conflictsOf, resolve } from "../areas/conflicts.js";
 
 /** @typedef {import("../app.js").App} App */
 
@@ -28,8 +29,8 @@ export function renderBar(bar, app, path) {
     : h("span", { class: "household-name" }, app.household?.name ?? "");
   replace(bar, h("a", { href: "/", class: "brand" }, "Hearth"), switcher,
     h("nav", { "aria-label": "Main" }, link("/agenda", "Agenda"), link("/tasks", "Tasks"),
-      link("/stores", "Stores", { unread: app.unreadChanges, what: "unread changes", also: ["/products", "/changes"] }),
-      link("/members", "Members"), link("/notifications", "Notifications", { unread: app.unreadNotifications }), link("/settings", "Settings"),
+      link("/stores", "Stores", { unread: app.lists.unreadChanges, what: "unread changes", also: ["/products", "/changes"] }),
+      link("/members", "Members"), link("/notifications", "Notifications", { unread: app.lists.unreadNotifications }), link("/settings", "Settings"),
       app.me?.isAdmin ? link("/instance", "Instance") : null));
 }
 
@@ -58,7 +59,7 @@ export function renderStatus(line, app) {
  * @param {App} app
  */
 export function renderConflicts(area, app) {
-  const conflicts = app.conflicts;
+  const conflicts = conflictsOf(app);
   const key = conflicts.map((p) => `${p.id}:${JSON.stringify(p.conflict?.fields)}`).join();
   if (area.dataset.key === key) return;
   area.dataset.key = key;
@@ -69,8 +70,8 @@ export function renderConflicts(area, app) {
     return h("div", { role: "alert", class: "conflict" },
       h("p", {}, h("strong", {}, "Someone else changed this too. "), pending.conflict?.message ?? ""),
       h("ul", {}, fields.map((f) => h("li", {}, h("strong", {}, f.field), `: yours “${show(f.mine)}”, theirs “${show(f.theirs)}”`))),
-      h("button", { type: "button", onclick: () => void app.resolve(pending.id, "mine") }, "Keep mine"),
-      h("button", { type: "button", onclick: () => void app.resolve(pending.id, "theirs") }, "Take theirs"));
+      h("button", { type: "button", onclick: () => void resolve(app, pending.id, "mine") }, "Keep mine"),
+      h("button", { type: "button", onclick: () => void resolve(app, pending.id, "theirs") }, "Take theirs"));
   }));
 }
 

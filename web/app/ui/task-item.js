@@ -2,6 +2,7 @@
 
 import { h } from "./dom.js";
 import { when } from "./format.js";
+import { setDone } from "../areas/tasks.js";
 
 /**
  * @param {import("../app.js").App} app
@@ -10,12 +11,12 @@ import { when } from "./format.js";
  */
 export function taskItem(app, task, options = {}) {
   const zone = app.household?.timeZone ?? "UTC";
-  const labels = app.labelById;
-  const assignee = task.assigneeId ? app.memberById.get(task.assigneeId)?.user.displayName : null;
+  const labels = app.lists.labelById;
+  const assignee = task.assigneeId ? app.lists.memberById.get(task.assigneeId)?.user.displayName : null;
   const mayComplete = app.can("complete", "Task");
   const box = h("input", {
     type: "checkbox", checked: task.completed, "aria-label": `Done: ${task.title}`, disabled: !mayComplete,
-    onchange: () => void app.setDone(task.id, box.checked),
+    onchange: () => void setDone(app, task.id, box.checked),
   });
   return h("li", { class: `task${task.completed ? " done" : ""}${options.overdue ? " overdue" : ""}`, "data-id": task.id },
     box,
@@ -45,8 +46,8 @@ export function taskSignature(task, overdue, shared) {
  * @param {import("../app.js").App} app
  */
 export function sharedSignature(app) {
-  return JSON.stringify([app.household?.timeZone, app.labels.map((l) => [l.id, l.name, l.color]),
-    app.members.map((m) => [m.user.id, m.user.displayName]), app.can("complete", "Task")]);
+  return JSON.stringify([app.household?.timeZone, app.lists.labels.map((l) => [l.id, l.name, l.color]),
+    app.lists.members.map((m) => [m.user.id, m.user.displayName]), app.can("complete", "Task")]);
 }
 
 /**

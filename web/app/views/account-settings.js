@@ -7,7 +7,7 @@ import { field, h, replace } from "../ui/dom.js";
 import { copyButton, reportingTo, submitting } from "../ui/forms.js";
 import { ago, zones } from "../ui/format.js";
 
-/** @typedef {import("../account.js").Preferences} Preferences */
+/** @typedef {import("../areas/account.js").Preferences} Preferences */
 
 const KINDS = /** @type {const} */ ([["enabled", "Notifications on"], ["reminders", "Reminders"], ["taskAssigned", "Tasks assigned to me"],
   ["membership", "Membership changes"]]);

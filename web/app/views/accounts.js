@@ -2,6 +2,7 @@
 
 import { field, h } from "../ui/dom.js";
 import { submitting } from "../ui/forms.js";
+import { acceptInvitation } from "../areas/households.js";
 
 /** @typedef {import("../app.js").App} App */
 /** @typedef {{element: HTMLElement, update?: () => void}} View */
@@ -72,7 +73,7 @@ export function joinView(app, navigate, code) {
     h("p", {}, "Someone invited you to their household on Hearth."), general,
     h("button", { type: "submit", class: "primary" }, "Join household"));
   submitting(form, {}, general, async () => {
-    await app.acceptInvitation(code);
+    await acceptInvitation(app, code);
     app.pendingJoin = null;
     navigate("/tasks");
   });

@@ -3,6 +3,7 @@
 import { field, h, reconcile } from "../ui/dom.js";
 import { dayHeading, dayOf, fromLocalInput } from "../ui/format.js";
 import { sharedSignature, taskItem, taskSignature } from "../ui/task-item.js";
+import { createEvent } from "../areas/tasks.js";
 
 /** Rows drawn at first; "Show more" adds as many again. */
 const PAGE = 200;
@@ -84,7 +85,7 @@ function eventForm(app) {
     if (!startsAt) return starts.fail("When does it start?");
     if (endsAt && endsAt < startsAt) return ends.fail("It cannot end before it starts.");
     for (const f of [title, starts, ends]) f.fail("");
-    await app.createEvent({ title: title.control.value.trim(), startsAt, endsAt, location: location.control.value.trim() || null });
+    await createEvent(app, { title: title.control.value.trim(), startsAt, endsAt, location: location.control.value.trim() || null });
     form.reset();
     details.open = false;
   });

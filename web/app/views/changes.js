@@ -5,6 +5,7 @@ import { field, h, replace } from "../ui/dom.js";
 import { CHANGE_TYPES, changeItem } from "../ui/changes.js";
 import { reportingTo } from "../ui/forms.js";
 import { dayHeading, dayOf, plural } from "../ui/format.js";
+import { markAllRead, markEventRead } from "../areas/stores.js";
 
 /** Changes drawn at first; "Show more" adds as many again. */
 const PAGE = 100;
@@ -21,7 +22,7 @@ export function changesView(app, notify) {
   const counts = h("p", { role: "status", class: "hint" });
   const error = h("p", { class: "form-error", role: "alert" });
   const run = reportingTo(error);
-  const markAll = h("button", { type: "button", onclick: () => void run(async () => { await app.markAllRead(store.control.value || null); notify("Changes marked read."); }) }, "Mark all read");
+  const markAll = h("button", { type: "button", onclick: () => void run(async () => { await markAllRead(app, store.control.value || null); notify("Changes marked read."); }) }, "Mark all read");
   const days = h("div", { class: "days" });
   const empty = h("p", { class: "empty" });
   let limit = PAGE;
@@ -35,12 +36,12 @@ export function changesView(app, notify) {
   function update() {
     const chosen = store.control.value;
     replace(store.control, h("option", { value: "" }, "Every store"),
-      app.stores.map((s) => h("option", { value: s.id, selected: s.id === chosen }, s.name)));
+      app.lists.stores.map((s) => h("option", { value: s.id, selected: s.id === chosen }, s.name)));
     const zone = app.household?.timeZone ?? "UTC";
-    const currencies = new Map(app.stores.map((s) => [s.id, s.currency]));
-    const events = app.eventList.filter((e) => (!type.control.value || e.type === type.control.value)
+    const currencies = new Map(app.lists.stores.map((s) => [s.id, s.currency]));
+    const events = app.lists.eventList.filter((e) => (!type.control.value || e.type === type.control.value)
       && (!store.control.value || e.storeId === store.control.value) && (!unreadOnly.checked || !e.read));
-    const unread = store.control.value ? app.unreadByStore.get(store.control.value) ?? 0 : app.unreadChanges;
+    const unread = store.control.value ? app.lists.unreadByStore.get(store.control.value) ?? 0 : app.lists.unreadChanges;
     counts.textContent = `${plural(unread, "unread change")}.`;
     markAll.disabled = unread === 0;
     const shown = events.slice(0, limit);
@@ -60,7 +61,7 @@ export function changesView(app, notify) {
     replace(days, [...byDay].map(([day, list]) => h("section", { class: "day", "aria-label": dayHeading(day, today) },
       h("h2", {}, dayHeading(day, today)),
       h("ul", { class: "changes" }, list.map((event) => changeItem(event, {
-        currency: currencies.get(event.storeId) ?? null, timeZone: zone, showStore: true, markRead: (id) => void app.markEventRead(id),
+        currency: currencies.get(event.storeId) ?? null, timeZone: zone, showStore: true, markRead: (id) => void markEventRead(app, id),
       }))))));
   }
   update();

@@ -3,6 +3,7 @@
 
 import { h, replace } from "../ui/dom.js";
 import { ago } from "../ui/format.js";
+import { health } from "../areas/notifications.js";
 
 /** How often the page asks again. */
 const REFRESH_MS = 5000;
@@ -34,7 +35,7 @@ export function instanceView(app) {
       state.textContent = "You are offline: the instance's health shows once you are back online.";
     } else {
       try {
-        const report = await app.health();
+        const report = await health(app);
         const unhealthy = report.filter((service) => !service.isHealthy).length;
         state.textContent = unhealthy === 0 ? `All ${report.length} services are healthy.` : `${unhealthy} of ${report.length} services are unhealthy.`;
         replace(services, report.map(serviceCard));

@@ -2,6 +2,7 @@
 
 import { field, h, replace } from "../ui/dom.js";
 import { copyButton, reportingTo } from "../ui/forms.js";
+import * as households from "../areas/households.js";
 
 const ROLES = ["OWNER", "ADMIN", "MEMBER", "VIEWER"];
 /** @param {string} role */
@@ -29,7 +30,7 @@ export function membersView(app, notify) {
 
   async function invite() {
     await run(async () => {
-      const url = await app.invite(role.control.value);
+      const url = await households.invite(app, role.control.value);
       replace(link, "Send this link: ", h("a", { href: url }, url), " ",
         copyButton("Copy link", url, notify, "Link copied."));
       await loadInvitations();
@@ -38,10 +39,10 @@ export function membersView(app, notify) {
 
   async function loadInvitations() {
     if (!app.online) return;
-    const open = (await app.invitations()).filter((i) => i.state === "ACTIVE");
+    const open = (await households.invitations(app)).filter((i) => i.state === "ACTIVE");
     replace(invitations, open.length === 0 ? h("li", {}, "None.") : open.map((i) => h("li", {},
       `${roleName(i.role)} · until ${new Date(i.expiresAt).toLocaleDateString()} `,
-      h("button", { type: "button", onclick: () => void run(async () => { await app.revokeInvitation(i.id); await loadInvitations(); }) }, "Revoke"))));
+      h("button", { type: "button", onclick: () => void run(async () => { await households.revokeInvitation(app, i.id); await loadInvitations(); }) }, "Revoke"))));
   }
 
   function update() {
@@ -49,16 +50,16 @@ export function membersView(app, notify) {
     offline.textContent = online ? "" : "You are offline: members and invitations can be changed once you are back online.";
     const me = app.session?.userId;
     const myRole = app.household?.myRole;
-    replace(list, app.members.map((member) => {
+    replace(list, app.lists.members.map((member) => {
       const manage = online && member.user.id !== me && app.can("update", "Member", { role: member.role });
       const select = h("select", { "aria-label": `Role of ${member.user.displayName}`, disabled: !manage,
-        onchange: () => void run(() => app.changeRole(member.user.id, select.value)) },
+        onchange: () => void run(() => households.changeRole(app, member.user.id, select.value)) },
         ROLES.filter((r) => manage ? r !== "OWNER" || myRole === "OWNER" : r === member.role)
           .map((r) => h("option", { value: r, selected: r === member.role }, roleName(r))));
       return h("li", {}, h("span", { class: "member-name" }, member.user.displayName, member.user.id === me ? " (you)" : ""), select,
-        manage ? h("button", { type: "button", onclick: () => void run(() => app.removeMember(member.user.id)) , "aria-label": `Remove ${member.user.displayName}` }, "Remove") : null,
+        manage ? h("button", { type: "button", onclick: () => void run(() => households.removeMember(app, member.user.id)) , "aria-label": `Remove ${member.user.displayName}` }, "Remove") : null,
         online && myRole === "OWNER" && member.user.id !== me && member.role !== "OWNER"
-          ? h("button", { type: "button", onclick: () => { if (confirm(`Make ${member.user.displayName} the owner? You become an admin.`)) void run(() => app.transferOwnership(member.user.id)); } }, "Make owner")
+          ? h("button", { type: "button", onclick: () => { if (confirm(`Make ${member.user.displayName} the owner? You become an admin.`)) void run(() => households.transferOwnership(app, member.user.id)); } }, "Make owner")
           : null);
     }));
     const mayInvite = app.can("create", "Invitation", { role: "MEMBER" });

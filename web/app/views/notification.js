@@ -11,7 +11,7 @@ export function notificationView(app, id) {
   const body = h("div", {});
   const element = h("section", { "aria-labelledby": "notification-heading" }, h("h1", { id: "notification-heading" }, "Notification"), body);
   function update() {
-    const found = app.notificationList.find((n) => n.id === id);
+    const found = app.lists.notificationList.find((n) => n.id === id);
     body.replaceChildren(found
       ? h("article", {}, h("h2", {}, found.title), h("p", {}, found.body),
         found.taskId ? h("p", {}, h("a", { href: `/tasks/${found.taskId}`, onclick: () => {

@@ -4,6 +4,7 @@
 
 import { h, reconcile } from "../ui/dom.js";
 import { plural, when } from "../ui/format.js";
+import { markNotificationRead, registerPush, serverInfo } from "../areas/notifications.js";
 
 /** @typedef {import("../types.js").AppNotification} AppNotification */
 
@@ -23,9 +24,9 @@ export function notificationsView(app) {
     counts, list, empty);
 
   function update() {
-    const notifications = app.notificationList;
+    const notifications = app.lists.notificationList;
     const zone = app.household?.timeZone ?? "UTC";
-    counts.textContent = `${plural(app.unreadNotifications, "unread notification")}.`;
+    counts.textContent = `${plural(app.lists.unreadNotifications, "unread notification")}.`;
     reconcile(list, notifications.slice(0, 200), (n) => n.id, (n) => `${n.version}|${n.read}|${app.households.length}`, (n) => notificationItem(app, n, zone));
     empty.textContent = notifications.length === 0 ? "No notifications yet." : "";
   }
@@ -44,7 +45,7 @@ function notificationItem(app, notification, zone) {
   return h("li", { class: `notification${notification.read ? "" : " unread"}`, "data-id": notification.id },
     h("div", {},
       h("a", { href: target, class: "task-title", onclick: () => {
-        if (!notification.read) void app.markNotificationRead(notification);
+        if (!notification.read) void markNotificationRead(app, notification);
         // What it is about lives in its household: that one goes on screen.
         if (notification.householdId !== app.householdId) void app.selectHousehold(notification.householdId);
       } }, notification.title),
@@ -52,7 +53,7 @@ function notificationItem(app, notification, zone) {
       h("span", { class: "task-meta" }, household ? `${household} · ` : "", h("time", { datetime: notification.createdAt }, when(notification.createdAt, zone)),
         notification.read ? "" : " · unread")),
     notification.read ? null : h("button", { type: "button", "aria-label": `Mark read: ${notification.title}`,
-      onclick: () => void app.markNotificationRead(notification) }, "Mark read"));
+      onclick: () => void markNotificationRead(app, notification) }, "Mark read"));
 }
 
 /**
@@ -78,7 +79,7 @@ async function subscribe(app) {
   if (!window.isSecureContext) return "This address is not secure (plain HTTP): browsers send notifications only to Hearth opened over HTTPS.";
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return "This browser cannot receive notifications from web apps.";
   if (!app.online) return "You are offline: notifications can be turned on once you are back online.";
-  const info = await app.serverInfo();
+  const info = await serverInfo(app);
   if (!info.webPushPublicKey) return "This Hearth server does not send Web Push: its operator has not set it up (a VAPID key).";
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return "The browser refused: allow notifications for this site in the browser's settings, then try again.";
@@ -86,7 +87,7 @@ async function subscribe(app) {
   const key = info.webPushPublicKey;
   const subscription = await registration.pushManager.getSubscription()
     ?? await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromBase64url(key) });
-  await app.registerPush(subscription.toJSON());
+  await registerPush(app, subscription.toJSON());
   return "Notifications are on for this device.";
 }
 

@@ -5,6 +5,7 @@ import { h, replace } from "../ui/dom.js";
 import { changeItem } from "../ui/changes.js";
 import { money } from "../ui/format.js";
 import { lowestPrices, priceChart } from "../ui/price-chart.js";
+import { markEventRead } from "../areas/stores.js";
 
 /**
  * @param {import("../app.js").App} app
@@ -17,16 +18,16 @@ export function productView(app, id) {
   let drawn = "";
 
   function update() {
-    const product = app.productById.get(id);
+    const product = app.lists.productById.get(id);
     if (!product) {
       heading.textContent = "Product not found";
       replace(body, h("p", {}, "This product is not in the household on screen (or it left its store). ", h("a", { href: "/stores" }, "All stores")));
       drawn = "";
       return;
     }
-    const store = app.stores.find((s) => s.id === product.storeId);
+    const store = app.lists.stores.find((s) => s.id === product.storeId);
     const currency = store?.currency ?? null;
-    const events = app.eventList.filter((event) => event.productId === id);
+    const events = app.lists.eventList.filter((event) => event.productId === id);
     const signature = `${product.version}|${events.map((e) => `${e.id}:${e.read}`).join()}|${currency}`;
     if (signature === drawn) return;
     drawn = signature;
@@ -54,7 +55,7 @@ export function productView(app, id) {
       h("h2", {}, "Changes"),
       events.length === 0 ? h("p", { class: "empty" }, "No changes since Hearth started watching.")
         : h("ul", { class: "changes", "aria-label": "Changes of this product" },
-          events.map((event) => changeItem(event, { currency, timeZone: zone, showStore: false, markRead: (eventId) => void app.markEventRead(eventId) }))));
+          events.map((event) => changeItem(event, { currency, timeZone: zone, showStore: false, markRead: (eventId) => void markEventRead(app, eventId) }))));
   }
   update();
   return { element, update };

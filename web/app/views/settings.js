@@ -6,6 +6,8 @@ import { reportingTo, submitting } from "../ui/forms.js";
 import { zones } from "../ui/format.js";
 import { labelChip } from "../ui/task-item.js";
 import { accountSettings } from "./account-settings.js";
+import { deleteHousehold, leaveHousehold, updateHousehold } from "../areas/households.js";
+import { createLabel, deleteLabel, updateLabel } from "../areas/tasks.js";
 
 /** Hearth's named label colours, as it stores them. */
 const COLORS = [["Gray", "#8E8E93"], ["Red", "#FF3B30"], ["Orange", "#FF9500"], ["Yellow", "#FFCC00"], ["Green", "#34C759"],
@@ -27,7 +29,7 @@ export function settingsView(app, navigate, notify) {
   const save = h("button", { type: "submit", class: "primary" }, "Save settings");
   const form = h("form", { class: "card" }, h("h2", {}, "Household"), name.wrapper, description.wrapper, zone.wrapper, general, mayEdit ? save : null);
   submitting(form, { name, description, timeZone: zone }, general, async () => {
-    await app.updateHousehold({ name: name.control.value, description: description.control.value, timeZone: zone.control.value });
+    await updateHousehold(app, { name: name.control.value, description: description.control.value, timeZone: zone.control.value });
     notify("Household saved.");
   });
   for (const control of [name.control, description.control, zone.control]) control.disabled = !mayEdit;
@@ -36,10 +38,10 @@ export function settingsView(app, navigate, notify) {
   const run = reportingTo(error);
   const onlineOnly = h("p", { class: "hint" });
   const leave = h("button", { type: "button", onclick: () => {
-    if (confirm(`Leave ${household?.name}? Its tasks disappear from this device.`)) void run(async () => { await app.leaveHousehold(); navigate("/"); });
+    if (confirm(`Leave ${household?.name}? Its tasks disappear from this device.`)) void run(async () => { await leaveHousehold(app); navigate("/"); });
   } }, "Leave household");
   const remove = h("button", { type: "button", class: "danger", onclick: () => {
-    if (confirm(`Delete ${household?.name} and everything in it for every member? This cannot be undone.`)) void run(async () => { await app.deleteHousehold(); navigate("/"); });
+    if (confirm(`Delete ${household?.name} and everything in it for every member? This cannot be undone.`)) void run(async () => { await deleteHousehold(app); navigate("/"); });
   } }, "Delete household");
   const membership = h("section", { class: "card" }, h("h2", {}, "Membership"), onlineOnly, error,
     h("div", { class: "actions" }, leave, app.can("delete", "Household") ? remove : null,
@@ -53,10 +55,10 @@ export function settingsView(app, navigate, notify) {
     event.preventDefault();
     const text = labelName.control.value.trim();
     if (!text) return labelName.fail("A label needs a name.");
-    if (app.labels.some((l) => l.name.toLowerCase() === text.toLowerCase())) return labelName.fail(`There is a label “${text}” already.`);
+    if (app.lists.labels.some((l) => l.name.toLowerCase() === text.toLowerCase())) return labelName.fail(`There is a label “${text}” already.`);
     labelName.fail("");
     labelName.control.value = "";
-    await app.createLabel(text, labelColor.control.value);
+    await createLabel(app, text, labelColor.control.value);
   });
   const labels = h("section", { class: "card" }, h("h2", {}, "Labels"), labelList, app.can("create", "Label") ? labelForm : null);
 
@@ -80,15 +82,15 @@ export function settingsView(app, navigate, notify) {
     remove.disabled = !online;
     onlineOnly.textContent = online ? "" : "You are offline: household settings and membership change once you are back online.";
     const manage = app.can("update", "Label");
-    replace(labelList, app.labels.map((label) => h("li", {}, labelChip(label),
+    replace(labelList, app.lists.labels.map((label) => h("li", {}, labelChip(label),
       manage ? h("button", { type: "button", "aria-label": `Rename ${label.name}`, onclick: () => {
         const next = prompt(`New name for ${label.name}`, label.name)?.trim();
-        if (next && next !== label.name) void app.updateLabel(label.id, { name: next });
+        if (next && next !== label.name) void updateLabel(app, label.id, { name: next });
       } }, "Rename") : null,
-      manage ? h("select", { "aria-label": `Colour of ${label.name}`, onchange: (/** @type {Event} */ e) => void app.updateLabel(label.id, { color: /** @type {HTMLSelectElement} */ (e.target).value }) },
+      manage ? h("select", { "aria-label": `Colour of ${label.name}`, onchange: (/** @type {Event} */ e) => void updateLabel(app, label.id, { color: /** @type {HTMLSelectElement} */ (e.target).value }) },
         COLORS.map(([text, hex]) => h("option", { value: hex, selected: hex === label.color }, text)),
         COLORS.some(([, hex]) => hex === label.color) ? null : h("option", { value: label.color, selected: true }, label.color)) : null,
-      app.can("delete", "Label") ? h("button", { type: "button", "aria-label": `Delete ${label.name}`, onclick: () => void app.deleteLabel(label.id) }, "Delete") : null)));
+      app.can("delete", "Label") ? h("button", { type: "button", "aria-label": `Delete ${label.name}`, onclick: () => void deleteLabel(app, label.id) }, "Delete") : null)));
   }
   update();
   return { element, update };

@@ -6,6 +6,7 @@ import { changeItem, changeSignature } from "../ui/changes.js";
 import { reportingTo } from "../ui/forms.js";
 import { money, plural } from "../ui/format.js";
 import { refusal, syncLine } from "./stores.js";
+import { markAllRead, markEventRead, removeStore, removedProducts, renameStore, syncStore } from "../areas/stores.js";
 
 /** Products drawn at first; "Show more" adds as many again. */
 const PAGE = 50;
@@ -26,14 +27,14 @@ export function storeView(app, id, navigate, notify) {
   const run = reportingTo(error);
   const syncNow = h("button", { type: "button", onclick: () => void sync() }, "Sync now");
   const rename = h("button", { type: "button", onclick: () => {
-    const store = app.stores.find((s) => s.id === id);
+    const store = app.lists.stores.find((s) => s.id === id);
     const next = store && prompt(`New name for ${store.name}`, store.name)?.trim();
-    if (store && next && next !== store.name) void run(() => app.renameStore(id, next));
+    if (store && next && next !== store.name) void run(() => renameStore(app, id, next));
   } }, "Rename");
   const remove = h("button", { type: "button", class: "danger", onclick: () => {
-    const store = app.stores.find((s) => s.id === id);
+    const store = app.lists.stores.find((s) => s.id === id);
     if (store && confirm(`Stop watching ${store.name}? Its products and changes are removed for every member.`)) {
-      void run(async () => { await app.removeStore(id); navigate("/stores"); });
+      void run(async () => { await removeStore(app, id); navigate("/stores"); });
     }
   } }, "Remove store");
 
@@ -56,7 +57,7 @@ export function storeView(app, id, navigate, notify) {
 
   const changes = h("ul", { class: "changes", "aria-label": "Recent changes" });
   const noChanges = h("p", { class: "empty" });
-  const markAll = h("button", { type: "button", onclick: () => void run(async () => { await app.markAllRead(id); notify("Changes marked read."); }) }, "Mark all read");
+  const markAll = h("button", { type: "button", onclick: () => void run(async () => { await markAllRead(app, id); notify("Changes marked read."); }) }, "Mark all read");
 
   const element = h("section", { "aria-labelledby": "store-heading" }, heading, where, state, error,
     h("div", { class: "actions" }, syncNow, rename, remove),
@@ -70,7 +71,7 @@ export function storeView(app, id, navigate, notify) {
     await run(async () => {
       syncNow.setAttribute("aria-busy", "true");
       try {
-        await app.syncStore(id);
+        await syncStore(app, id);
         notify("Synced.");
       } catch (error) {
         throw new Error(refusal(error));
@@ -87,8 +88,8 @@ export function storeView(app, id, navigate, notify) {
     if (!app.online) return void (removedNote.textContent = "Products that left are listed when you are online.");
     removedNote.textContent = "Loading…";
     await run(async () => {
-      const { products: gone, complete } = await app.removedProducts(id);
-      const currency = app.stores.find((s) => s.id === id)?.currency ?? null;
+      const { products: gone, complete } = await removedProducts(app, id);
+      const currency = app.lists.stores.find((s) => s.id === id)?.currency ?? null;
       const among = complete ? "" : " (among its 5 000 most recently changed products)";
       removedNote.textContent = gone.length === 0 ? `No product has left this store${among}.` : `${plural(gone.length, "product")} left the store${among}:`;
       replace(removedList, gone.map((product) => h("li", { class: "product" },
@@ -98,7 +99,7 @@ export function storeView(app, id, navigate, notify) {
   }
 
   function update() {
-    const store = app.stores.find((s) => s.id === id);
+    const store = app.lists.stores.find((s) => s.id === id);
     if (!store) {
       replace(heading, "Store not found");
       replace(where, "This store is not in the household on screen. ", h("a", { href: "/stores" }, "All stores"));
@@ -115,20 +116,20 @@ export function storeView(app, id, navigate, notify) {
     syncNow.hidden = !app.can("sync", "Store");
     for (const button of [syncNow, rename, remove]) button.disabled = !app.online;
 
-    const all = app.productsByStore.get(id) ?? [];
+    const all = app.lists.productsByStore.get(id) ?? [];
     const shown = filterProducts(all, search.control.value, stock.control.value, sort.control.value);
     reconcile(products, shown.slice(0, limit), (p) => p.id, (p) => `${p.version}`, (p) => productItem(p, store.currency));
     count.textContent = shown.length === all.length ? plural(all.length, "product") : `${shown.length.toLocaleString()} of ${plural(all.length, "product")}`;
     more.hidden = shown.length <= limit;
     more.textContent = `Show more (${(shown.length - limit).toLocaleString()} not shown)`;
 
-    const recent = app.eventList.filter((event) => event.storeId === id);
+    const recent = app.lists.eventList.filter((event) => event.storeId === id);
     const zone = app.household?.timeZone ?? "UTC";
     /** @param {string} eventId */
-    const markRead = (eventId) => void app.markEventRead(eventId);
+    const markRead = (eventId) => void markEventRead(app, eventId);
     reconcile(changes, recent.slice(0, RECENT), (e) => e.id, changeSignature,
       (e) => changeItem(e, { currency: store.currency, timeZone: zone, showStore: false, markRead }));
-    const unread = app.unreadByStore.get(id) ?? 0;
+    const unread = app.lists.unreadByStore.get(id) ?? 0;
     noChanges.textContent = recent.length === 0 ? "No changes yet: they appear after the next sync finds some." : "";
     markAll.hidden = unread === 0;
   }

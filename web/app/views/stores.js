@@ -4,6 +4,7 @@
 import { ApiError } from "../api/graphql.js";
 import { field, h, reconcile } from "../ui/dom.js";
 import { ago, plural } from "../ui/format.js";
+import { addStore } from "../areas/stores.js";
 
 /** @typedef {import("../types.js").Store} Store */
 
@@ -31,7 +32,7 @@ export function storesView(app, navigate) {
     add.setAttribute("aria-busy", "true");
     add.disabled = true;
     try {
-      const id = await app.addStore(domain);
+      const id = await addStore(app, domain);
       address.control.value = "";
       toggle(false);
       navigate(`/stores/${id}`);
@@ -55,10 +56,10 @@ export function storesView(app, navigate) {
     h("div", { class: "actions" }, mayAdd ? open : null, changes), mayAdd ? form : null, list, empty);
 
   function update() {
-    const stores = app.stores;
+    const stores = app.lists.stores;
     const failed = stores.filter((store) => store.syncStatus.state === "FAILED").length;
     summary.textContent = failed === 0 ? "" : `${plural(failed, "store")} failed to sync.`;
-    const unread = app.unreadChanges;
+    const unread = app.lists.unreadChanges;
     changes.textContent = unread === 0 ? "All changes" : `All changes (${unread.toLocaleString()} unread)`;
     const now = Date.now();
     reconcile(list, stores, (store) => store.id, (store) => storeSignature(app, store, now), (store) => storeItem(app, store, now));
@@ -76,8 +77,8 @@ export function storesView(app, navigate) {
  * @param {number} now
  */
 function storeSignature(app, store, now) {
-  const products = app.productsByStore.get(store.id) ?? [];
-  return `${store.version}|${products.length}|${products[0]?.version}|${app.unreadByStore.get(store.id) ?? 0}|${Math.floor(now / 60_000)}`;
+  const products = app.lists.productsByStore.get(store.id) ?? [];
+  return `${store.version}|${products.length}|${products[0]?.version}|${app.lists.unreadByStore.get(store.id) ?? 0}|${Math.floor(now / 60_000)}`;
 }
 
 /**
@@ -86,9 +87,9 @@ function storeSignature(app, store, now) {
  * @param {number} now
  */
 function storeItem(app, store, now) {
-  const products = app.productsByStore.get(store.id) ?? [];
+  const products = app.lists.productsByStore.get(store.id) ?? [];
   const pictures = products.map((p) => p.images[0]?.src).filter((src) => src && src.startsWith("https:")).slice(0, 3);
-  const unread = app.unreadByStore.get(store.id) ?? 0;
+  const unread = app.lists.unreadByStore.get(store.id) ?? 0;
   return h("li", { class: "store", "data-id": store.id },
     h("div", { class: "store-pictures", "aria-hidden": "true" }, pictures.map((src) => h("img", { src, alt: "", loading: "lazy", width: 48, height: 48 }))),
     h("div", {},

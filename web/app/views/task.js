@@ -4,6 +4,7 @@
 import { field, h, replace } from "../ui/dom.js";
 import { fromLocalInput, localInput, when } from "../ui/format.js";
 import { labelChip } from "../ui/task-item.js";
+import { addSubtask, deleteTask, removeSubtask, reorderSubtasks, setDone, snooze, updateSubtask, updateTask } from "../areas/tasks.js";
 
 /** @typedef {import("../types.js").Task} Task */
 
@@ -80,7 +81,7 @@ export function taskView(app, id, navigate, notify) {
     const chosen = [...labelBox.querySelectorAll("input:checked")].map((box) => /** @type {HTMLInputElement} */ (box).value).sort();
     if (chosen.join() !== task.labels.map((l) => l.id).sort().join()) changes.labelIds = chosen;
     title.fail("");
-    await app.updateTask(id, changes);
+    await updateTask(app, id, changes);
     filled = { ...filled, ...Object.fromEntries(Object.entries(controls).map(([n, c]) => [n, c.value])) };
     notify(Object.keys(changes).length ? "Saved." : "Nothing changed.");
   });
@@ -90,7 +91,7 @@ export function taskView(app, id, navigate, notify) {
     const text = newSubtask.control.value.trim();
     if (!text) return;
     newSubtask.control.value = "";
-    await app.addSubtask(id, text);
+    await addSubtask(app, id, text);
   });
 
   function update() {
@@ -110,7 +111,7 @@ export function taskView(app, id, navigate, notify) {
     for (const f of [startsAt, endsAt, location]) f.wrapper.hidden = task.kind !== "EVENT";
     const chosenAssignee = assignee.control.value;
     replace(assignee.control, h("option", { value: "" }, "Nobody"),
-      app.members.map((m) => h("option", { value: m.user.id, selected: m.user.id === chosenAssignee }, m.user.displayName)));
+      app.lists.members.map((m) => h("option", { value: m.user.id, selected: m.user.id === chosenAssignee }, m.user.displayName)));
     const values = valuesOf(task);
     for (const [name, control] of Object.entries(controls)) {
       if (filled[name] === undefined || control.value === filled[name]) control.value = values[name];
@@ -120,28 +121,28 @@ export function taskView(app, id, navigate, notify) {
     const stored = task.labels.map((l) => l.id).sort().join();
     const checked = new Set((ticked !== filledLabels && labelBox.querySelector("input") ? ticked : stored).split(",").filter(Boolean));
     filledLabels = stored;
-    replace(labelBox, h("legend", {}, "Labels"), app.labels.length === 0 ? h("p", { class: "hint" }, "No labels yet: make them under Labels on the Tasks screen.") : null,
-      app.labels.map((label) => h("label", { class: "check" },
+    replace(labelBox, h("legend", {}, "Labels"), app.lists.labels.length === 0 ? h("p", { class: "hint" }, "No labels yet: make them under Labels on the Tasks screen.") : null,
+      app.lists.labels.map((label) => h("label", { class: "check" },
         h("input", { type: "checkbox", value: label.id, checked: checked.has(label.id), disabled: !mayEdit }), labelChip(label))));
     const subtasks = [...task.subtasks].sort((a, b) => a.position - b.position);
     replace(subtaskList, subtasks.map((subtask, index) => {
       const box = h("input", { type: "checkbox", checked: subtask.done, "aria-label": `Done: ${subtask.title}`, disabled: !mayEdit,
-        onchange: () => void app.updateSubtask(subtask.id, { done: box.checked }) });
+        onchange: () => void updateSubtask(app, subtask.id, { done: box.checked }) });
       const order = subtasks.map((s) => s.id);
       /** @param {number} to */
       const move = (to) => {
         order.splice(to, 0, ...order.splice(index, 1));
-        void app.reorderSubtasks(id, order);
+        void reorderSubtasks(app, id, order);
       };
       return h("li", {}, box, h("span", {}, subtask.title),
         mayEdit ? h("span", { class: "row-actions" },
           h("button", { type: "button", disabled: index === 0, onclick: () => move(index - 1), "aria-label": `Move up: ${subtask.title}` }, "↑"),
           h("button", { type: "button", disabled: index === subtasks.length - 1, onclick: () => move(index + 1), "aria-label": `Move down: ${subtask.title}` }, "↓"),
-          h("button", { type: "button", onclick: () => void app.removeSubtask(subtask.id), "aria-label": `Remove: ${subtask.title}` }, "✕")) : null);
+          h("button", { type: "button", onclick: () => void removeSubtask(app, subtask.id), "aria-label": `Remove: ${subtask.title}` }, "✕")) : null);
     }));
     replace(actions,
-      app.can("complete", "Task") ? h("button", { type: "button", onclick: () => void app.setDone(id, !task.completed) }, task.completed ? "Reopen" : "Mark done") : null,
-      task.reminderDueAt && mayEdit ? h("button", { type: "button", onclick: () => void app.snooze(id, 60).then(() => notify("Reminder snoozed for an hour.")) }, "Snooze reminder") : null,
+      app.can("complete", "Task") ? h("button", { type: "button", onclick: () => void setDone(app, id, !task.completed) }, task.completed ? "Reopen" : "Mark done") : null,
+      task.reminderDueAt && mayEdit ? h("button", { type: "button", onclick: () => void snooze(app, id, 60).then(() => notify("Reminder snoozed for an hour.")) }, "Snooze reminder") : null,
       app.can("delete", "Task") ? h("button", { type: "button", class: "danger", onclick: () => remove(task) }, "Delete") : null);
   }
 
@@ -152,7 +153,7 @@ export function taskView(app, id, navigate, notify) {
   function remove(task) {
     app.deleting.add(task.id);
     app.changed();
-    const timer = setTimeout(() => { app.deleting.delete(task.id); void app.deleteTask(task.id); }, 6000);
+    const timer = setTimeout(() => { app.deleting.delete(task.id); void deleteTask(app, task.id); }, 6000);
     notify(`Deleted “${task.title}”.`, () => { clearTimeout(timer); app.deleting.delete(task.id); app.changed(); });
     navigate("/tasks");
   }

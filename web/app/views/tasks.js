@@ -3,6 +3,7 @@
 import { field, h, reconcile, replace } from "../ui/dom.js";
 import { sharedSignature, taskItem, taskSignature } from "../ui/task-item.js";
 import { newId } from "../ids.js";
+import { createTask } from "../areas/tasks.js";
 
 /** Rows drawn at first; "Show more" adds as many again. */
 const PAGE = 200;
@@ -23,7 +24,7 @@ export function tasksView(app) {
     try {
       const id = newId();
       added.unshift(id);
-      await app.createTask(title, id);
+      await createTask(app, title, id);
     } catch (error) {
       quick.control.value = title;
       quick.fail(`Not saved: ${error instanceof Error ? error.message : error}`);
@@ -53,8 +54,8 @@ export function tasksView(app) {
   }
 
   function update() {
-    fill(label.control, [["", "Any label"], ...app.labels.map((l) => /** @type {[string, string]} */ ([l.id, l.name]))]);
-    fill(assignee.control, [["", "Anyone"], ...app.members.map((m) => /** @type {[string, string]} */ ([m.user.id, m.user.displayName]))]);
+    fill(label.control, [["", "Any label"], ...app.lists.labels.map((l) => /** @type {[string, string]} */ ([l.id, l.name]))]);
+    fill(assignee.control, [["", "Anyone"], ...app.lists.members.map((m) => /** @type {[string, string]} */ ([m.user.id, m.user.displayName]))]);
     const now = Date.now();
     const tasks = app.tasks.filter((task) => {
       if (state.control.value === "open" && task.completed) return false;

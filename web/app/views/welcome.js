@@ -3,6 +3,7 @@
 import { field, h } from "../ui/dom.js";
 import { submitting } from "../ui/forms.js";
 import { browserZone, zones } from "../ui/format.js";
+import { createHousehold } from "../areas/households.js";
 
 /**
  * @param {import("../app.js").App} app
@@ -22,7 +23,7 @@ export function createHouseholdView(app, navigate, first = true) {
     h("button", { type: "submit", class: "primary", disabled: offline }, "Create household"),
     offline ? h("p", { class: "hint" }, "Creating a household needs a connection.") : null);
   submitting(form, { name, timeZone: zone }, general, async () => {
-    await app.createHousehold(name.control.value, zone.control.value);
+    await createHousehold(app, name.control.value, zone.control.value);
     navigate("/agenda");
   });
   return { element: form };

@@ -2,9 +2,9 @@
 // password, preferences (theme, zone, notifications, thresholds, quiet hours; export and import),
 // notification channels and access tokens. Knows nothing of the DOM.
 
-import * as ops from "./api/operations.js";
+import * as ops from "../api/operations.js";
 
-/** @typedef {import("./api/graphql.js").GraphQLClient} GraphQLClient */
+/** @typedef {import("../api/graphql.js").GraphQLClient} GraphQLClient */
 /**
  * @typedef {{theme: "SYSTEM" | "LIGHT" | "DARK", timeZone: string | null, priceDropThreshold: string, priceIncreaseThreshold: string,
  *   quietHours: {from: string, to: string} | null, notifications: Record<string, boolean>}} Preferences
