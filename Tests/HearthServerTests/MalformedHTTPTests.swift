@@ -136,6 +136,13 @@ import Testing
             #expect(frames.starts(with: [0x8A, 0x00]), "a pong, then the close: \(frames)")
             #expect(frames.dropFirst(2).starts(with: [0x88]), "\(frames)")
             #expect(socket.closedByServer)
+
+            // The same frames sent with the upgrade, before its 101 (the decoder hands them on as raw
+            // bytes when it leaves): answered, and the server stays up (it once crashed here).
+            let pipelined = try await RawConnection.exchange(port: port, [upgrade + ping + close], wait: Self.wait)
+            #expect(pipelined.text.hasPrefix("HTTP/1.1 101"), "\(pipelined.text.prefix(80).debugDescription)")
+            let after = try await RawConnection.exchange(port: port, [last], wait: Self.wait)
+            #expect(after.status == 200, "\(after)")
         }
     }
 

@@ -140,10 +140,15 @@ final class HTTPParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandl
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if !upgraded {
-            switch Self.unwrapInboundIn(data) {
-            case .head: deadline.requestStarted()
-            case .end: deadline.requestEnded()
-            case .body: break
+            // Raw bytes instead of a request part: the decoder was removed for an upgrade and hands
+            // on what the client sent after it (a WebSocket frame) before the 101 passed here.
+            switch context.channel._channelCore.tryUnwrapData(data, as: HTTPServerRequestPart.self) {
+            case .head?: deadline.requestStarted()
+            case .end?: deadline.requestEnded()
+            case .body?: break
+            case nil:
+                upgraded = true
+                deadline.stop()
             }
         }
         context.fireChannelRead(data)
