@@ -45,10 +45,15 @@ public actor TestPostgres {
         var endpoint = try await endpoint()
         counter += 1
         let name = "t\(getpid())_\(counter)"
-        try await Self.withAdminConnection(endpoint) { connection in
-            let template = migrated ? Self.templateName : "template0"
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\" TEMPLATE \"\(template)\""),
-                                       logger: Self.logger)
+        do {
+            try await Self.withAdminConnection(endpoint) { connection in
+                let template = migrated ? Self.templateName : "template0"
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\" TEMPLATE \"\(template)\""),
+                                           logger: Self.logger)
+            }
+        } catch {
+            // PostgresNIO's own description hides what PostgreSQL said: a failed fixture names it.
+            throw SetupFailure(description: "creating the test database \(name) failed: \(String(reflecting: error))")
         }
         endpoint.database = name
         return endpoint
@@ -121,6 +126,11 @@ public actor TestPostgres {
             throw error
         }
     }
+}
+
+/// A test fixture that could not be made, with everything known about why.
+struct SetupFailure: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Runs `body` with a pool connected to a fresh database of the shared test cluster.
