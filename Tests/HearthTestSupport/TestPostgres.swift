@@ -114,9 +114,11 @@ public actor TestPostgres {
     public static func withAdminConnection<T: Sendable>(
         _ endpoint: EmbeddedPostgresEndpoint, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(unixSocketPath: endpoint.socketPath, username: endpoint.username, password: nil, database: "postgres"),
-            id: 1, logger: logger)
+        var configuration = PostgresConnection.Configuration(
+            unixSocketPath: endpoint.socketPath, username: endpoint.username, password: nil, database: "postgres")
+        // The whole suite on two cores can keep the cluster from accepting within PostgresNIO's 10 s.
+        configuration.options.connectTimeout = .seconds(60)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         do {
             let value = try await body(connection)
             try await connection.close()
