@@ -66,7 +66,7 @@ func describe(_ error: any Error) -> String {
     case let error as DatabaseURLError: return error.description
     default:
         let text = String(describing: error)
-        if text.contains("PSQLError") { return Database.describe(error) }
+        if text.contains("PSQLError") { return ErrorText.oneLine(error) }
         return text
     }
 }

@@ -25,7 +25,7 @@ public struct BackupLoop: Service {
             } catch is CancellationError {
                 break
             } catch {
-                backups.logger.error("backup loop failed; retrying", metadata: ["error": "\(Database.describe(error))"])
+                backups.logger.error("backup loop failed; retrying", metadata: ["error": "\(ErrorText.oneLine(error))"])
             }
             try? await gracefulShutdownSleep(backups.schedule.pollInterval)
         }

@@ -56,7 +56,7 @@ public struct ScheduledBackups: ServiceHealth {
         do {
             try await releaseLease()
         } catch {
-            logger.warning("the backup lease could not be let go; it runs out by itself", metadata: ["error": "\(Database.describe(error))"])
+            logger.warning("the backup lease could not be let go; it runs out by itself", metadata: ["error": "\(ErrorText.oneLine(error))"])
         }
         switch outcome {
         case .made(let name, _):
@@ -93,7 +93,7 @@ public struct ScheduledBackups: ServiceHealth {
             return .made(file: name, pruned: prune(now: now, keeping: name))
         } catch {
             // The record itself could not be written: the database is away; the next round tries again.
-            return .failed("the backup's record could not be written: \(Database.describe(error))")
+            return .failed("the backup's record could not be written: \(ErrorText.oneLine(error))")
         }
     }
 
@@ -270,7 +270,7 @@ public struct ScheduledBackups: ServiceHealth {
             return ServiceHealthStatus(isHealthy: problem == nil, lastChecked: Date(), errors: problem.map { [$0] } ?? [],
                                        responseTime: ContinuousClock.now - started, details: details)
         } catch {
-            return ServiceHealthStatus(isHealthy: false, lastChecked: Date(), errors: ["backup state unreadable: \(Database.describe(error))"],
+            return ServiceHealthStatus(isHealthy: false, lastChecked: Date(), errors: ["backup state unreadable: \(ErrorText.oneLine(error))"],
                                        responseTime: ContinuousClock.now - started)
         }
     }
@@ -307,7 +307,7 @@ public struct ScheduledBackups: ServiceHealth {
 
     static func describe(_ error: any Error) -> String {
         if let failure = error as? BackupError { return failure.description }
-        return Database.describe(error)
+        return ErrorText.oneLine(error)
     }
 
     /// "3 hours", "2 days": an age in the largest whole unit.

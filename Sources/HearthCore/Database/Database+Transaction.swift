@@ -28,13 +28,13 @@ extension Database {
                 guard attempt < retryPolicy.attempts else {
                     Counter(label: "hearth_db_transaction_retries_exhausted_total", dimensions: [("reason", reason.rawValue)]).increment()
                     logger.warning("transaction gave up after repeated \(reason.rawValue)s", metadata: [
-                        "attempts": "\(attempt)", "error": "\(Self.describe(failure))",
+                        "attempts": "\(attempt)", "error": "\(ErrorText.oneLine(failure))",
                     ])
                     throw ServiceError.transactionContended(attempts: attempt)
                 }
                 Counter(label: "hearth_db_transaction_retries_total", dimensions: [("reason", reason.rawValue)]).increment()
                 if attempt == 1 {
-                    logger.debug("transaction retried", metadata: ["reason": "\(reason.rawValue)", "error": "\(Self.describe(failure))"])
+                    logger.debug("transaction retried", metadata: ["reason": "\(reason.rawValue)", "error": "\(ErrorText.oneLine(failure))"])
                 }
                 try await Task.sleep(for: retryPolicy.delay(beforeAttempt: attempt + 1))
                 attempt += 1

@@ -59,7 +59,7 @@ public final class Database: Service, ServiceHealth {
         } catch {
             return ServiceHealthStatus(
                 isHealthy: false, lastChecked: checkedAt,
-                errors: ["database unreachable: \(Self.describe(error))"], responseTime: ContinuousClock.now - started)
+                errors: ["database unreachable: \(ErrorText.oneLine(error))"], responseTime: ContinuousClock.now - started)
         }
     }
 
@@ -86,7 +86,4 @@ public final class Database: Service, ServiceHealth {
         // Class 08: connection exceptions; 57P01–57P03: shutdown, crash shutdown, cannot connect now.
         return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
     }
-
-    /// A one-line description of a database error, without PostgresNIO's query dump.
-    public static func describe(_ error: any Error) -> String { ErrorText.oneLine(error) }
 }

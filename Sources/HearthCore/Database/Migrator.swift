@@ -84,7 +84,7 @@ public struct Migrator: Sendable {
                         try await connection.query(PostgresQuery(unsafeSQL: statement.sql), logger: logger)
                     } catch {
                         throw MigrationError.failed(
-                            fileName: migration.fileName, line: statement.line, message: Database.describe(error))
+                            fileName: migration.fileName, line: statement.line, message: ErrorText.oneLine(error))
                     }
                 }
                 try await connection.query("""

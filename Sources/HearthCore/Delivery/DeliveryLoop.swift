@@ -28,7 +28,7 @@ public struct DeliveryLoop: Service {
             } catch is CancellationError {
                 break
             } catch {
-                logger.error("delivery loop failed; retrying", metadata: ["error": "\(Database.describe(error))"])
+                logger.error("delivery loop failed; retrying", metadata: ["error": "\(ErrorText.oneLine(error))"])
             }
             await cancelWhenGracefulShutdown { await delivery.queued.wait(upTo: pollInterval) }
         }

@@ -157,7 +157,7 @@ extension DeliveryService {
             do {
                 try await write(batch)
             } catch {
-                logger.warning("delivery outcomes not written", metadata: ["count": "\(batch.count)", "error": "\(Database.describe(error))"])
+                logger.warning("delivery outcomes not written", metadata: ["count": "\(batch.count)", "error": "\(ErrorText.oneLine(error))"])
             }
         }
     }

@@ -294,7 +294,7 @@ public final class DeliveryService: ServiceHealth {
             }
             return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started, details: details)
         } catch {
-            return ServiceHealthStatus(isHealthy: false, lastChecked: checkedAt, errors: ["delivery queue unreadable: \(Database.describe(error))"],
+            return ServiceHealthStatus(isHealthy: false, lastChecked: checkedAt, errors: ["delivery queue unreadable: \(ErrorText.oneLine(error))"],
                                        responseTime: ContinuousClock.now - started)
         }
     }

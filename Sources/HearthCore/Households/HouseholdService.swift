@@ -280,7 +280,7 @@ public final class HouseholdService: ServiceHealth {
             return ServiceHealthStatus(isHealthy: true, lastChecked: checkedAt, responseTime: ContinuousClock.now - started, details: details)
         } catch {
             return ServiceHealthStatus(
-                isHealthy: false, lastChecked: checkedAt, errors: ["households table unreachable: \(Database.describe(error))"],
+                isHealthy: false, lastChecked: checkedAt, errors: ["households table unreachable: \(ErrorText.oneLine(error))"],
                 responseTime: ContinuousClock.now - started, details: details)
         }
     }

@@ -28,7 +28,7 @@ extension StoreService {
             changes.publish(StoreChangeBatch(householdID: notice.household, storeID: notice.store, eventIDs: eventIDs, notifications: notifications))
         } catch {
             logger.warning("could not relay another instance's store changes", metadata: [
-                "store": "\(notice.store)", "error": "\(Database.describe(error))",
+                "store": "\(notice.store)", "error": "\(ErrorText.oneLine(error))",
             ])
         }
     }

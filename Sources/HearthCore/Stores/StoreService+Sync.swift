@@ -145,7 +145,7 @@ extension StoreService {
         do {
             try await database.client.query("VACUUM (ANALYZE) products, variants", logger: logger)
         } catch {
-            logger.warning("could not refresh product statistics", metadata: ["error": "\(Database.describe(error))"])
+            logger.warning("could not refresh product statistics", metadata: ["error": "\(ErrorText.oneLine(error))"])
         }
     }
 

@@ -251,7 +251,7 @@ public final class StoreService: ServiceHealth {
             }
             return ServiceHealthStatus(isHealthy: true, lastChecked: now, responseTime: ContinuousClock.now - started, details: details)
         } catch {
-            return ServiceHealthStatus(isHealthy: false, lastChecked: now, errors: ["stores unreadable: \(Database.describe(error))"],
+            return ServiceHealthStatus(isHealthy: false, lastChecked: now, errors: ["stores unreadable: \(ErrorText.oneLine(error))"],
                                        responseTime: ContinuousClock.now - started)
         }
     }

@@ -37,7 +37,7 @@ public struct StoreSyncLoop: Service {
             } catch is CancellationError {
                 break
             } catch {
-                logger.error("store sync loop failed; retrying", metadata: ["error": "\(Database.describe(error))"])
+                logger.error("store sync loop failed; retrying", metadata: ["error": "\(ErrorText.oneLine(error))"])
             }
             try? await gracefulShutdownSleep(stores.configuration.pollInterval)
         }
@@ -59,7 +59,7 @@ public struct StoreSyncLoop: Service {
                         do {
                             return try await service.sync(store).error == nil
                         } catch {
-                            service.logger.error("store sync failed", metadata: ["store": "\(store.id)", "error": "\(Database.describe(error))"])
+                            service.logger.error("store sync failed", metadata: ["store": "\(store.id)", "error": "\(ErrorText.oneLine(error))"])
                             return false
                         }
                     }

@@ -37,7 +37,7 @@ public struct TaskReminderLoop: Service {
             } catch is CancellationError {
                 break
             } catch {
-                logger.error("reminder loop failed; retrying", metadata: ["error": "\(Database.describe(error))"])
+                logger.error("reminder loop failed; retrying", metadata: ["error": "\(ErrorText.oneLine(error))"])
             }
             try? await gracefulShutdownSleep(pollInterval)
         }

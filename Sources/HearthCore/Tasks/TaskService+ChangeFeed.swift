@@ -39,7 +39,7 @@ extension TaskService {
                                                        dueAt: dueAt, notifications: notifications)))
             }
         } catch {
-            logger.warning("could not relay another instance's task change", metadata: ["task": "\(notice.task)", "error": "\(Database.describe(error))"])
+            logger.warning("could not relay another instance's task change", metadata: ["task": "\(notice.task)", "error": "\(ErrorText.oneLine(error))"])
         }
     }
 }

@@ -210,7 +210,7 @@ public final class TaskService: ServiceHealth {
                                        details: ["pendingReminders": .int(pending), "labelCacheSize": .int(cache.count),
                                                  "labelCacheHitRate": .rate(cache.hitRate)])
         } catch {
-            return ServiceHealthStatus(isHealthy: false, lastChecked: checkedAt, errors: ["tasks unreachable: \(Database.describe(error))"],
+            return ServiceHealthStatus(isHealthy: false, lastChecked: checkedAt, errors: ["tasks unreachable: \(ErrorText.oneLine(error))"],
                                        responseTime: ContinuousClock.now - started)
         }
     }

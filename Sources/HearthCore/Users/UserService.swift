@@ -291,7 +291,7 @@ public final class UserService: ServiceHealth {
                                        details: details)
         } catch {
             return ServiceHealthStatus(
-                isHealthy: false, lastChecked: checkedAt, errors: ["users table unreachable: \(Database.describe(error))"],
+                isHealthy: false, lastChecked: checkedAt, errors: ["users table unreachable: \(ErrorText.oneLine(error))"],
                 responseTime: ContinuousClock.now - started, details: cacheDetails)
         }
     }

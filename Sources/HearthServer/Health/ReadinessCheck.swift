@@ -21,7 +21,7 @@ public struct ReadinessCheck: Sendable {
         do {
             status = try await withTimeout(database.healthCheckTimeout) { try await migrator.status(client) }
         } catch {
-            return ["database unreachable: \(Database.describe(error))"]
+            return ["database unreachable: \(ErrorText.oneLine(error))"]
         }
         var reasons = status.problems.map(\.description)
         if !status.pending.isEmpty {

@@ -56,7 +56,7 @@ struct HearthTools: Sendable {
             result = Self.refusal("Bad input in `\(error.field)`: \(error)")
         } catch {
             outcome = "failed"
-            logger.error("tool failed", metadata: ["tool": "\(name)", "error": "\(Database.describe(error))"])
+            logger.error("tool failed", metadata: ["tool": "\(name)", "error": "\(ErrorText.oneLine(error))"])
             result = Self.refusal("Hearth could not do this just now (an internal error); try again later.")
         }
         let elapsed = ContinuousClock.now - started
