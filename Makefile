@@ -12,9 +12,13 @@ run: postgres-server
 # The browser tests and caldav-server-tester (hundreds of requests, with waits of its own) run
 # after the rest, on a quiet machine: beside the whole suite on two cores they would slow both
 # (and the suite's time limits are about Hearth, not its clients).
+# At most 32 test cases run at once (swift-testing starts all ~860 at once otherwise: each makes a
+# database and a server, and on two cores requests then waited past every deadline).
+TEST_WIDTH ?= 32
 test: postgres-server graphql-reference web-verifiers
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip WebAppBrowserTests --skip CalDAVServerTesterTests
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
+		$(SWIFT) test --skip-build --skip WebAppBrowserTests --skip CalDAVServerTesterTests
 	$(SWIFT) test --skip-build --filter WebAppBrowserTests
 	$(SWIFT) test --skip-build --filter CalDAVServerTesterTests
 

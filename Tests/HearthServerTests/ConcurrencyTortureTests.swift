@@ -98,7 +98,7 @@ import Testing
             request.headers.add(name: "Content-Type", value: "application/json")
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
             request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])))
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            let response = try await UsersOverHTTPTests.Server.http.execute(request, timeout: .seconds(120))
             let body = try await response.body.collect(upTo: 1 << 22)
             guard response.status.code < 500 else { return .failure("HTTP \(response.status.code): \(String(buffer: body).prefix(300))") }
             let json = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] ?? [:]

@@ -28,9 +28,9 @@ import Glibc
     @Test(arguments: [("fast", SIGINT), ("immediate", SIGQUIT), ("kill -9", SIGKILL)])
     func hearthOutlivesItsDatabaseAndStartsItAgain(stop: String, signal: Int32) async throws {
         try await withTemporaryDirectory { dir throws in
-            // Eight seconds before the first restart attempt: the outage lasts long enough to be seen, even
-            // with the whole suite loading the machine.
-            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_EMBEDDED_RESTART_DELAY": "8"]
+            // Fifteen seconds before the first restart attempt: the outage lasts long enough to be seen, even
+            // with the whole suite loading the machine (and what is asked during it is checked only if it was).
+            let env = ["HEARTH_DATA_DIR": dir + "/pg", "HEARTH_PORT": "0", "HEARTH_EMBEDDED_RESTART_DELAY": "15"]
             let hearth = try HearthProcess(["serve"], environment: env)
             let port = try await hearth.waitUntilListening()
             let signUp = try await Self.graphQL(
@@ -49,11 +49,18 @@ import Glibc
             // The event: Hearth saw the server end (it says so before anything else).
             let noticed = await hearth.waitForOutput(.seconds(30)) { $0.contains("the embedded PostgreSQL server exited unexpectedly") }
             #expect(noticed, "stderr:\n\(hearth.stderr.suffix(2000))")
-            #expect(try await ServeCommandTests.get(port, "/healthz").0 == .ok, "alive while the database is away")
-            #expect(try await ServeCommandTests.get(port, "/readyz").0 == .serviceUnavailable, "not ready while the database is away")
+            let alive = try await ServeCommandTests.get(port, "/healthz").0
+            let readiness = try await ServeCommandTests.get(port, "/readyz").0
             let refused = try await Self.graphQL(port, "{ me { id } }", token: token)
             let code = ((refused["errors"] as? [[String: Any]])?.first?["extensions"] as? [String: Any])?["code"] as? String
-            #expect(code == "SERVICE_UNAVAILABLE", "\(refused)")
+            if hearth.stderr.contains("the embedded PostgreSQL server is running again") {
+                // The machine was so slow that the restart came first: the answers say nothing of an outage.
+                print("\(stop): the database was back before the outage could be observed; its answers are not checked")
+            } else {
+                #expect(alive == .ok, "alive while the database is away")
+                #expect(readiness == .serviceUnavailable, "not ready while the database is away")
+                #expect(code == "SERVICE_UNAVAILABLE", "\(refused)")
+            }
 
             // Started again by Hearth itself (the same process): ready once its pool has reconnected.
             let restarted = await hearth.waitForOutput(.seconds(60)) { $0.contains("the embedded PostgreSQL server is running again") }

@@ -7,12 +7,12 @@ import Logging
 
 extension HearthRuntime {
     /// Hearth as `hearth serve` builds it, changed only where tests must: port 0 on loopback,
-    /// the given clock, bcrypt at its lowest cost, and the shops' fetch settings (whose allow-list
+    /// the given clock, bcrypt at its lowest cost, a longer request deadline, and the shops' fetch settings (whose allow-list
     /// names the fixture shop). Call `shutdown()` when done.
     static func testing(
         database: DatabaseConfiguration, clock: any HearthClock = SystemClock(), server: HearthServerConfiguration = .init(host: "127.0.0.1", port: 0),
         users: UsersConfiguration = UsersConfiguration(bcryptCost: 4), shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(),
-        stores: StoresConfiguration = StoresConfiguration(), executor: ExecutorConfiguration = ExecutorConfiguration(),
+        stores: StoresConfiguration = StoresConfiguration(), executor: ExecutorConfiguration = testExecutor,
         delivery: DeliveryConfiguration = testDelivery, logger: Logger = TestPostgres.logger
     ) throws -> HearthRuntime {
         try HearthRuntime(
@@ -24,7 +24,7 @@ extension HearthRuntime {
 
     /// The same on a pool the test made itself.
     static func testing(
-        on database: Database, clock: any HearthClock = SystemClock(), executor: ExecutorConfiguration = ExecutorConfiguration(),
+        on database: Database, clock: any HearthClock = SystemClock(), executor: ExecutorConfiguration = testExecutor,
         shopify: ShopifyClientConfiguration = ShopifyClientConfiguration(), stores: StoresConfiguration = StoresConfiguration(),
         delivery: DeliveryConfiguration = testDelivery, logger: Logger = TestPostgres.logger
     ) throws -> HearthRuntime {
@@ -44,6 +44,12 @@ extension HearthRuntime {
                       services: .init(users: users, stores: stores, shopify: shopify, delivery: delivery, clock: clock),
                       executor: executor, syncsStores: false)
     }
+
+    /// The executor as the tests run it: a request may take 100 s before it is stopped (and a
+    /// statement as long), not `hearth serve`'s 30 s. Tests assert what Hearth answers, not how
+    /// fast: the whole suite on two cores once held 16 sign-ins queued on one account's lock past
+    /// 35 s. Tests of the deadline set their own.
+    static var testExecutor: ExecutorConfiguration { ExecutorConfiguration(executionTimeout: .seconds(100)) }
 
     /// Delivery as the tests run it: Web Push on (a test subject), a fresh secret key, and
     /// loopback let through the private-address guard (the test receivers listen there).

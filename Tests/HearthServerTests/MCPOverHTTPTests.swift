@@ -183,7 +183,7 @@ import Testing
             let logged = server.log.lines.withLock { $0.filter { $0.contains("tool call") } }
             #expect(logged.contains { $0.contains("tool=create_label") && $0.contains("token=\(token.id.uppercased())") }, "\(logged)")
             #expect(!server.log.lines.withLock { $0.contains { $0.contains(token.token) } }, "the token is never logged")
-            let metrics = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(10))
+            let metrics = try await UsersOverHTTPTests.Server.http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(120))
             let text = String(buffer: try await metrics.body.collect(upTo: 1 << 24))
             #expect(text.contains(#"hearth_mcp_tool_calls_total{tool="create_label",outcome="ok"}"#), "\(text.prefix(200))")
 
@@ -210,7 +210,7 @@ import Testing
         }
         if let origin { request.headers.add(name: "Origin", value: origin) }
         request.body = .bytes(ByteBuffer(string: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        let response = try await UsersOverHTTPTests.Server.http.execute(request, timeout: .seconds(120))
         let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
         return (Int(response.status.code), Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }), text)
     }
