@@ -87,6 +87,10 @@ graphql-reference:
 	{ python3 -m venv .build/python-caldav && .build/python-caldav/bin/pip install --quiet "icalendar>=6,<8" "caldav>=3.6,<4" \
 		"caldav-server-tester>=1.7,<2" "vobject>=0.9,<1"; } >/dev/null 2>&1 || \
 	echo "icalendar, caldav and caldav-server-tester not installed in .build/python-caldav: the calendar tests will be skipped (python3 -m venv; pip install icalendar caldav caldav-server-tester vobject)." >&2
+	@.build/python-recurrence/bin/python -c 'import dateutil, recurring_ical_events' >/dev/null 2>&1 || \
+	{ python3 -m venv .build/python-recurrence && .build/python-recurrence/bin/pip install --quiet "python-dateutil>=2.9,<3" \
+		"recurring-ical-events>=3.3,<4"; } >/dev/null 2>&1 || \
+	echo "python-dateutil and recurring-ical-events not installed in .build/python-recurrence: the recurrence differential tests will be skipped (python3 -m venv; pip install python-dateutil recurring-ical-events)." >&2
 	@.build/python-schemathesis/bin/schemathesis --version >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-schemathesis && .build/python-schemathesis/bin/pip install --quiet "schemathesis>=4.3,<5"; } >/dev/null 2>&1 || \
 	echo "Schemathesis not installed in .build/python-schemathesis: the fuzz test will be skipped (python3 -m venv; pip install schemathesis)." >&2

@@ -146,7 +146,7 @@ import Testing
         // Every guide that shows GraphQL is read (a change of fence or layout cannot hide them).
         let documentsWithOperations = Set(shown.map(\.document))
         #expect(documentsWithOperations.isSuperset(of: ["README.md", "docs/graphql-api.md", "docs/sync-protocol.md", "docs/notifications.md",
-                                                        "docs/assistants.md"]), "\(documentsWithOperations.sorted())")
+                                                        "docs/assistants.md", "docs/repeating.md"]), "\(documentsWithOperations.sorted())")
         #expect(shown.count >= 30, "only \(shown.count) operations found")
 
         let shop = FixtureShop()

@@ -27,11 +27,18 @@ enum TaskResolvers {
         resolvers.field("Query.occursOn", arguments: OccursOn.self) { input, arguments in
             .objects(try await tasks.occursOn(try await input.caller(), householdID: arguments.householdId, date: arguments.date))
         }
+        resolvers.field("Query.recurrencePreview", arguments: RecurrencePreview.self) { input, arguments in
+            _ = try input.signedIn()
+            let zone = TimeZone(identifier: try UserInput.timeZone(arguments.timeZone)) ?? .gmt
+            let dates = try RecurrenceRule.preview(arguments.rule, start: arguments.start, zone: zone, first: arguments.first)
+            return .value(.list(dates.map { .string(DateTimeScalar.string(from: $0)) }))
+        }
         registerMutations(&resolvers, tasks: tasks)
         registerSubscriptions(&resolvers, tasks: tasks)
     }
 
     private struct OccursOn: Decodable { var householdId: UUID, date: String }
+    private struct RecurrencePreview: Decodable { var rule: String, start: Date, timeZone: String, first: Int }
     private struct ReminderDue: Decodable { var householdId: UUID? }
 
     private static func registerSubscriptions(_ resolvers: inout Resolvers, tasks: TaskService) {
