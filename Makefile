@@ -41,6 +41,7 @@ bench: graphql-reference web-verifiers
 	scripts/bench/stores.sh
 	scripts/bench/agenda.sh
 	scripts/bench/dashboard.sh
+	scripts/bench/recurrence.sh
 	scripts/bench/sync.sh
 	scripts/bench/delivery.sh
 	scripts/bench/web.sh

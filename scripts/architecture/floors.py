@@ -19,7 +19,7 @@ import sys
 # only when they are the same folder, and of any floor below.
 FLOORS = [
     ["Basics"],
-    ["Events", "Recurrence"],
+    ["Events"],
     ["Database"],
     ["Permissions"],
     ["Users"],

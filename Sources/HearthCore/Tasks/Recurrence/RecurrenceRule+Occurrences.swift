@@ -34,6 +34,14 @@ extension RecurrenceRule {
         let emptyLimit = periodsInCycle
         var emptyPeriods = 0
         var remaining = count
+        // UNTIL as an instant, or as a wall time in the zone (a date: the end of its day).
+        var (lastInstant, lastLocal): (Date?, Int?) = (nil, nil)
+        switch end {
+        case .until(let last): lastInstant = last
+        case .untilLocal(let year, let month, let day, let second):
+            lastLocal = Date.daysSince1970(year: year, month: month, day: day) * 86_400 + (second ?? 86_399)
+        case .count, nil: break
+        }
         var found: [Date] = []
         var period = Period(frequency: frequency, startDay: startDay, year: civil.year, month: civil.month, weekStart: weekStart)
         var candidates: [Int] = []
@@ -51,13 +59,8 @@ extension RecurrenceRule {
             for day in picked where day >= startDay {
                 let local = day * 86_400 + secondOfDay
                 let instant = Date(localSeconds: local, in: zone)
-                switch end {
-                case .until(let last) where instant > last: return found
-                case .untilLocal(let year, let month, let lastDay, let second):
-                    let limitSeconds = Date.daysSince1970(year: year, month: month, day: lastDay) * 86_400 + (second ?? 86_399)
-                    if local > limitSeconds { return found }
-                default: break
-                }
+                if let last = lastInstant, instant > last { return found }
+                if let last = lastLocal, local > last { return found }
                 if let before, instant >= before { return found }
                 if from.map({ instant >= $0 }) ?? true {
                     found.append(instant)
