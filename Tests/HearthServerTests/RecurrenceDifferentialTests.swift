@@ -1,3 +1,4 @@
+import FixtureShop
 import Foundation
 import HearthCore
 import HearthServer
@@ -105,21 +106,12 @@ import Testing
 /// rule is generated that can never occur (dateutil would search each to the year 9999, seconds
 /// apiece): Hearth's answer for those is checked by `RecurrenceRuleTests`.
 struct RuleGenerator {
-    private var state: UInt64
+    private var random: SplitMix
 
-    init(seed: UInt64) { state = seed }
-
-    /// SplitMix64.
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    init(seed: UInt64) { random = SplitMix(seed: seed) }
 
     private mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
+        range.lowerBound + Int(random.next() % UInt64(range.count))
     }
 
     private mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
