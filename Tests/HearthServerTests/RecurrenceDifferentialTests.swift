@@ -212,7 +212,7 @@ struct RuleGenerator {
     static func changeDay(_ zone: String, year: Int, _ season: String) -> (month: Int, day: Int) {
         func sunday(month: Int, nth: Int) -> Int {
             let first = Date.daysSince1970(year: year, month: month, day: 1)
-            let weekday = RecurrenceRule.Weekday.allCases[((first + 3) % 7 + 7) % 7]
+            let weekday = RecurrenceRule.Weekday.of(day: first)
             let firstSunday = 1 + (6 - weekday.rawValue)
             if nth > 0 { return firstSunday + 7 * (nth - 1) }
             let length = RecurrenceRule.daysIn(month: month, year: year)

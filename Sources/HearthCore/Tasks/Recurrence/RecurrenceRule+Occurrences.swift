@@ -182,24 +182,20 @@ struct Period {
 
     /// Appends the period's days the filter keeps, in order.
     func collect(into days: inout [Int], _ filter: DayFilter) {
-        let yearLength = RecurrenceRule.daysIn(month: 2, year: year) == 29 ? 366 : 365
         switch frequency {
         case .daily, .weekly:
+            // Daily and weekly rules have no BYDAY positions (refused when read): a day's place in its year is never asked.
             for day in firstDay..<(firstDay + (frequency == .daily ? 1 : 7)) {
                 let civil = Date.civilDay(daysSince1970: day)
-                let monthLength = RecurrenceRule.daysIn(month: civil.month, year: civil.year)
-                let dayOfYear = day - Date.daysSince1970(year: civil.year, month: 1, day: 1) + 1
-                let length = RecurrenceRule.daysIn(month: 2, year: civil.year) == 29 ? 366 : 365
-                if filter.keeps(month: civil.month, dayOfMonth: civil.day, monthLength: monthLength,
-                                weekday: RecurrenceRule.Weekday.of(day: day).rawValue, dayOfYear: dayOfYear, yearLength: length) {
+                if filter.keeps(month: civil.month, dayOfMonth: civil.day, monthLength: RecurrenceRule.daysIn(month: civil.month, year: civil.year),
+                                weekday: RecurrenceRule.Weekday.of(day: day).rawValue, dayOfYear: 0, yearLength: 0) {
                     days.append(day)
                 }
             }
-        case .monthly:
-            collectMonth(month, into: &days, filter, yearStart: Date.daysSince1970(year: year, month: 1, day: 1), yearLength: yearLength)
-        case .yearly:
+        case .monthly, .yearly:
             let yearStart = Date.daysSince1970(year: year, month: 1, day: 1)
-            for month in 1...12 where filter.months[month] {
+            let yearLength = Date.daysSince1970(year: year + 1, month: 1, day: 1) - yearStart
+            for month in frequency == .monthly ? month...month : 1...12 {
                 collectMonth(month, into: &days, filter, yearStart: yearStart, yearLength: yearLength)
             }
         }

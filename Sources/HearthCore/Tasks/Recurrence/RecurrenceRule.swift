@@ -18,7 +18,7 @@ public struct RecurrenceRule: Sendable, Hashable {
         public var code: String { ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][rawValue] }
 
         /// The weekday of a day count since 1970-01-01 (a Thursday).
-        static func of(day: Int) -> Weekday {
+        public static func of(day: Int) -> Weekday {
             Weekday(rawValue: ((day + 3) % 7 + 7) % 7) ?? .monday
         }
     }
