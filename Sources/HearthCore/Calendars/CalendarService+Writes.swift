@@ -84,10 +84,15 @@ extension CalendarService {
             var item = locked.item
             item.labels = try await tasks.labels(ofItems: [existing])[existing] ?? []
             let patch = Self.patch(from: item, to: object)
-            if !patch.namedFields.isEmpty {
+            if item.repetition != nil, object.completed, !item.isCompleted {
+                // A calendar app completing a repeating task in place (Tasks.org, DAVx5): the occurrence its copy shows
+                // is done and the task moves on; a stale copy of one passed already changes nothing, and neither do its old dates.
+                let shown = object.deadline.map { $0 == item.deadline ? item.position?.occurrence : $0 } ?? item.position?.occurrence
+                writes.append(try await tasks.setCompleted(true, caller, id: existing, expectedVersion: nil, occurrence: shown, on: connection))
+            } else if !patch.namedFields.isEmpty {
                 writes.append(try await tasks.updateItem(caller, id: existing, patch: patch, expectedVersion: nil, on: connection))
             }
-            if object.completed != item.isCompleted {
+            if object.completed != item.isCompleted, item.repetition == nil || !object.completed {
                 writes.append(try await tasks.setCompleted(object.completed, caller, id: existing, expectedVersion: nil, on: connection))
             }
             id = existing

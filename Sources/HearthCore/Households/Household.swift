@@ -30,6 +30,8 @@ public struct HouseholdMember: Sendable, Equatable {
     public var joinedAt: Date
     /// Grows with every change of the record (for sync).
     public var version: Int = 0
+    /// Away until then: rotations pass over them meanwhile (nil: at home).
+    public var awayUntil: Date?
 
     static func subject(householdID: UUID, userID: UUID, role: HouseholdRole) -> AbilitySubject {
         .instance(type: "Member", fields: [

@@ -14,7 +14,7 @@ struct HouseholdRow: TypedRow {
 }
 
 /// A member's row (`role, user_id, display_name, avatar_url, household_id, joined_at, version,
-/// micros`): the member and their cursor key.
+/// away_until, micros`): the member and their cursor key.
 struct MemberRow: TypedRow {
     let member: HouseholdMember
     let micros: Int64
@@ -23,7 +23,7 @@ struct MemberRow: TypedRow {
         let role: HouseholdRole = try row("role")
         let user = PublicUser(id: try row("user_id"), displayName: try row("display_name"), avatarURL: try row("avatar_url"))
         member = HouseholdMember(householdID: try row("household_id"), user: user, role: role, joinedAt: try row("joined_at"),
-                                 version: try row("version"))
+                                 version: try row("version"), awayUntil: try row("away_until"))
         micros = try row("micros")
     }
 }

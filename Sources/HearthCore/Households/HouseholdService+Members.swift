@@ -17,7 +17,7 @@ extension HouseholdService {
         let totals = try await database.counts("SELECT m.household_id AS key, count(*)::int8 AS count FROM household_members m WHERE m.household_id = ANY(\(households)) AND \(allowed) GROUP BY 1", wanted: page.countsTotal)
         let rows = try await database.client.query(
             """
-            SELECT m.role, m.user_id, u.display_name, u.avatar_url, m.household_id, m.joined_at, m.version, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
+            SELECT m.role, m.user_id, u.display_name, u.avatar_url, m.household_id, m.joined_at, m.version, m.away_until, \(unescaped: Cursor.microsecondsSQL("m.joined_at")) AS micros
             FROM unnest(\(households)::uuid[]) AS parent(id)
             CROSS JOIN LATERAL (
                 SELECT m.* FROM household_members m
@@ -96,6 +96,26 @@ extension HouseholdService {
         await forget(users: [userID])
     }
 
+    /// Marks a member away until `until` (nil: back home): rotations pass over them meanwhile.
+    /// Anyone may say so of themselves (`userID` nil or their own); of another member, only who may
+    /// update that member (admins and owners).
+    public func setAway(_ caller: Caller, householdID: UUID, userID: UUID?, until: Date?) async throws -> HouseholdMember {
+        _ = try await readableHousehold(caller, householdID)
+        let person = userID ?? caller.userID
+        return try await database.transaction(logger: logger) { connection in
+            var member = try await existingMember(householdID, person, caller: caller, on: connection)
+            if person != caller.userID {
+                try caller.authorize("update", HouseholdMember.subject(householdID: householdID, userID: person, role: member.role))
+            }
+            let updated = try await connection.query(
+                "UPDATE household_members SET away_until = \(until) WHERE household_id = \(householdID) AND user_id = \(person) RETURNING version",
+                logger: logger)
+            for try await version in updated.decode(Int.self) { member.version = version }
+            member.awayUntil = until
+            return member
+        }
+    }
+
     /// The caller leaves the household; refused while they are its last owner.
     public func leaveHousehold(_ caller: Caller, householdID: UUID) async throws {
         try await removeMember(caller, householdID: householdID, userID: caller.userID)
@@ -144,17 +164,17 @@ extension HouseholdService {
     func members(householdID: UUID, userIDs: [UUID]) async throws -> [HouseholdMember] {
         guard !userIDs.isEmpty else { return [] }
         let rows = try await database.client.query("""
-            SELECT m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, m.version
+            SELECT m.user_id, u.display_name, u.avatar_url, m.role, m.joined_at, m.version, m.away_until
             FROM household_members m JOIN users u ON u.id = m.user_id
             WHERE m.household_id = \(householdID) AND m.user_id = ANY(\(userIDs))
             """, logger: logger)
         var members: [HouseholdMember] = []
-        for (user, name, avatar, role, joined, version) in try await rows.columns(
+        for (user, name, avatar, role, joined, version, away) in try await rows.columns(
             ("user_id", UUID.self), ("display_name", String.self), ("avatar_url", String?.self), ("role", String.self), ("joined_at", Date.self),
-            ("version", Int.self)) {
+            ("version", Int.self), ("away_until", Date?.self)) {
             guard let role = HouseholdRole(rawValue: role) else { continue }
             members.append(HouseholdMember(householdID: householdID, user: PublicUser(id: user, displayName: name, avatarURL: avatar),
-                                           role: role, joinedAt: joined, version: version))
+                                           role: role, joinedAt: joined, version: version, awayUntil: away))
         }
         return members
     }
@@ -163,17 +183,18 @@ extension HouseholdService {
     func existingMember(_ householdID: UUID, _ userID: UUID, caller: Caller, on connection: PostgresConnection) async throws -> HouseholdMember {
         let rows = try await connection.query(
             """
-            SELECT u.display_name, u.avatar_url, m.role, m.joined_at, m.version
+            SELECT u.display_name, u.avatar_url, m.role, m.joined_at, m.version, m.away_until
             FROM household_members m JOIN users u ON u.id = m.user_id
             WHERE m.household_id = \(householdID) AND m.user_id = \(userID)
             """, logger: logger)
-        for (name, avatar, role, joined, version) in try await rows.columns(
-            ("display_name", String.self), ("avatar_url", String?.self), ("role", String.self), ("joined_at", Date.self), ("version", Int.self)) {
+        for (name, avatar, role, joined, version, away) in try await rows.columns(
+            ("display_name", String.self), ("avatar_url", String?.self), ("role", String.self), ("joined_at", Date.self), ("version", Int.self),
+            ("away_until", Date?.self)) {
             guard let role = HouseholdRole(rawValue: role),
                 caller.ability.can("read", HouseholdMember.subject(householdID: householdID, userID: userID, role: role))
             else { break }
             return HouseholdMember(householdID: householdID, user: PublicUser(id: userID, displayName: name, avatarURL: avatar),
-                                   role: role, joinedAt: joined, version: version)
+                                   role: role, joinedAt: joined, version: version, awayUntil: away)
         }
         throw ServiceError.notFound("Member")
     }

@@ -17,7 +17,9 @@ public enum ClientOp: Sendable {
     case createTask(householdID: UUID, draft: TaskDraft)
     case createEvent(householdID: UUID, draft: TaskDraft)
     case updateTask(id: UUID, expectedVersion: Int?, patch: TaskPatch)
-    case completeTask(id: UUID, expectedVersion: Int?)
+    /// `occurrence`: a repeating task's occurrence done (a second device's copy is then DUPLICATE).
+    case completeTask(id: UUID, expectedVersion: Int?, occurrence: Date? = nil)
+    case skipOccurrence(id: UUID, expectedVersion: Int?, occurrence: Date? = nil)
     case reopenTask(id: UUID, expectedVersion: Int?)
     case deleteTask(id: UUID, expectedVersion: Int?)
     case addSubtask(taskID: UUID, id: UUID, title: String)

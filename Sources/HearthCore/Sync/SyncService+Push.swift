@@ -81,7 +81,9 @@ extension SyncService {
         var applied: Applied?
         do {
             let (version, effect) = try await apply(mutation.op, caller: caller, on: connection)
-            result = PushedMutation(id: mutation.id, status: .applied, version: version)
+            // A repeating task's occurrence another device completed first is that device's change, not this one's.
+            let done = if case .task(let write)? = effect, write.duplicate { true } else { false }
+            result = PushedMutation(id: mutation.id, status: done ? .duplicate : .applied, version: version)
             applied = effect
         } catch let error as ServiceError {
             try await connection.query("ROLLBACK TO SAVEPOINT client_mutation", logger: logger)
@@ -102,8 +104,10 @@ extension SyncService {
             return task(try await tasks.createItem(caller, householdID: household, draft: draft, on: connection))
         case .updateTask(let id, let expected, let patch):
             return task(try await tasks.updateItem(caller, id: id, patch: patch, expectedVersion: expected, on: connection))
-        case .completeTask(let id, let expected):
-            return task(try await tasks.setCompleted(true, caller, id: id, expectedVersion: expected, on: connection))
+        case .completeTask(let id, let expected, let occurrence):
+            return task(try await tasks.setCompleted(true, caller, id: id, expectedVersion: expected, occurrence: occurrence, on: connection))
+        case .skipOccurrence(let id, let expected, let occurrence):
+            return task(try await tasks.skipOccurrence(caller, id: id, occurrence: occurrence, expectedVersion: expected, on: connection))
         case .reopenTask(let id, let expected):
             return task(try await tasks.setCompleted(false, caller, id: id, expectedVersion: expected, on: connection))
         case .deleteTask(let id, let expected):

@@ -25,11 +25,15 @@ public struct TaskDraft: Sendable, Equatable, Codable {
     public var remindAt: Date?
     /// Subtask titles, in order.
     public var subtasks: [String]
+    /// How the item repeats; nil when it happens once.
+    public var repetition: Repetition?
+    /// The members who take turns at it, in order; nil (or empty) for none.
+    public var rotation: [UUID]?
 
     public init(id: UUID? = nil, kind: TaskKind = .task, title: String, notes: String? = nil, priority: TaskPriority = .none,
                 deadline: Date? = nil, estimateMinutes: Int? = nil, assigneeID: UUID? = nil, labelNames: [String] = [],
                 labelIDs: [UUID] = [], startsAt: Date? = nil, endsAt: Date? = nil, location: String? = nil, remindAt: Date? = nil,
-                subtasks: [String] = [], date: String? = nil) {
+                subtasks: [String] = [], date: String? = nil, repetition: Repetition? = nil, rotation: [UUID]? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
@@ -46,6 +50,8 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         self.remindAt = remindAt
         self.subtasks = subtasks
         self.date = date
+        self.repetition = repetition
+        self.rotation = rotation
     }
 
     /// Limits on what a client sends.
@@ -53,6 +59,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
     public static let maximumLocation = 200
     public static let maximumLabels = 20
     public static let maximumSubtasks = 100
+    public static let maximumRotation = 50
 
     /// The draft trimmed and checked; a refusal names the field (as the API spells it).
     public func validated() throws(ServiceError) -> TaskDraft {
@@ -73,7 +80,30 @@ public struct TaskDraft: Sendable, Equatable, Codable {
             throw .invalidInput(field: "date", message: "Give an event either a date (it starts at 09:00 that day) or startsAt, not both.")
         }
         try EventSchedule.check(start: startsAt, end: endsAt)
+        if let repetition {
+            draft.repetition = try Repetition.checked(rule: repetition.rule, from: repetition.from, exceptions: repetition.exceptions, kind: kind)
+            if kind == .task, repetition.from == .schedule, deadline == nil {
+                throw .invalidInput(field: "deadline", message: "A repeating task needs a deadline, its first date (or repeat.from COMPLETION, which counts from now).")
+            }
+        }
+        draft.rotation = try Self.rotation(rotation, assignee: assigneeID)
         return draft
+    }
+
+    /// A rotation checked: at most ``maximumRotation`` members, each once, the assignee (when
+    /// given) among them; empty is none.
+    static func rotation(_ members: [UUID]?, assignee: UUID?) throws(ServiceError) -> [UUID]? {
+        guard let members, !members.isEmpty else { return nil }
+        guard members.count <= maximumRotation else {
+            throw .invalidInput(field: "rotation", message: "A rotation takes at most \(maximumRotation) members; \(members.count) were given.")
+        }
+        guard Set(members).count == members.count else {
+            throw .invalidInput(field: "rotation", message: "A rotation names each member once.")
+        }
+        if let assignee, !members.contains(assignee) {
+            throw .invalidInput(field: "assigneeId", message: "With a rotation, the assignee is the member whose turn it is: one of the rotation.")
+        }
+        return members
     }
 
     /// SHA-256 of the draft's content (the id aside), hex: equal for a faithful retry.

@@ -32,11 +32,25 @@ public struct TaskItem: Sendable, Equatable {
     public var reminderDueAt: Date?
     /// Grows with every change of the item, its labels or its subtasks (for sync).
     public var version: Int = 0
+    /// How the item comes back; nil when it happens once.
+    public var repetition: Repetition?
+    /// Where a repeating item stands in its series; nil when it happens once.
+    public var position: Repetition.Position?
+    /// The members who take turns at it, in order (the assignee is the one whose turn it is); nil
+    /// without a rotation.
+    public var rotation: [UUID]?
+    /// The original start of this occurrence, when the item is one occurrence of a repeating
+    /// event listed for a window (an agenda); nil for the item itself.
+    public var listedOccurrence: Date?
 
     /// When the item occurs: an event by its start, else a task by its deadline.
     public var occursAt: Date? { startsAt ?? deadline }
 
     public var isCompleted: Bool { completedAt != nil }
+
+    /// The occurrence the item stands for: a listed occurrence's original start, else a repeating
+    /// item's current one; nil for an item that happens once.
+    public var occurrence: Date? { listedOccurrence ?? position?.occurrence }
 
     /// The item as an ability subject (rules match on `householdId`).
     public var subject: AbilitySubject { .ofHousehold("Task", householdID) }

@@ -16,10 +16,15 @@ public struct TaskPatch: Sendable, Equatable {
     public var endsAt: Date??
     public var location: String??
     public var remindAt: Date??
+    /// A new repetition (its position starts again at the item's date), or `.some(nil)`: happens once.
+    public var repetition: Repetition??
+    /// A new rotation, or `.some(nil)` (or an empty list): none.
+    public var rotation: [UUID]??
 
     public init(title: String? = nil, notes: String?? = nil, priority: TaskPriority? = nil, deadline: Date?? = nil,
                 estimateMinutes: Int?? = nil, assigneeID: UUID?? = nil, labelNames: [String]? = nil, labelIDs: [UUID]? = nil,
-                startsAt: Date?? = nil, endsAt: Date?? = nil, location: String?? = nil, remindAt: Date?? = nil) {
+                startsAt: Date?? = nil, endsAt: Date?? = nil, location: String?? = nil, remindAt: Date?? = nil,
+                repetition: Repetition?? = nil, rotation: [UUID]?? = nil) {
         self.title = title
         self.notes = notes
         self.priority = priority
@@ -32,6 +37,8 @@ public struct TaskPatch: Sendable, Equatable {
         self.endsAt = endsAt
         self.location = location
         self.remindAt = remindAt
+        self.repetition = repetition
+        self.rotation = rotation
     }
 
     /// `item` with the patch applied and checked; a refusal names the field.
@@ -62,6 +69,22 @@ public struct TaskPatch: Sendable, Equatable {
             if let location { result.location = try TaskDraft.optionalText(location, field: "location", maxLength: TaskDraft.maximumLocation) }
             try EventSchedule.check(start: result.startsAt, end: result.endsAt)
         }
+        if let repetition {
+            result.repetition = try repetition.map { asked throws(ServiceError) in
+                try Repetition.checked(rule: asked.rule, from: asked.from, exceptions: asked.exceptions, kind: item.kind)
+            }
+        }
+        if let rotation { result.rotation = try TaskDraft.rotation(rotation, assignee: nil) }
+        if let members = result.rotation, result.assigneeID.map({ !members.contains($0) }) ?? true {
+            // The turn is someone's in the rotation: a new rotation starts with its first member.
+            guard assigneeID == nil || rotation != nil else {
+                throw .invalidInput(field: "assigneeId", message: "With a rotation, the assignee is the member whose turn it is: one of the rotation.")
+            }
+            result.assigneeID = members.first
+        }
+        if let repeating = result.repetition, item.kind == .task, repeating.from == .schedule, result.deadline == nil {
+            throw .invalidInput(field: "deadline", message: "A repeating task needs a deadline; stop the repetition (repeat: null) first, or repeat from COMPLETION.")
+        }
         return result
     }
 
@@ -88,6 +111,8 @@ public struct TaskPatch: Sendable, Equatable {
         if endsAt != nil { names.append("endsAt") }
         if location != nil { names.append("location") }
         if remindAt != nil { names.append("remindAt") }
+        if repetition != nil { names.append("repeat") }
+        if rotation != nil { names.append("rotation") }
         return names.map { ($0, Self.columns[$0] ?? $0) }
     }
 
@@ -95,7 +120,7 @@ public struct TaskPatch: Sendable, Equatable {
     static let columns: [String: String] = [
         "title": "title", "notes": "notes", "priority": "priority", "deadline": "deadline", "estimateMinutes": "estimate_minutes",
         "assigneeId": "assignee_id", "labels": "labels", "subtasks": "subtasks", "startsAt": "starts_at", "endsAt": "ends_at",
-        "location": "location", "remindAt": "remind_at", "completed": "completed_at",
+        "location": "location", "remindAt": "remind_at", "completed": "completed_at", "repeat": "repeat_rule", "rotation": "rotation",
     ]
 
     /// Columns → API names, for naming what changed.

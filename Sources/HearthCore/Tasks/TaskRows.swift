@@ -10,7 +10,7 @@ protocol ItemRow: TypedRow {
 /// A row of ``TaskService/itemSelect``: the item, without its labels and subtasks (loaded apart).
 struct TaskItemRow: ItemRow {
     static var columns: String { TaskService.itemSelect }
-    let item: TaskItem
+    private(set) var item: TaskItem
 
     init(_ row: inout RowCells) throws {
         item = TaskItem(
@@ -21,6 +21,24 @@ struct TaskItemRow: ItemRow {
             createdBy: try row("created_by"), createdAt: try row("created_at"), updatedBy: try row("updated_by"), updatedAt: try row("updated_at"),
             labels: [], subtasks: [], reminderID: try row("reminder_id"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"),
             version: try row("version"))
+        try RepeatColumns.read(&row, into: &item)
+    }
+}
+
+/// The repetition's columns (``TaskService/repeatSelect``), read onto an item.
+enum RepeatColumns {
+    static func read(_ row: inout RowCells, into item: inout TaskItem) throws {
+        let rule: String? = try row("repeat_rule")
+        let from: RepeatFrom? = try row("repeat_from")
+        let exceptions: [Date] = try row("repeat_exceptions")
+        let start: Date? = try row("repeat_start")
+        let occurrence: Date? = try row("occurrence")
+        let passed: Int = try row("occurrences_passed")
+        item.rotation = try row("rotation", as: [UUID]?.self)
+        if let rule, let from, let start, let occurrence {
+            item.repetition = Repetition(rule: rule, from: from, exceptions: exceptions)
+            item.position = Repetition.Position(start: start, occurrence: occurrence, passed: passed)
+        }
     }
 }
 
@@ -28,7 +46,7 @@ struct TaskItemRow: ItemRow {
 /// empty (``TaskDetails/allFields``).
 struct TaskSummaryRow: ItemRow {
     static var columns: String { TaskService.itemSummarySelect }
-    let item: TaskItem
+    private(set) var item: TaskItem
 
     init(_ row: inout RowCells) throws {
         item = TaskItem(
@@ -38,6 +56,7 @@ struct TaskSummaryRow: ItemRow {
             createdBy: nil, createdAt: Date(timeIntervalSince1970: 0), updatedBy: nil, updatedAt: Date(timeIntervalSince1970: 0),
             labels: [], subtasks: [], reminderID: .zero, remindAt: nil, reminderDueAt: nil,
             version: try row("version"))
+        try RepeatColumns.read(&row, into: &item)
     }
 }
 
@@ -76,6 +95,7 @@ struct SubtaskRow: TypedRow {
 // An item's kind and priority are stored as their raw values; one Hearth does not know fails the row.
 extension TaskKind: TextColumn {}
 extension TaskPriority: TextColumn {}
+extension RepeatFrom: TextColumn {}
 
 /// A reminder claimed for sending (`id, household_id, reminder_id, title, priority,
 /// reminder_due_at, assignee_id` of its item).

@@ -13,7 +13,9 @@ extension TaskService {
     }
 
     /// The agendas of several households the caller was shown (not read again; households whose
-    /// items they may not read get none), in one statement and one for each list in `details`.
+    /// items they may not read get none), in one statement, one for their repeating events, and one
+    /// for each list in `details`. A repeating event is listed once per occurrence overlapping the
+    /// range (see ``occurrences(of:from:to:zone:limit:)``).
     public func agenda(_ caller: Caller, households ids: [UUID], from: Date, to: Date, details: TaskDetails = .all) async throws -> [UUID: [TaskItem]] {
         guard to > from else { throw ServiceError.invalidInput(field: "to", message: "to must be after from.") }
         guard to.timeIntervalSince(from) <= 366 * 86_400 else {
@@ -21,11 +23,57 @@ extension TaskService {
         }
         let readable = ids.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
         guard !readable.isEmpty else { return [:] }
-        func items<Row: ItemRow>(_: Row.Type) async throws -> [TaskItem] {
-            try await database.rows(Agendas<Row>(households: readable, from: from, to: to, limit: Self.agendaLimit)).map(\.item)
+        func items<Row: ItemRow>(_: Row.Type) async throws -> (once: [TaskItem], series: [TaskItem]) {
+            let once = try await database.rows(Agendas<Row>(households: readable, from: from, to: to, limit: Self.agendaLimit)).map(\.item)
+            let series = try await database.client.query("""
+                SELECT \(unescaped: Row.columns), h.time_zone FROM task_items t JOIN households h ON h.id = t.household_id
+                WHERE t.household_id = ANY(\(readable)) AND t.kind = 'EVENT' AND t.repeat_rule IS NOT NULL AND t.starts_at < \(to)
+                ORDER BY t.household_id, t.starts_at, t.id
+                """, logger: logger).rows(as: Row.self, then: "time_zone", String.self)
+            return (once, series.flatMap { row, zone in
+                Self.occurrences(of: row.item, from: from, to: to, zone: TimeZone(identifier: zone) ?? .gmt, limit: Self.agendaLimit)
+            })
         }
-        let items = details.contains(.allFields) ? try await items(TaskItemRow.self) : try await items(TaskSummaryRow.self)
-        return Dictionary(grouping: try await withDetails(items, details)) { $0.householdID }
+        let (once, series) = details.contains(.allFields) ? try await items(TaskItemRow.self) : try await items(TaskSummaryRow.self)
+        // Details are read once per item, not per occurrence.
+        let detailed = try await withDetails(once + Self.firstOfEach(series), details)
+        let byID = Dictionary(detailed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let listed = once.compactMap { byID[$0.id] } + series.map { occurrence in
+            var item = byID[occurrence.id] ?? occurrence
+            (item.startsAt, item.endsAt, item.listedOccurrence) = (occurrence.startsAt, occurrence.endsAt, occurrence.listedOccurrence)
+            return item
+        }
+        return Dictionary(grouping: listed) { $0.householdID }.mapValues { items in
+            Array(items.sorted { ($0.occursAt ?? .distantPast, $0.id.uuidString) < ($1.occursAt ?? .distantPast, $1.id.uuidString) }
+                .prefix(Self.agendaLimit))
+        }
+    }
+
+    /// The occurrences of a repeating event that overlap `from..<to` (at most `limit`), each the
+    /// event with its own start and end and `listedOccurrence` its original start. The series'
+    /// first start is always one; the exceptions are none.
+    static func occurrences(of event: TaskItem, from: Date, to: Date, zone: TimeZone, limit: Int) -> [TaskItem] {
+        guard let repetition = event.repetition, let position = event.position, let rule = repetition.recurrenceRule,
+              let start = event.startsAt, let end = event.endsAt else { return [] }
+        let length = end.timeIntervalSince(start)
+        // An occurrence overlaps when it starts before `to` and ends after `from` (a moment's event: at or after it).
+        func overlaps(_ date: Date) -> Bool { date < to && (length == 0 ? date >= from : date.addingTimeInterval(length) > from) }
+        var dates = rule.occurrences(start: position.start, in: zone, from: from.addingTimeInterval(-length), before: to,
+                                     limit: limit + repetition.exceptions.count + 1)
+        if overlaps(position.start), !dates.contains(where: { Repetition.second($0) == Repetition.second(position.start) }) {
+            dates.insert(position.start, at: 0)
+        }
+        return dates.lazy.filter { !repetition.isException($0) && overlaps($0) }.prefix(limit).map { date in
+            var occurrence = event
+            (occurrence.startsAt, occurrence.endsAt, occurrence.listedOccurrence) = (date, date.addingTimeInterval(length), date)
+            return occurrence
+        }
+    }
+
+    /// One item per id, the first of each.
+    private static func firstOfEach(_ items: [TaskItem]) -> [TaskItem] {
+        var seen: Set<UUID> = []
+        return items.filter { seen.insert($0.id).inserted }
     }
 
     /// Each household's items occurring from `$2` to `$3` (at most `$4` each, the parents' `page`),
@@ -37,6 +85,7 @@ extension TaskService {
         CROSS JOIN LATERAL (
             SELECT * FROM (
                 SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'EVENT' AND ends_at > $2 AND starts_at < $3
+                                          AND repeat_rule IS NULL
                 UNION ALL
                 SELECT * FROM task_items WHERE household_id = parent.id AND kind = 'TASK' AND deadline >= $2 AND deadline < $3
             ) t
@@ -77,9 +126,18 @@ extension TaskService {
         let rows = try await database.client.query("""
             SELECT \(unescaped: Self.itemSelect) FROM task_items t
             WHERE t.household_id = \(householdID) AND t.occurs_at >= \(start) AND t.occurs_at < \(end)
+                  AND (t.kind = 'TASK' OR t.repeat_rule IS NULL)
             ORDER BY t.occurs_at, t.id LIMIT \(Self.agendaLimit)
             """, logger: logger)
-        return try await withDetails(try await Self.decodeItems(rows))
+        let once = try await withDetails(try await Self.decodeItems(rows))
+        // Repeating events: their occurrences starting that day.
+        let series = try await withDetails(try await Self.decodeItems(try await database.client.query("""
+            SELECT \(unescaped: Self.itemSelect) FROM task_items t
+            WHERE t.household_id = \(householdID) AND t.kind = 'EVENT' AND t.repeat_rule IS NOT NULL AND t.starts_at < \(end)
+            """, logger: logger))).flatMap { Self.occurrences(of: $0, from: start, to: end, zone: zone, limit: Self.agendaLimit) }
+            .filter { ($0.startsAt ?? start) >= start }
+        return Array((once + series).sorted { ($0.occursAt ?? start, $0.id.uuidString) < ($1.occursAt ?? start, $1.id.uuidString) }
+            .prefix(Self.agendaLimit))
     }
 
     /// A `YYYY-MM-DD` day's start and end in `zone`.

@@ -16,6 +16,8 @@ public struct TaskWrite: Sendable {
     var madeLabels = false
     /// The item as it was, for a deletion.
     var deleted: TaskItem?
+    /// A repeating task's occurrence was done already (by another device): nothing changed.
+    var duplicate = false
 }
 
 /// An item read under its row lock, with the versions of its fields.
@@ -43,29 +45,57 @@ extension TaskService {
         try caller.authorize("update", item.subject)
         let named = patch.namedFields
         try locked.versions.refuseStale("Task", expected: expectedVersion, fields: named)
-        let changed = try patch.applied(to: item)
+        var changed = try patch.applied(to: item)
         let labelNames = try patch.checkedLabelNames() ?? []
         guard !named.isEmpty else { return TaskWrite(taskID: id, householdID: item.householdID, change: nil, version: item.version) }
         let now = clock.now
+        // A new repetition starts its series at the item's date (a task repeating from completion
+        // without one gets the rule's first date from now); a repeating event's moved start moves its series.
+        let repeatNamed = patch.repetition != nil
+        var deadlineFromRule = false
+        if case .some(.some(let repetition)) = patch.repetition {
+            let zone = TimeZone(identifier: try await households.readableHousehold(caller, item.householdID, on: connection).timeZone) ?? .gmt
+            changed.repetition = repetition.untilPinned(in: zone)
+            if item.kind == .task, changed.deadline == nil {
+                changed.deadline = repetition.firstFromNow(now, zone: zone)
+                deadlineFromRule = true
+            }
+        }
+        let reanchored = repeatNamed || (item.kind == .event && patch.startsAt != nil && changed.repetition != nil)
+        let anchor = changed.repetition == nil ? nil : changed.occursAt
+        if let rotation = changed.rotation {
+            try await Self.requireMembers(rotation, of: item.householdID, on: connection, logger: logger)
+        }
         if case .some(.some(let assignee)) = patch.assigneeID, assignee != item.assigneeID {
             try await Self.requireMember(assignee, of: item.householdID, on: connection, logger: logger)
             try await Self.notifyAssignee(assignee, of: changed, by: caller.userID, at: now, on: connection, logger: logger)
         }
         // The reminder follows the item's time when that moved (a snoozed or sent one stays otherwise).
-        let timeMoved = (changed.remindAt ?? changed.occursAt) != (item.remindAt ?? item.occursAt)
-        let due = changed.isCompleted ? nil : Self.armedReminder(at: changed.remindAt ?? changed.occursAt, now: now)
+        let timeMoved = (changed.remindAt ?? changed.occursAt) != (item.remindAt ?? item.occursAt) || (item.kind == .event && repeatNamed)
+        var due = changed.isCompleted ? nil : Self.armedReminder(at: changed.remindAt ?? changed.occursAt, now: now)
+        if item.kind == .event, let repetition = changed.repetition, let start = changed.startsAt, !changed.isCompleted {
+            let zone = TimeZone(identifier: try await households.readableHousehold(caller, item.householdID, on: connection).timeZone) ?? .gmt
+            due = repetition.nextReminder(seriesStart: start, remindAt: changed.remindAt, after: now, zone: zone)
+        }
         let updated = try await connection.query("""
             UPDATE task_items SET
                 title = CASE WHEN \(patch.title != nil) THEN \(changed.title) ELSE title END,
                 notes = CASE WHEN \(patch.notes != nil) THEN \(changed.notes) ELSE notes END,
                 priority = CASE WHEN \(patch.priority != nil) THEN \(changed.priority.rawValue) ELSE priority END,
-                deadline = CASE WHEN \(patch.deadline != nil) THEN \(changed.deadline) ELSE deadline END,
+                deadline = CASE WHEN \(patch.deadline != nil || deadlineFromRule) THEN \(changed.deadline) ELSE deadline END,
                 estimate_minutes = CASE WHEN \(patch.estimateMinutes != nil) THEN \(changed.estimateMinutes) ELSE estimate_minutes END,
-                assignee_id = CASE WHEN \(patch.assigneeID != nil) THEN \(changed.assigneeID) ELSE assignee_id END,
+                assignee_id = CASE WHEN \(patch.assigneeID != nil || patch.rotation != nil) THEN \(changed.assigneeID) ELSE assignee_id END,
                 starts_at = CASE WHEN \(patch.startsAt != nil) THEN \(changed.startsAt) ELSE starts_at END,
                 ends_at = CASE WHEN \(patch.startsAt != nil || patch.endsAt != nil) THEN \(changed.endsAt) ELSE ends_at END,
                 location = CASE WHEN \(patch.location != nil) THEN \(changed.location) ELSE location END,
                 remind_at = CASE WHEN \(patch.remindAt != nil) THEN \(changed.remindAt) ELSE remind_at END,
+                repeat_rule = CASE WHEN \(repeatNamed) THEN \(changed.repetition?.rule) ELSE repeat_rule END,
+                repeat_from = CASE WHEN \(repeatNamed) THEN \(changed.repetition?.from.rawValue) ELSE repeat_from END,
+                repeat_exceptions = CASE WHEN \(repeatNamed) THEN \(changed.repetition?.exceptions ?? []) ELSE repeat_exceptions END,
+                repeat_start = CASE WHEN \(reanchored) THEN \(anchor) ELSE repeat_start END,
+                occurrence = CASE WHEN \(reanchored) THEN \(anchor) ELSE occurrence END,
+                occurrences_passed = CASE WHEN \(repeatNamed) THEN 0 ELSE occurrences_passed END,
+                rotation = CASE WHEN \(patch.rotation != nil) THEN \(changed.rotation) ELSE rotation END,
                 reminder_due_at = CASE WHEN \(timeMoved) THEN \(due) ELSE reminder_due_at END,
                 reminder_lease_owner = CASE WHEN \(timeMoved) THEN NULL ELSE reminder_lease_owner END,
                 reminder_lease_expires_at = CASE WHEN \(timeMoved) THEN NULL ELSE reminder_lease_expires_at END,
@@ -154,9 +184,11 @@ extension TaskService {
 
     /// Marks an item done (by the caller, now); its pending reminder is cancelled. Completing a
     /// completed item changes nothing.
-    public func completeItem(_ caller: Caller, id: UUID, expectedVersion: Int? = nil) async throws -> TaskItem {
+    /// A repeating task instead moves to its next occurrence (see ``passOccurrence``); `occurrence`
+    /// names the one done, so completing it again changes nothing.
+    public func completeItem(_ caller: Caller, id: UUID, occurrence: Date? = nil, expectedVersion: Int? = nil) async throws -> TaskItem {
         return try await committed(try await database.transaction(logger: logger) { connection in
-            try await self.setCompleted(true, caller, id: id, expectedVersion: expectedVersion, on: connection)
+            try await self.setCompleted(true, caller, id: id, expectedVersion: expectedVersion, occurrence: occurrence, on: connection)
         }, caller)
     }
 
@@ -168,11 +200,16 @@ extension TaskService {
         }, caller)
     }
 
-    func setCompleted(_ done: Bool, _ caller: Caller, id: UUID, expectedVersion: Int?,
+    func setCompleted(_ done: Bool, _ caller: Caller, id: UUID, expectedVersion: Int?, occurrence: Date? = nil,
                       on connection: PostgresConnection) async throws -> TaskWrite {
         let locked = try await lockedItem(caller, id, on: connection)
         let item = locked.item
         try caller.authorize("complete", item.subject)
+        if item.repetition != nil {
+            return done
+                ? try await passOccurrence(locked, caller, named: occurrence, done: true, expectedVersion: expectedVersion, on: connection)
+                : try await reopenOccurrence(locked, caller, expectedVersion: expectedVersion, on: connection)
+        }
         guard item.isCompleted != done else { return TaskWrite(taskID: id, householdID: item.householdID, change: nil, version: item.version) }
         try locked.versions.refuseStale("Task", expected: expectedVersion, fields: [("completed", "completed_at")])
         let now = clock.now

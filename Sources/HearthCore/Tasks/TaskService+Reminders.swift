@@ -41,6 +41,13 @@ extension TaskService {
             var mine = false
             for try await _ in released.decode(UUID.self) { mine = true }
             guard mine else { return nil }
+            // A repeating event's reminder comes back for its next occurrence still ahead.
+            let series = try await connection.query("SELECT \(unescaped: Self.itemSelect) FROM task_items t WHERE t.id = \(item.task)", logger: logger)
+            if let event = try await Self.decodeItems(series).first, event.kind == .event, let repetition = event.repetition,
+               let start = event.position?.start,
+               let next = repetition.nextReminder(seriesStart: start, remindAt: event.remindAt, after: max(now, item.due), zone: zone) {
+                try await connection.query("UPDATE task_items SET reminder_due_at = \(next) WHERE id = \(item.task)", logger: logger)
+            }
             // The assignee, else every member, and only members; people who switched notifications off get none.
             let recipientRows = try await connection.query("""
                 SELECT u.id FROM users u

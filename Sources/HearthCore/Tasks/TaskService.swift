@@ -62,9 +62,23 @@ public final class TaskService: ServiceHealth {
                 start: draft.startsAt, end: draft.endsAt, date: draft.date, timeZone: zone, now: now)
         }
         let id = draft.id ?? UUID()
-        let occursAt = startsAt ?? draft.deadline
-        let reminderDue = Self.armedReminder(at: draft.remindAt ?? occursAt, now: now)
-        if let assignee = draft.assigneeID { try await Self.requireMember(assignee, of: householdID, on: connection, logger: logger) }
+        // A task repeating from completion without a deadline is first due at the rule's first date from now.
+        var deadline = draft.deadline
+        let repetition = draft.repetition?.untilPinned(in: TimeZone(identifier: household.timeZone) ?? .gmt)
+        if draft.kind == .task, deadline == nil, let repetition {
+            deadline = repetition.firstFromNow(now, zone: TimeZone(identifier: household.timeZone) ?? .gmt)
+        }
+        let occursAt = startsAt ?? deadline
+        // A repeating item's series starts at its date; a rotation's turn is the assignee's, else its first member's.
+        let anchor = repetition == nil ? nil : occursAt
+        let assigneeID = draft.assigneeID ?? draft.rotation?.first
+        var reminderDue = Self.armedReminder(at: draft.remindAt ?? occursAt, now: now)
+        if draft.kind == .event, let repetition, let startsAt {
+            reminderDue = repetition.nextReminder(seriesStart: startsAt, remindAt: draft.remindAt, after: now,
+                                                  zone: TimeZone(identifier: household.timeZone) ?? .gmt)
+        }
+        if let assignee = assigneeID { try await Self.requireMember(assignee, of: householdID, on: connection, logger: logger) }
+        if let rotation = draft.rotation { try await Self.requireMembers(rotation, of: householdID, on: connection, logger: logger) }
         if draft.id != nil, try await Self.tombstone("TASK", id.lowercasedString, caller: caller, subject: "Task", on: connection, logger: logger) != nil {
             throw ServiceError.conflict("The item with id \(id.lowercasedString) was deleted; a retried create does not bring it back. Use a new id for a new item.")
         }
@@ -72,10 +86,13 @@ public final class TaskService: ServiceHealth {
         let inserted = try await connection.query("""
             INSERT INTO task_items (id, household_id, kind, title, notes, priority, deadline, estimate_minutes, assignee_id,
                                     starts_at, ends_at, location, created_by, created_at, updated_by, updated_at, create_digest,
-                                    reminder_id, remind_at, reminder_due_at)
+                                    reminder_id, remind_at, reminder_due_at, repeat_rule, repeat_from, repeat_exceptions, repeat_start,
+                                    occurrence, rotation)
             VALUES (\(id), \(householdID), \(draft.kind.rawValue), \(draft.title), \(draft.notes), \(draft.priority.rawValue),
-                    \(draft.deadline), \(draft.estimateMinutes), \(draft.assigneeID), \(startsAt), \(endsAt), \(draft.location),
-                    \(caller.userID), \(now), \(caller.userID), \(now), \(digest), \(UUID()), \(draft.remindAt), \(reminderDue))
+                    \(deadline), \(draft.estimateMinutes), \(assigneeID), \(startsAt), \(endsAt), \(draft.location),
+                    \(caller.userID), \(now), \(caller.userID), \(now), \(digest), \(UUID()), \(draft.remindAt), \(reminderDue),
+                    \(repetition?.rule), \(repetition?.from.rawValue), \(repetition?.exceptions ?? []), \(anchor),
+                    \(anchor), \(draft.rotation))
             ON CONFLICT (id) DO NOTHING RETURNING id
             """, logger: logger)
         var isNew = false
@@ -93,7 +110,7 @@ public final class TaskService: ServiceHealth {
                 FROM unnest(\(Array(0..<draft.subtasks.count)), \(draft.subtasks)) AS s(position, title)
                 """, logger: logger)
         }
-        if let assignee = draft.assigneeID {
+        if let assignee = assigneeID {
             let item = TaskItem(id: id, householdID: householdID, kind: draft.kind, title: draft.title, priority: draft.priority, createdAt: now,
                                 updatedAt: now, labels: [], subtasks: [], reminderID: id)
             try await Self.notifyAssignee(assignee, of: item, by: caller.userID, at: now, on: connection, logger: logger)
@@ -137,11 +154,14 @@ public final class TaskService: ServiceHealth {
     static let itemSelect = """
         t.id, t.household_id, t.kind, t.title, t.notes, t.priority, t.deadline, t.estimate_minutes, t.assignee_id, t.starts_at, t.ends_at, \
         t.location, t.completed_at, t.completed_by, t.created_by, t.created_at, t.updated_by, t.updated_at, t.reminder_id, t.remind_at, \
-        t.reminder_due_at, t.version
+        t.reminder_due_at, t.version, \(repeatSelect)
         """
 
+    /// The repetition's columns, read by every item row (a list shows that an item repeats).
+    static let repeatSelect = "t.repeat_rule, t.repeat_from, t.repeat_exceptions, t.repeat_start, t.occurrence, t.occurrences_passed, t.rotation"
+
     /// The columns of ``TaskSummaryRow``: what a list of items shows (see ``TaskDetails/allFields``).
-    static let itemSummarySelect = "t.id, t.household_id, t.kind, t.title, t.priority, t.deadline, t.starts_at, t.ends_at, t.completed_at, t.version"
+    static let itemSummarySelect = "t.id, t.household_id, t.kind, t.title, t.priority, t.deadline, t.starts_at, t.ends_at, t.completed_at, t.version, " + repeatSelect
 
     static func decodeItems(_ rows: PostgresRowSequence) async throws -> [TaskItem] {
         try await rows.rows(as: TaskItemRow.self).map(\.item)
@@ -192,6 +212,14 @@ public final class TaskService: ServiceHealth {
             "SELECT count(*) FROM household_members WHERE household_id = \(householdID) AND user_id = \(userID)", logger: logger)
         for try await count in rows.decode(Int.self) where count > 0 { return }
         throw ServiceError.invalidInput(field: "assigneeId", message: "assigneeId must be a member of the household.")
+    }
+
+    /// Refuses a rotation naming someone who is not a member of the household.
+    static func requireMembers(_ userIDs: [UUID], of householdID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
+            "SELECT count(*) FROM household_members WHERE household_id = \(householdID) AND user_id = ANY(\(userIDs))", logger: logger)
+        for try await count in rows.decode(Int.self) where count == Set(userIDs).count { return }
+        throw ServiceError.invalidInput(field: "rotation", message: "Everyone in a rotation must be a member of the household.")
     }
 
     // MARK: Health

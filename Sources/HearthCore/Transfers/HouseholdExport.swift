@@ -80,6 +80,10 @@ public struct HouseholdExport: Codable, Sendable, Equatable {
         /// Label names.
         public var labels: [String]
         public var subtasks: [Subtask]
+        /// How it repeats and where its series stands (nil: it happens once).
+        public var `repeat`: Repeat?
+        /// Who takes turns, by email, in order.
+        public var rotation: [String]?
 
         public init(kind: TaskKind, title: String, notes: String? = nil, priority: TaskPriority = .none, deadline: Date? = nil,
                     estimateMinutes: Int? = nil, assignee: String? = nil, startsAt: Date? = nil, endsAt: Date? = nil, location: String? = nil,
@@ -89,6 +93,24 @@ public struct HouseholdExport: Codable, Sendable, Equatable {
             (self.assignee, self.startsAt, self.endsAt, self.location, self.remindAt) = (assignee, startsAt, endsAt, location, remindAt)
             (self.reminderDueAt, self.completedAt, self.completedBy, self.createdAt) = (reminderDueAt, completedAt, completedBy, createdAt)
             (self.labels, self.subtasks) = (labels, subtasks)
+        }
+    }
+
+    /// A repeating item's rule and place in its series. Completions are history and stay behind.
+    public struct Repeat: Codable, Sendable, Equatable {
+        /// An RFC 5545 RRULE value.
+        public var rule: String
+        public var from: RepeatFrom
+        public var exceptions: [Date]
+        /// The series' first date (DTSTART).
+        public var start: Date
+        /// The occurrence the item stands at.
+        public var occurrence: Date
+        /// Occurrences done or skipped so far.
+        public var passed: Int
+
+        public init(rule: String, from: RepeatFrom, exceptions: [Date], start: Date, occurrence: Date, passed: Int) {
+            (self.rule, self.from, self.exceptions, self.start, self.occurrence, self.passed) = (rule, from, exceptions, start, occurrence, passed)
         }
     }
 

@@ -36,7 +36,7 @@ public struct HouseholdTransferService: Sendable {
 
     private struct ItemRow: TypedRow {
         let id: UUID
-        let item: HouseholdExport.Item
+        private(set) var item: HouseholdExport.Item
 
         init(_ row: inout RowCells) throws {
             id = try row("id")
@@ -45,6 +45,16 @@ public struct HouseholdTransferService: Sendable {
                 estimateMinutes: try row("estimate_minutes"), assignee: try row("assignee"), startsAt: try row("starts_at"), endsAt: try row("ends_at"),
                 location: try row("location"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"),
                 completedAt: try row("completed_at"), completedBy: try row("completed_by"), createdAt: try row("created_at"), labels: [], subtasks: [])
+            let rule: String? = try row("repeat_rule")
+            let from: RepeatFrom? = try row("repeat_from")
+            let exceptions: [Date] = try row("repeat_exceptions")
+            let start: Date? = try row("repeat_start")
+            let occurrence: Date? = try row("occurrence")
+            let passed: Int = try row("occurrences_passed")
+            if let rule, let from, let start, let occurrence {
+                item.repeat = HouseholdExport.Repeat(rule: rule, from: from, exceptions: exceptions, start: start, occurrence: occurrence, passed: passed)
+            }
+            item.rotation = try row("rotation", as: [String]?.self)
         }
     }
 
@@ -64,7 +74,10 @@ public struct HouseholdTransferService: Sendable {
         }
         let rows = try await connection.query("""
             SELECT t.id, t.kind, t.title, t.notes, t.priority, t.deadline, t.estimate_minutes, a.email AS assignee, t.starts_at, t.ends_at,
-                   t.location, t.remind_at, t.reminder_due_at, t.completed_at, c.email AS completed_by, t.created_at
+                   t.location, t.remind_at, t.reminder_due_at, t.completed_at, c.email AS completed_by, t.created_at,
+                   t.repeat_rule, t.repeat_from, t.repeat_exceptions, t.repeat_start, t.occurrence, t.occurrences_passed,
+                   (SELECT array_agg(u.email ORDER BY r.place) FROM unnest(t.rotation) WITH ORDINALITY AS r(member, place)
+                    JOIN users u ON u.id = r.member) AS rotation
             FROM task_items t LEFT JOIN users a ON a.id = t.assignee_id LEFT JOIN users c ON c.id = t.completed_by
             WHERE t.household_id = \(id) ORDER BY t.created_at, t.id
             """, logger: logger).rows(as: ItemRow.self)
@@ -192,6 +205,15 @@ public struct HouseholdTransferService: Sendable {
                 for (position, title) in draft.subtasks.enumerated() { document.items[index].subtasks[position].title = title }
                 document.items[index].assignee = try item.assignee.map { email throws(ServiceError) in try UserInput.email(email, field: "assignee") }
                 document.items[index].completedBy = item.completedBy.flatMap { try? UserInput.email($0, field: "completedBy") }
+                if let repeating = item.repeat {
+                    let checked = try Repetition.checked(rule: repeating.rule, from: repeating.from, exceptions: repeating.exceptions, kind: item.kind)
+                    guard repeating.passed >= 0 else { throw .invalidInput(field: "repeat.passed", message: "repeat.passed must not be negative.") }
+                    document.items[index].repeat?.rule = checked.rule
+                    document.items[index].repeat?.exceptions = checked.exceptions
+                }
+                document.items[index].rotation = try item.rotation.map { emails throws(ServiceError) in
+                    try emails.map { email throws(ServiceError) in try UserInput.email(email, field: "rotation") }
+                }
             }
         }
         // Labels items name but the list lacks are made too: the cap is on all of them.
@@ -240,6 +262,7 @@ public struct HouseholdTransferService: Sendable {
             if item.completedAt != nil, let email = item.completedBy, email != ownerEmail {
                 dropped.append(Dropped(item: index, field: "completedBy", email: email))
             }
+            for email in item.rotation ?? [] where email != ownerEmail { dropped.append(Dropped(item: index, field: "rotation", email: email)) }
         }
 
         // Labels, and any an item names that the list lacks (gray, as a create makes them).
@@ -273,17 +296,27 @@ public struct HouseholdTransferService: Sendable {
             try await connection.query("""
                 INSERT INTO task_items (id, household_id, kind, title, notes, priority, deadline, estimate_minutes, assignee_id, starts_at, ends_at,
                                         location, completed_at, completed_by, created_by, created_at, updated_by, updated_at, create_digest,
-                                        reminder_id, remind_at, reminder_due_at)
+                                        reminder_id, remind_at, reminder_due_at, repeat_rule, repeat_from, repeat_exceptions, repeat_start,
+                                        occurrence, occurrences_passed, rotation)
                 SELECT i.id, \(household.id), i.kind, i.title, NULLIF(i.notes, ''), i.priority, to_timestamp(NULLIF(i.deadline, 'NaN')), NULLIF(i.estimate, 0),
                        NULLIF(i.assignee, '')::uuid, to_timestamp(NULLIF(i.starts_at, 'NaN')), to_timestamp(NULLIF(i.ends_at, 'NaN')), NULLIF(i.location, ''),
                        to_timestamp(NULLIF(i.completed_at, 'NaN')), NULLIF(i.completed_by, '')::uuid, \(owner), to_timestamp(i.created_at), \(owner), \(now),
-                       'import', gen_random_uuid(), to_timestamp(NULLIF(i.remind_at, 'NaN')), to_timestamp(NULLIF(i.reminder_due_at, 'NaN'))
+                       'import', gen_random_uuid(), to_timestamp(NULLIF(i.remind_at, 'NaN')), to_timestamp(NULLIF(i.reminder_due_at, 'NaN')),
+                       NULLIF(i.repeat_rule, ''), NULLIF(i.repeat_from, ''),
+                       ARRAY(SELECT to_timestamp(e) FROM unnest(string_to_array(NULLIF(i.repeat_exceptions, ''), ',')::float8[]) AS e ORDER BY e),
+                       to_timestamp(NULLIF(i.repeat_start, 'NaN')), to_timestamp(NULLIF(i.occurrence, 'NaN')), i.passed,
+                       CASE WHEN i.rotates THEN ARRAY[\(owner)]::uuid[] END
                 FROM unnest(\(ids), \(items.map(\.kind.rawValue)), \(items.map(\.title)), \(text(items.map(\.notes))), \(items.map(\.priority.rawValue)),
                             \(time(items.map(\.deadline))), \(items.map { $0.estimateMinutes ?? 0 }), \(assignees), \(time(items.map(\.startsAt))),
                             \(time(items.map(\.endsAt))), \(text(items.map(\.location))), \(time(items.map(\.completedAt))), \(completers),
-                            \(time(items.map(\.createdAt))), \(time(items.map(\.remindAt))), \(time(reminders)))
+                            \(time(items.map(\.createdAt))), \(time(items.map(\.remindAt))), \(time(reminders)),
+                            \(items.map { $0.repeat?.rule ?? "" }), \(items.map { $0.repeat?.from.rawValue ?? "" }),
+                            \(items.map { ($0.repeat?.exceptions ?? []).map { String($0.timeIntervalSince1970) }.joined(separator: ",") }),
+                            \(time(items.map(\.repeat?.start))), \(time(items.map(\.repeat?.occurrence))), \(items.map { $0.repeat?.passed ?? 0 }),
+                            \(items.map { $0.rotation?.contains(ownerEmail) ?? false }))
                      AS i(id, kind, title, notes, priority, deadline, estimate, assignee, starts_at, ends_at, location, completed_at, completed_by,
-                          created_at, remind_at, reminder_due_at)
+                          created_at, remind_at, reminder_due_at, repeat_rule, repeat_from, repeat_exceptions, repeat_start, occurrence, passed,
+                          rotates)
                 """, logger: logger)
             let links = zip(ids, items).flatMap { id, item in Set(item.labels.compactMap { labelIDs[$0.lowercased()] }).map { (id, $0) } }
             if !links.isEmpty {

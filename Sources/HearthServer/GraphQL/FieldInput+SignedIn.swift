@@ -39,7 +39,7 @@ extension FieldInput {
 extension AccessScope {
     /// The mutations a WRITE token may call: tasks, events, labels, read marks and syncs.
     static let writableMutations: Set<String> = [
-        "createTask", "createEvent", "updateTask", "deleteTask", "completeTask", "reopenTask", "snoozeReminder",
+        "createTask", "createEvent", "updateTask", "deleteTask", "completeTask", "skipOccurrence", "reopenTask", "snoozeReminder", "setAway",
         "addSubtask", "updateSubtask", "removeSubtask", "reorderSubtasks",
         "createLabel", "updateLabel", "deleteLabel",
         "markEventRead", "markAllEventsRead", "markNotificationRead",

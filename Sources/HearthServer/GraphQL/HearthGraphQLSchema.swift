@@ -124,7 +124,7 @@ public struct HearthGraphQLSchema: Sendable {
         Product.registerGraphQL(&resolvers, stores: services.stores)
         StoreEvent.registerGraphQL(&resolvers)
         HouseholdNotification.registerGraphQL(&resolvers)
-        TaskItem.registerGraphQL(&resolvers)
+        TaskItem.registerGraphQL(&resolvers, tasks: services.tasks)
         SyncChange.registerGraphQL(&resolvers)
         DeliveryChannel.registerGraphQL(&resolvers)
         AccessToken.registerGraphQL(&resolvers)

@@ -65,6 +65,10 @@ extension HearthTools {
             "assignee": item.assigneeID.map { id in .string(members.first { $0.user.id == id }?.user.displayName ?? id.lowercasedString) } ?? .null,
             "completed": .bool(item.isCompleted), "reminder_due_at": text(item.reminderDueAt, in: zone),
             "subtasks": .array(item.subtasks.map { .object(["title": .string($0.title), "done": .bool($0.done)]) }),
+            "repeat": item.repetition.map { .object(["rule": .string($0.rule), "from": .string($0.from.rawValue)]) } ?? .null,
+            "rotation": item.rotation.map { ids in
+                .array(ids.map { id in .string(members.first { $0.user.id == id }?.user.displayName ?? id.lowercasedString) })
+            } ?? .null,
         ])
     }
 
@@ -82,5 +86,13 @@ extension HearthTools {
         "completed": .object(["type": "boolean", "description": "Whether it is done."]),
         "reminder_due_at": string("When its reminder fires next.", nullable: true),
         "subtasks": array(of: object(["title": string("The step."), "done": .object(["type": "boolean"])], required: ["title", "done"])),
+        "repeat": .object([
+            "type": .array(["object", "null"]), "description": "How it repeats (null: once): an RFC 5545 rule, and SCHEDULE or COMPLETION.",
+            "properties": .object(["rule": string("The RRULE, e.g. FREQ=WEEKLY;BYDAY=TU."),
+                                   "from": enumeration(RepeatFrom.allCases.map(\.rawValue), "Counted from the schedule or from when it was done.")]),
+            "required": .array(["rule", "from"]),
+        ]),
+        "rotation": .object(["type": .array(["array", "null"]), "items": string("A member's name."),
+                             "description": "Who takes turns, in order (null: no rotation); the assignee is whose turn it is."]),
     ], required: ["id", "kind", "title", "household", "household_id", "priority", "labels", "completed", "subtasks"])
 }

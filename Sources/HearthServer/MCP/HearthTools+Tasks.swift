@@ -17,7 +17,30 @@ extension HearthTools {
         "subtasks": string("Steps, comma-separated (\"oat milk, bread\") or a list.", or: "array"),
         "assignee": string("Who does it: a member's name or id."),
         "remind_at": string("When to remind, like deadline; default: at the deadline."),
+        "repeat": string("How it comes back: an RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=TU (bins every Tuesday), FREQ=MONTHLY;BYMONTHDAY=1, FREQ=DAILY;INTERVAL=3; \"none\" stops it."),
+        "repeat_from": enumeration(RepeatFrom.allCases.map(\.rawValue), "SCHEDULE (default: the rule's own dates) or COMPLETION (counted from when it was last done)."),
+        "rotation": string("Who takes turns, in order: member names or ids, comma-separated or a list; the assignee (else the first) goes first.", or: "array"),
     ]
+
+    /// The repetition the arguments ask for: nil when they name none, `.some(nil)` for "none".
+    static func repetition(_ arguments: ToolArguments) throws(ServiceError) -> Repetition?? {
+        guard let rule = arguments.string("repeat") else { return nil }
+        if rule.lowercased() == "none" { return .some(nil) }
+        var from = RepeatFrom.schedule
+        if let text = arguments.string("repeat_from") {
+            guard let asked = RepeatFrom(rawValue: text.uppercased()) else {
+                throw .invalidInput(field: "repeat_from", message: "repeat_from must be SCHEDULE or COMPLETION; \"\(text.prefix(20))\" is neither.")
+            }
+            from = asked
+        }
+        return .some(Repetition(rule: rule, from: from))
+    }
+
+    /// The rotation's members by name or id.
+    static func rotation(_ arguments: ToolArguments, members: [HouseholdMember], of household: Household) throws -> [UUID]? {
+        guard arguments.givesList("rotation") else { return nil }
+        return try arguments.list("rotation").map { try member($0, among: members, of: household, field: "rotation").user.id }
+    }
 
     static let taskAnswer = object(["task": summarySchema], required: ["task"])
 
@@ -35,9 +58,12 @@ extension HearthTools {
                               remindAt: try arguments.date("remind_at", in: zone), subtasks: arguments.list("subtasks"))
         let members = try await tools.members(of: household, caller)
         if let assignee = arguments.string("assignee") { draft.assigneeID = try member(assignee, among: members, of: household, field: "assignee").user.id }
+        draft.repetition = try repetition(arguments) ?? nil
+        draft.rotation = try rotation(arguments, members: members, of: household)
         let item = try await tools.services.tasks.createItem(caller, householdID: household.id, draft: draft)
         var text = "Created task “\(item.title)” in \(household.name)"
         if let deadline = item.deadline { text += ", due \(words(deadline, in: zone))" }
+        if let rule = item.repetition?.rule { text += ", repeating \(rule)" }
         if !item.labels.isEmpty { text += ", labelled \(item.labels.map(\.name).joined(separator: ", "))" }
         return Answer(text: text + ". Its id is \(item.id.lowercasedString).", structured: .object(["task": summary(item, household: household, members: members)]))
     }
@@ -90,14 +116,23 @@ extension HearthTools {
 
     static let completeTask = Definition(
         tool: Tool(name: "complete_task", title: "Complete a task",
-                   description: "Marks a task (or event) done; its reminder is cancelled.",
+                   description: "Marks a task (or event) done; its reminder is cancelled. A repeating task moves to its next occurrence (and the next member's turn) instead.",
                    inputSchema: object(["task_id": string("The task's id (from create_task, find_tasks or agenda).")], required: ["task_id"]),
                    annotations: .init(readOnlyHint: false, destructiveHint: false, idempotentHint: true), outputSchema: taskAnswer),
         scope: .write) { tools, arguments, caller in
         let id = try taskID(arguments)
         let item = try await tools.services.tasks.completeItem(caller, id: id)
         let household = try await tools.services.households.household(caller, id: item.householdID)
-        return Answer(text: "Done: “\(item.title)”.", structured: .object(["task": summary(item, household: household)]))
+        // A repeating task is open again at its next occurrence: say so, so nobody takes it for a failure.
+        var text = "Done: “\(item.title)”."
+        if item.repetition != nil, !item.isCompleted, let next = item.deadline {
+            text += " It repeats: next due \(words(next, in: timeZone(of: household)))."
+        }
+        let members = item.rotation == nil ? [] : try await tools.members(of: household, caller)
+        if let turn = item.rotation.flatMap({ _ in item.assigneeID }), let person = members.first(where: { $0.user.id == turn }) {
+            text += " Next turn: \(person.user.displayName)."
+        }
+        return Answer(text: text, structured: .object(["task": summary(item, household: household, members: members)]))
     }
 
     static let snoozeReminder = Definition(
@@ -141,6 +176,10 @@ extension HearthTools {
         if let remindAt = try arguments.date("remind_at", in: zone) { patch.remindAt = .some(remindAt) }
         if let assignee = arguments.string("assignee") {
             patch.assigneeID = .some(try member(assignee, among: try await tools.members(of: household, caller), of: household, field: "assignee").user.id)
+        }
+        patch.repetition = try repetition(arguments)
+        if arguments.givesList("rotation") {
+            patch.rotation = .some(try rotation(arguments, members: try await tools.members(of: household, caller), of: household))
         }
         let item = try await tools.services.tasks.updateItem(caller, id: id, patch: patch)
         return Answer(text: "Updated “\(item.title)”.", structured: .object(["task": summary(item, household: household)]))

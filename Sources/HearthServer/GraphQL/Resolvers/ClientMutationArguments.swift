@@ -13,7 +13,8 @@ struct ClientMutationArguments: Decodable {
         var createTask: CreateItem?
         var createEvent: CreateItem?
         var updateTask: UpdateItem?
-        var completeTask: VersionedID?
+        var completeTask: OccurrenceOp?
+        var skipOccurrence: OccurrenceOp?
         var reopenTask: VersionedID?
         var deleteTask: VersionedID?
         var addSubtask: AddSubtask?
@@ -36,6 +37,8 @@ struct ClientMutationArguments: Decodable {
     struct CreateLabel: Decodable { var householdId: UUID, id: UUID, name: String, color: String }
     struct UpdateLabel: Decodable { var id: UUID, expectedVersion: Int?, name: String?, color: String? }
     struct Snooze: Decodable { var taskId: UUID, minutes: Int }
+    /// `TaskOp` with the occurrence a repeating task's completion or skip names.
+    struct OccurrenceOp: Decodable { var id: UUID, expectedVersion: Int?, occurrence: Date? }
 
     /// The mutation at `index` of `push`'s list; an event id that is not a number is bad input naming it.
     func mutation(at index: Int) throws(ServiceError) -> ClientMutation {
@@ -43,7 +46,8 @@ struct ClientMutationArguments: Decodable {
         if let op = op.createTask { ops.append(.createTask(householdID: op.householdId, draft: op.input.draft(kind: .task))) }
         if let op = op.createEvent { ops.append(.createEvent(householdID: op.householdId, draft: op.input.draft(kind: .event))) }
         if let op = op.updateTask { ops.append(.updateTask(id: op.id, expectedVersion: op.expectedVersion, patch: op.input.patch)) }
-        if let op = op.completeTask { ops.append(.completeTask(id: op.id, expectedVersion: op.expectedVersion)) }
+        if let op = op.completeTask { ops.append(.completeTask(id: op.id, expectedVersion: op.expectedVersion, occurrence: op.occurrence)) }
+        if let op = op.skipOccurrence { ops.append(.skipOccurrence(id: op.id, expectedVersion: op.expectedVersion, occurrence: op.occurrence)) }
         if let op = op.reopenTask { ops.append(.reopenTask(id: op.id, expectedVersion: op.expectedVersion)) }
         if let op = op.deleteTask { ops.append(.deleteTask(id: op.id, expectedVersion: op.expectedVersion)) }
         if let op = op.addSubtask { ops.append(.addSubtask(taskID: op.taskId, id: op.id, title: op.title)) }

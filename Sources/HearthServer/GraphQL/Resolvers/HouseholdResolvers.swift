@@ -15,6 +15,7 @@ enum HouseholdResolvers {
         var id: UUID, input: Fields, expectedVersion: Int?
     }
     private struct Membership: Decodable { var householdId: UUID, userId: UUID }
+    private struct Away: Decodable { var householdId: UUID, until: Date?, userId: UUID? }
     private struct MemberRole: Decodable { var householdId: UUID, userId: UUID, role: HouseholdRole }
     private struct CreateInvitation: Decodable { var householdId: UUID, role: HouseholdRole, expiresIn: Int?, maxUses: Int? }
     private struct Code: Decodable { var code: String }
@@ -61,6 +62,10 @@ enum HouseholdResolvers {
         resolvers.field("Mutation.leaveHousehold", arguments: HouseholdArgument.self) { input, arguments in
             try await households.leaveHousehold(try await input.caller(), householdID: arguments.householdId)
             return .bool(true)
+        }
+        resolvers.field("Mutation.setAway", arguments: Away.self) { input, arguments in
+            .object(try await households.setAway(try await input.caller(), householdID: arguments.householdId, userID: arguments.userId,
+                                                 until: arguments.until))
         }
         resolvers.field("Mutation.transferOwnership", arguments: Membership.self) { input, arguments in
             .object(try await households.transferOwnership(try await input.caller(), householdID: arguments.householdId,

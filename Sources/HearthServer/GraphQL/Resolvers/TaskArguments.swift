@@ -40,12 +40,24 @@ enum TaskArguments {
         var location: String?
         var remindAt: Date?
         var subtasks: [String]?
+        var `repeat`: RecurrenceInput?
+        var rotation: [UUID]?
 
         func draft(kind: TaskKind) -> TaskDraft {
             TaskDraft(id: id, kind: kind, title: title, notes: notes, priority: priority, deadline: deadline,
                       estimateMinutes: estimateMinutes, assigneeID: assigneeId, labelNames: labels ?? [], labelIDs: labelIds ?? [],
-                      startsAt: startsAt, endsAt: endsAt, location: location, remindAt: remindAt, subtasks: subtasks ?? [], date: date)
+                      startsAt: startsAt, endsAt: endsAt, location: location, remindAt: remindAt, subtasks: subtasks ?? [], date: date,
+                      repetition: `repeat`?.repetition, rotation: rotation)
         }
+    }
+
+    /// `RecurrenceInput`, as asked (the service checks it).
+    struct RecurrenceInput: Decodable {
+        var rule: String
+        var from: RepeatFrom
+        var exceptions: [Date]?
+
+        var repetition: Repetition { Repetition(rule: rule, from: from, exceptions: exceptions ?? []) }
     }
 
     /// `TaskUpdateInput`: absent fields stay, explicit nulls clear.
@@ -62,13 +74,16 @@ enum TaskArguments {
         var endsAt: InputPatch<Date>
         var location: InputPatch<String>
         var remindAt: InputPatch<Date>
+        var `repeat`: InputPatch<RecurrenceInput>
+        var rotation: InputPatch<[UUID]>
 
         var patch: TaskPatch {
             // A null label list clears the labels.
             TaskPatch(title: title, notes: notes.change, priority: priority, deadline: deadline.change,
                       estimateMinutes: estimateMinutes.change, assigneeID: assigneeId.change,
                       labelNames: labels.change.map { $0 ?? [] }, labelIDs: labelIds.change.map { $0 ?? [] },
-                      startsAt: startsAt.change, endsAt: endsAt.change, location: location.change, remindAt: remindAt.change)
+                      startsAt: startsAt.change, endsAt: endsAt.change, location: location.change, remindAt: remindAt.change,
+                      repetition: `repeat`.change.map { $0?.repetition }, rotation: rotation.change)
         }
     }
 

@@ -85,6 +85,7 @@ enum TaskResolvers {
 
     private struct CreateItem: Decodable { var householdId: UUID, input: TaskArguments.ItemInput }
     private struct UpdateItem: Decodable { var id: UUID, input: TaskArguments.UpdateInput, expectedVersion: Int? }
+    private struct OccurrenceArgument: Decodable { var id: UUID, occurrence: Date? }
     private struct AddSubtask: Decodable { var taskId: UUID, title: String }
     private struct UpdateSubtask: Decodable { var id: UUID, title: String?, done: Bool? }
     private struct ReorderSubtasks: Decodable { var taskId: UUID, subtaskIds: [UUID] }
@@ -102,7 +103,12 @@ enum TaskResolvers {
         item(&resolvers, "Mutation.updateTask", UpdateItem.self) { caller, arguments in
             try await tasks.updateItem(caller, id: arguments.id, patch: arguments.input.patch, expectedVersion: arguments.expectedVersion)
         }
-        item(&resolvers, "Mutation.completeTask", IDArgument.self) { caller, arguments in try await tasks.completeItem(caller, id: arguments.id) }
+        item(&resolvers, "Mutation.completeTask", OccurrenceArgument.self) { caller, arguments in
+            try await tasks.completeItem(caller, id: arguments.id, occurrence: arguments.occurrence)
+        }
+        item(&resolvers, "Mutation.skipOccurrence", OccurrenceArgument.self) { caller, arguments in
+            try await tasks.skipOccurrence(caller, id: arguments.id, occurrence: arguments.occurrence)
+        }
         item(&resolvers, "Mutation.reopenTask", IDArgument.self) { caller, arguments in try await tasks.reopenItem(caller, id: arguments.id) }
         item(&resolvers, "Mutation.deleteTask", VersionedID.self) { caller, arguments in
             try await tasks.deleteItem(caller, id: arguments.id, expectedVersion: arguments.expectedVersion)

@@ -71,6 +71,9 @@ extension Household {
                     try await tasks.agenda(caller, households: $0, from: from, to: to, details: details)
                 }.map { .objects($0) }
             }
+            household.resolve("choreStats", arguments: TaskArguments.Agenda.self) { parent, arguments, input in
+                .object(try await tasks.choreStats(try await input.caller(), householdID: parent.id, from: arguments.from, to: arguments.to))
+            }
             household.resolveBatch("labels") { parents, input in
                 let caller = try await input.caller()
                 return try await batched(input, "labels", "", parents, empty: []) {
@@ -118,6 +121,7 @@ extension HouseholdMember {
             member.field("user") { .object($0.user) }
             member.field("role") { .enumeration($0.role) }
             member.field("joinedAt") { .date($0.joinedAt) }
+            member.field("awayUntil") { .date($0.awayUntil) }
         }
         ConnectionFields.register(&resolvers, "Member", of: HouseholdMember.self)
     }
