@@ -7,10 +7,13 @@
  *   priority: string, deadline: string | null, estimateMinutes: number | null, assigneeId: string | null,
  *   startsAt: string | null, endsAt: string | null, location: string | null, occursAt: string | null,
  *   completed: boolean, completedAt: string | null, remindAt: string | null, reminderDueAt: string | null,
- *   labels: {id: string}[], subtasks: Subtask[]
+ *   labels: {id: string}[], subtasks: Subtask[], occurrence?: string | null, upcoming?: string[],
+ *   repeat?: Recurrence | null, rotation?: {memberIds: string[], current: string | null} | null,
+ *   lastCompletion?: {occurrence: string, completedAt: string, completedBy: string | null} | null
  * }} Task
+ * @typedef {{rule: string, from: "SCHEDULE" | "COMPLETION", exceptions?: string[], start?: string}} Recurrence
  * @typedef {{id: string, version: number, householdId: string, name: string, color: string}} Label
- * @typedef {{version: number, role: Role, joinedAt: string, user: {id: string, displayName: string}}} Member
+ * @typedef {{version: number, role: Role, joinedAt: string, awayUntil?: string | null, user: {id: string, displayName: string}}} Member
  * @typedef {{id: string, version: number, name: string, description: string, timeZone: string, myRole: Role}} Household
  * @typedef {"OWNER" | "ADMIN" | "MEMBER" | "VIEWER"} Role
  * @typedef {{code: string, message: string, suggestion: string}} SyncError

@@ -10,6 +10,7 @@ import { changeDetail } from "../app/ui/changes.js";
 import { operationKind } from "../app/views/explorer.js";
 import { filterProducts } from "../app/views/store.js";
 import { refusal } from "../app/views/stores.js";
+import { occurrencesBetween } from "../app/store/recurrence.js";
 
 /** @typedef {import("../app/types.js").Pending} Pending */
 
@@ -226,6 +227,37 @@ test("explorer: the operation that runs, and the fields to complete where the ca
   equal(at("{ store { name } ").fields.map((f) => f.name), ["store", "serverInfo"], "back at the root after a selection closes");
   equal(at("{ serverInfo { ").type, "ServerInfo", "the type at the caret");
   equal(at("{ nothing { ").fields, [], "an unknown field offers nothing");
+});
+
+test("repeating events: weekly on days, daylight saving, last weekday, COUNT, UNTIL and exceptions, as the server lists them", () => {
+  const iso = (/** @type {number[] | null} */ times) => (times ?? []).map((t) => new Date(t).toISOString().slice(0, 16));
+  const jan = [Date.parse("2030-01-01T00:00:00Z"), Date.parse("2030-02-01T00:00:00Z")];
+  equal(iso(occurrencesBetween({ rule: "FREQ=WEEKLY;BYDAY=TU" }, "2030-01-01T06:00:00Z", "Europe/Berlin", jan[0], jan[1])),
+    ["2030-01-01T06:00", "2030-01-08T06:00", "2030-01-15T06:00", "2030-01-22T06:00", "2030-01-29T06:00"], "every Tuesday");
+  equal(iso(occurrencesBetween({ rule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH", exceptions: ["2030-01-17T06:00:00Z"] }, "2030-01-03T06:00:00Z",
+    "Europe/Berlin", jan[0], jan[1])), ["2030-01-03T06:00", "2030-01-14T06:00", "2030-01-28T06:00", "2030-01-31T06:00"], "fortnightly, one taken out");
+  equal(iso(occurrencesBetween({ rule: "FREQ=DAILY" }, "2026-10-24T05:00:00Z", "Europe/Berlin", Date.parse("2026-10-24T00:00:00Z"),
+    Date.parse("2026-10-27T00:00:00Z"))), ["2026-10-24T05:00", "2026-10-25T06:00", "2026-10-26T06:00"], "07:00 stays 07:00 after the clocks go back");
+  equal(iso(occurrencesBetween({ rule: "FREQ=MONTHLY;BYDAY=-1FR" }, "2026-12-25T17:00:00Z", "Europe/Berlin", Date.parse("2027-01-01T00:00:00Z"),
+    Date.parse("2027-03-01T00:00:00Z"))), ["2027-01-29T17:00", "2027-02-26T17:00"], "the last Friday");
+  equal(iso(occurrencesBetween({ rule: "FREQ=DAILY;COUNT=3" }, "2030-01-01T06:00:00Z", "UTC", jan[0], jan[1])),
+    ["2030-01-01T06:00", "2030-01-02T06:00", "2030-01-03T06:00"], "COUNT");
+  equal(iso(occurrencesBetween({ rule: "FREQ=WEEKLY;UNTIL=20300115T225959Z" }, "2030-01-01T06:00:00Z", "Europe/Berlin", jan[0], jan[1])),
+    ["2030-01-01T06:00", "2030-01-08T06:00", "2030-01-15T06:00"], "UNTIL");
+  equal(occurrencesBetween({ rule: "FREQ=MONTHLY;BYSETPOS=-1;BYDAY=MO,TU" }, "2030-01-01T06:00:00Z", "UTC", jan[0], jan[1]), null,
+    "a rule the app does not read falls back to the server's dates");
+});
+
+test("completing a repeating task offline moves it to the next date the server sent, once per occurrence, and passes the turn", () => {
+  const records = new Map();
+  applyChanges(records, H, [taskChange("bins", 1, { deadline: "2030-01-01T06:00:00Z", occurrence: "2030-01-01T06:00:00Z",
+    upcoming: ["2030-01-08T06:00:00Z", "2030-01-15T06:00:00Z"], repeat: { rule: "FREQ=WEEKLY", from: "SCHEDULE" },
+    rotation: { memberIds: ["ann", "ben"], current: "ann" }, assigneeId: "ann", completed: false, subtasks: [{ id: "s", title: "Glass", done: true, position: 0 }] })]);
+  const view = withPending(records, [pending(1, { completeTask: { id: "bins", occurrence: "2030-01-01T06:00:00Z" } }),
+    pending(2, { completeTask: { id: "bins", occurrence: "2030-01-01T06:00:00Z" } })], H);
+  const task = view.get(keyOf(H, "TASK", "bins"))?.record;
+  equal([task.deadline, task.completed, task.assigneeId, task.subtasks[0].done, task.lastCompletion.occurrence],
+    ["2030-01-08T06:00:00Z", false, "ben", false, "2030-01-01T06:00:00Z"], "moved on once");
 });
 
 const failed = results.filter((r) => r.error);

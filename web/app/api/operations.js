@@ -2,7 +2,9 @@
 
 const TASK_FIELDS = `id version householdId kind title notes priority deadline estimateMinutes assigneeId
   startsAt endsAt location occursAt completed completedAt reminderId remindAt reminderDueAt updatedAt
-  labels { id } subtasks { id title done position }`;
+  labels { id } subtasks { id title done position }
+  occurrence upcoming(first: 5) repeat { rule from exceptions start } rotation { memberIds current }
+  lastCompletion { occurrence completedAt completedBy }`;
 
 const STORE_FIELDS = `id version householdId name domain currency url createdAt
   syncStatus { state lastSyncedAt nextSyncAt lastError { code message suggestion } }`;
@@ -45,7 +47,7 @@ export const SYNC = `query Sync($household: UUID!, $after: String, $first: Int, 
     cursor hasMore lastMutationId
     changes { type id version deleted record {
       ... on Household { id version name description timeZone myRole }
-      ... on Member { version role joinedAt user { id displayName } }
+      ... on Member { version role joinedAt awayUntil user { id displayName } }
       ... on Label { id version householdId name color }
       ... on Task { ${TASK_FIELDS} }
       ... on Store { ${STORE_FIELDS} }
@@ -93,3 +95,9 @@ export const REMOVE_CHANNEL = `mutation RemoveChannel($id: UUID!) { removeChanne
 export const ACCESS_TOKENS = `query Tokens { accessTokens { ${TOKEN} } }`;
 export const CREATE_ACCESS_TOKEN = `mutation Token($input: AccessTokenInput!) { createAccessToken(input: $input) { token accessToken { ${TOKEN} } } }`;
 export const REVOKE_ACCESS_TOKEN = `mutation Revoke($id: UUID!) { revokeAccessToken(id: $id) { id } }`;
+
+export const RECURRENCE_PREVIEW = `query Preview($rule: String!, $start: DateTime!, $zone: String!) {
+  recurrencePreview(rule: $rule, start: $start, timeZone: $zone, first: 3) }`;
+export const SET_AWAY = `mutation Away($id: UUID!, $until: DateTime) { setAway(householdId: $id, until: $until) { awayUntil } }`;
+export const CHORE_STATS = `query Chores($id: UUID!, $from: DateTime!, $to: DateTime!) { household(id: $id) {
+  choreStats(from: $from, to: $to) { byMember { userId completions } byTask { taskId title completions } } } }`;

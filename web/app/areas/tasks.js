@@ -1,6 +1,7 @@
 // Tasks, events, subtasks and labels: every change is queued in the outbox (works offline) and
 // carried by `push`; an edit names only the fields that changed and the version it was based on.
 
+import * as ops from "../api/operations.js";
 import { newId } from "../ids.js";
 import { keyOf } from "../sync/rebase.js";
 
@@ -39,12 +40,60 @@ export async function updateTask(app, id, changes) {
 }
 
 /**
+ * Marks an item done or open. A repeating task's completion names its occurrence, so the same
+ * occurrence completed on another phone too moves the task on once.
  * @param {App} app
  * @param {string} id
  * @param {boolean} done
  */
 export async function setDone(app, id, done) {
-  await app.queue(done ? { completeTask: { id } } : { reopenTask: { id } });
+  const occurrence = app.tasks.find((task) => task.id === id)?.occurrence;
+  await app.queue(done ? { completeTask: { id, ...(occurrence ? { occurrence } : {}) } } : { reopenTask: { id } });
+}
+
+/**
+ * Moves a repeating task on to its next occurrence without doing this one.
+ * @param {App} app
+ * @param {string} id
+ */
+export async function skipOccurrence(app, id) {
+  const occurrence = app.tasks.find((task) => task.id === id)?.occurrence;
+  await app.queue({ skipOccurrence: { id, ...(occurrence ? { occurrence } : {}) } });
+}
+
+/**
+ * The next three dates of a rule from a first date, in the household's zone (online only).
+ * @param {App} app
+ * @param {string} rule
+ * @param {string} start
+ * @returns {Promise<string[]>}
+ */
+export async function previewRepeat(app, rule, start) {
+  /** @type {{recurrencePreview: string[]}} */
+  const data = await app.api.request(ops.RECURRENCE_PREVIEW, { rule, start, zone: app.household?.timeZone ?? "UTC" });
+  return data.recurrencePreview;
+}
+
+/**
+ * Says the signed-in person is away until a moment (null: back home); rotations pass over them meanwhile (online only).
+ * @param {App} app
+ * @param {string | null} until
+ */
+export async function setAway(app, until) {
+  await app.api.request(ops.SET_AWAY, { id: app.householdId, until });
+  app.wantSync();
+}
+
+/**
+ * Who completed how many repeating tasks since `from` (online only).
+ * @param {App} app
+ * @param {string} from
+ * @returns {Promise<{byMember: {userId: string | null, completions: number}[], byTask: {taskId: string, title: string, completions: number}[]}>}
+ */
+export async function choreStats(app, from) {
+  /** @type {{household: {choreStats: {byMember: {userId: string | null, completions: number}[], byTask: {taskId: string, title: string, completions: number}[]}}}} */
+  const data = await app.api.request(ops.CHORE_STATS, { id: app.householdId, from, to: new Date(Date.now() + 60_000).toISOString() });
+  return data.household.choreStats;
 }
 
 /**

@@ -94,7 +94,7 @@ export function target(op) {
   const [name, arg] = opEntry(op);
   switch (name) {
     case "createTask": case "createEvent": return { type: "TASK", id: arg.input.id };
-    case "updateTask": case "completeTask": case "reopenTask": case "deleteTask": return { type: "TASK", id: arg.id };
+    case "updateTask": case "completeTask": case "skipOccurrence": case "reopenTask": case "deleteTask": return { type: "TASK", id: arg.id };
     case "addSubtask": case "reorderSubtasks": case "snoozeReminder": return { type: "TASK", id: arg.taskId };
     case "createLabel": case "updateLabel": case "deleteLabel": return { type: "LABEL", id: arg.id };
     default: return null;
@@ -135,7 +135,12 @@ export function applyOp(view, householdId, op) {
         occursAt: event ? startsAt : input.deadline ?? null, completed: false, completedAt: null, remindAt: input.remindAt ?? null,
         reminderDueAt: null, labels: (input.labelIds ?? []).map((/** @type {string} */ id) => ({ id })),
         subtasks: (input.subtasks ?? []).map((/** @type {string} */ title, /** @type {number} */ position) => ({ id: `${input.id}-${position}`, title, done: false, position })),
+        occurrence: input.repeat ? (event ? startsAt : input.deadline ?? null) : null, upcoming: [],
+        repeat: input.repeat ? { from: "SCHEDULE", exceptions: [], ...input.repeat, start: event ? startsAt : input.deadline ?? null } : null,
+        rotation: input.rotation?.length ? { memberIds: input.rotation, current: input.assigneeId ?? input.rotation[0] } : null,
+        lastCompletion: null,
       };
+      if (task.rotation) task.assigneeId = task.rotation.current;
       view.set(key, { key, householdId, type: "TASK", id: input.id, version: 0, record: task });
       return;
     }
@@ -143,15 +148,27 @@ export function applyOp(view, householdId, op) {
       edit(taskKey(arg.id), (task) => {
         for (const [field, value] of Object.entries(arg.input)) {
           if (field === "labelIds") task.labels = (value ?? []).map((/** @type {string} */ id) => ({ id }));
-          else task[field] = value;
+          else if (field === "repeat") {
+            task.repeat = value ? { from: "SCHEDULE", exceptions: [], ...value, start: task.kind === "EVENT" ? task.startsAt : task.deadline } : null;
+            task.occurrence = value ? task.repeat.start : null;
+            task.upcoming = [];
+          } else if (field === "rotation") {
+            const ids = /** @type {string[] | null} */ (value);
+            task.rotation = ids?.length ? { memberIds: ids, current: ids.includes(task.assigneeId) ? task.assigneeId : ids[0] } : null;
+            if (task.rotation) task.assigneeId = task.rotation.current;
+          } else task[field] = value;
         }
         task.occursAt = task.kind === "EVENT" ? task.startsAt : task.deadline;
         return task;
       });
       return;
     case "completeTask":
+    case "skipOccurrence":
+      edit(taskKey(arg.id), (task) => task.repeat && task.kind === "TASK" ? passOccurrence(task, arg.occurrence, name === "completeTask")
+        : { ...task, completed: true, completedAt: new Date().toISOString() });
+      return;
     case "reopenTask":
-      edit(taskKey(arg.id), (task) => ({ ...task, completed: name === "completeTask", completedAt: name === "completeTask" ? new Date().toISOString() : null }));
+      edit(taskKey(arg.id), (task) => task.repeat ? task : { ...task, completed: false, completedAt: null });
       return;
     case "deleteTask":
       view.delete(taskKey(arg.id));
@@ -213,6 +230,33 @@ export function applyOp(view, householdId, op) {
     default:
       return;
   }
+}
+
+/**
+ * A repeating task moved past its occurrence, as the server will: the completion noted (when done),
+ * the next date from the dates the server sent ahead (`upcoming`), subtasks unticked, the turn
+ * passed on. An occurrence it has passed already changes nothing. Without a known next date (one
+ * that repeats from completion) it keeps its date until the server answers.
+ * @param {Task} task
+ * @param {string | undefined} occurrence
+ * @param {boolean} done
+ * @returns {Task}
+ */
+function passOccurrence(task, occurrence, done) {
+  if (occurrence && task.occurrence && Date.parse(occurrence) < Date.parse(task.occurrence)) return task;
+  const next = task.upcoming?.[0];
+  const moved = { ...task };
+  if (done) moved.lastCompletion = { occurrence: task.occurrence ?? task.deadline ?? "", completedAt: new Date().toISOString(), completedBy: null };
+  if (!next) return moved;
+  Object.assign(moved, { deadline: next, occurrence: next, occursAt: next, upcoming: task.upcoming?.slice(1) ?? [],
+    subtasks: task.subtasks.map((subtask) => ({ ...subtask, done: false })) });
+  const members = task.rotation?.memberIds ?? [];
+  if (done && members.length) {
+    const turn = members[(members.indexOf(task.assigneeId ?? "") + 1) % members.length];
+    moved.assigneeId = turn;
+    moved.rotation = { memberIds: members, current: turn };
+  }
+  return moved;
 }
 
 /**

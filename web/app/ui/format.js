@@ -137,3 +137,18 @@ export function ago(iso, now = Date.now()) {
 export function plural(count, one, many = `${one}s`) {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`;
 }
+
+/**
+ * A short day ("Tue 3 Dec") of an instant in a zone.
+ * @param {string | null | undefined} iso
+ * @param {string} timeZone
+ */
+export function shortDay(iso, timeZone) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  const parts = formatter("shortDay", timeZone, { weekday: "short", day: "numeric", month: "short" }).formatToParts(date);
+  /** @param {string} type */
+  const part = (type) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("weekday")} ${part("day")} ${part("month")}`;
+}

@@ -14,9 +14,11 @@ export function taskItem(app, task, options = {}) {
   const labels = app.lists.labelById;
   const assignee = task.assigneeId ? app.lists.memberById.get(task.assigneeId)?.user.displayName : null;
   const mayComplete = app.can("complete", "Task");
-  const box = h("input", {
+  // A repeating event's occurrences come and go with their dates: nothing to tick.
+  const series = task.kind === "EVENT" && Boolean(task.repeat);
+  const box = series ? null : h("input", {
     type: "checkbox", checked: task.completed, "aria-label": `Done: ${task.title}`, disabled: !mayComplete,
-    onchange: () => void setDone(app, task.id, box.checked),
+    onchange: () => void setDone(app, task.id, /** @type {HTMLInputElement} */ (box).checked),
   });
   return h("li", { class: `task${task.completed ? " done" : ""}${options.overdue ? " overdue" : ""}`, "data-id": task.id },
     box,
@@ -26,6 +28,7 @@ export function taskItem(app, task, options = {}) {
         task.kind === "EVENT" ? h("span", { class: "kind" }, "Event") : null,
         task.occursAt ? h("time", { datetime: task.occursAt }, (options.overdue ? "Overdue · " : "") + when(task.occursAt, zone)) : null,
         task.location ? h("span", {}, task.location) : null,
+        task.repeat ? h("span", { class: "repeats" }, "Repeats") : null,
         ...task.labels.map((ref) => labels.get(ref.id)).filter(/** @returns {l is import("../types.js").Label} */ (l) => l !== undefined)
           .map((label) => labelChip(label)),
         assignee ? h("span", { class: "assignee" }, `→ ${assignee}`) : null)));
@@ -38,7 +41,8 @@ export function taskItem(app, task, options = {}) {
  * @param {string} shared
  */
 export function taskSignature(task, overdue, shared) {
-  return JSON.stringify([task.title, task.completed, task.occursAt, task.kind, task.location, task.labels, task.assigneeId, overdue]) + shared;
+  return JSON.stringify([task.title, task.completed, task.occursAt, task.kind, task.location, task.labels, task.assigneeId, overdue,
+    task.repeat?.rule ?? null]) + shared;
 }
 
 /**

@@ -4,6 +4,7 @@ import { field, h, reconcile } from "../ui/dom.js";
 import { dayHeading, dayOf, fromLocalInput } from "../ui/format.js";
 import { sharedSignature, taskItem, taskSignature } from "../ui/task-item.js";
 import { createEvent } from "../areas/tasks.js";
+import { occurrencesBetween } from "../store/recurrence.js";
 
 /** Rows drawn at first; "Show more" adds as many again. */
 const PAGE = 200;
@@ -26,7 +27,10 @@ export function agendaView(app) {
     const last = dayOf(new Date(now.getTime() + 7 * 86_400_000), zone);
     /** @type {Map<string, import("../types.js").Task[]>} overdue first, then each day */
     const days = new Map([["overdue", []]]);
-    const dated = app.tasks.filter((task) => task.occursAt).sort((a, b) => (String(a.occursAt) < String(b.occursAt) ? -1 : 1));
+    // A repeating event is shown once per occurrence in the week (worked out here, so offline too).
+    const window = [now.getTime() - 86_400_000, now.getTime() + 9 * 86_400_000];
+    const dated = app.tasks.flatMap((task) => occurrencesOf(task, zone, window[0], window[1])).filter((task) => task.occursAt)
+      .sort((a, b) => (String(a.occursAt) < String(b.occursAt) ? -1 : 1));
     for (const task of dated) {
       const day = dayOf(new Date(String(task.occursAt)), zone);
       if (day < today) {
@@ -54,7 +58,8 @@ export function agendaView(app) {
       const late = day === "overdue";
       const shown = tasks.slice(0, left);
       left -= shown.length;
-      reconcile(group.list, shown, (task) => task.id, (task) => taskSignature(task, late, shared), (task) => taskItem(app, task, { overdue: late }));
+      reconcile(group.list, shown, (task) => `${task.id}@${task.occursAt}`, (task) => taskSignature(task, late, shared),
+        (task) => taskItem(app, task, { overdue: late }));
       sections.push(group.section);
     }
     if (body.children.length !== sections.length || sections.some((s, i) => body.children[i] !== s)) body.replaceChildren(...sections);
@@ -64,6 +69,26 @@ export function agendaView(app) {
   }
   update();
   return { element, update };
+}
+
+/**
+ * A repeating event's occurrences between two times, each the event at its own start and end;
+ * any other item as it is.
+ * @param {import("../types.js").Task} task
+ * @param {string} zone
+ * @param {number} from
+ * @param {number} to
+ * @returns {import("../types.js").Task[]}
+ */
+function occurrencesOf(task, zone, from, to) {
+  if (task.kind !== "EVENT" || !task.repeat || !task.startsAt) return [task];
+  const length = Date.parse(task.endsAt ?? task.startsAt) - Date.parse(task.startsAt);
+  const times = occurrencesBetween(task.repeat, task.repeat.start ?? task.startsAt, zone, from, to)
+    ?? (task.upcoming ?? []).map((date) => Date.parse(date)).filter((time) => time >= from && time < to);
+  return times.map((time) => {
+    const startsAt = new Date(time).toISOString();
+    return { ...task, startsAt, occursAt: startsAt, occurrence: startsAt, endsAt: new Date(time + length).toISOString() };
+  });
 }
 
 /**
