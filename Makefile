@@ -65,8 +65,8 @@ bench-http: postgres-server
 # (.build/python-gql): it needs graphql-core 3.3. The Web Push (http_ece, py_vapid) and Standard
 # Webhooks verifiers of the delivery tests go into .build/python-webpush; the official MCP client
 # (`mcp`) of the assistants' tests into .build/python-mcp; `icalendar` (it reads the calendar
-# feeds), the `caldav` client, caldav-server-tester and vobject (the tester reads events with it)
-# into .build/python-caldav.
+# feeds), the `caldav` client, caldav-server-tester, vobject (the tester reads events with it) and
+# recurring-ical-events (it expands the repeating events Hearth serves) into .build/python-caldav.
 graphql-reference:
 	@node scripts/reference/load-graphql.js >/dev/null 2>&1 || \
 	scripts/install-debian-package.sh "graphql-js for the differential tests" node-graphql || \
@@ -84,10 +84,10 @@ graphql-reference:
 	@.build/python-mcp/bin/python -c 'import mcp, httpx2, jsonschema' >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-mcp && .build/python-mcp/bin/pip install --quiet "mcp>=2.3,<3" "jsonschema>=4.20,<5"; } >/dev/null 2>&1 || \
 	echo "The MCP client not installed in .build/python-mcp: the MCP tests will be skipped (python3 -m venv; pip install mcp)." >&2
-	@.build/python-caldav/bin/python -c 'import icalendar, caldav, caldav_server_tester, vobject' >/dev/null 2>&1 || \
+	@.build/python-caldav/bin/python -c 'import icalendar, caldav, caldav_server_tester, vobject, recurring_ical_events' >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-caldav && .build/python-caldav/bin/pip install --quiet "icalendar>=6,<8" "caldav>=3.6,<4" \
-		"caldav-server-tester>=1.7,<2" "vobject>=0.9,<1"; } >/dev/null 2>&1 || \
-	echo "icalendar, caldav and caldav-server-tester not installed in .build/python-caldav: the calendar tests will be skipped (python3 -m venv; pip install icalendar caldav caldav-server-tester vobject)." >&2
+		"caldav-server-tester>=1.7,<2" "vobject>=0.9,<1" "recurring-ical-events>=3.3,<4"; } >/dev/null 2>&1 || \
+	echo "icalendar, caldav, caldav-server-tester and recurring-ical-events not installed in .build/python-caldav: the calendar tests will be skipped (python3 -m venv; pip install icalendar caldav caldav-server-tester vobject recurring-ical-events)." >&2
 	@.build/python-recurrence/bin/python -c 'import dateutil, recurring_ical_events' >/dev/null 2>&1 || \
 	{ python3 -m venv .build/python-recurrence && .build/python-recurrence/bin/pip install --quiet "python-dateutil>=2.9,<3" \
 		"recurring-ical-events>=3.3,<4"; } >/dev/null 2>&1 || \

@@ -21,6 +21,12 @@ public struct CalendarObject: Sendable, Equatable {
     var parentLine: String?
     /// Content lines and components Hearth does not model, CRLF-ended; empty when none.
     public var extra: String
+    /// How it repeats (`RRULE`, `EXDATE`, and an event's occurrences cancelled by a `RECURRENCE-ID`
+    /// override with `STATUS:CANCELLED`); nil when it happens once.
+    public var repetition: Repetition?
+    /// A repeating task's occurrence the app completed by an override (`RECURRENCE-ID` with
+    /// `STATUS:COMPLETED`, as Thunderbird and Evolution write it): the latest such.
+    public var completedOccurrence: Date?
 
     /// ``extra`` with the `RELATED-TO` line put back, for an item whose parent is not in the calendar.
     var extraWithParent: String { (parentLine.map { ICalendarWriter.fold($0) + "\r\n" } ?? "") + extra }
@@ -55,20 +61,29 @@ extension CalendarObject {
         if let other = items.first(where: { $0.name != wanted }) {
             throw .unsupportedComponent("This calendar holds \(kind == .task ? "tasks (VTODO)" : "events (VEVENT)"); line \(other.line) begins a \(other.name).")
         }
-        if items.count > 1 || component.first("RECURRENCE-ID") != nil {
-            throw .unsupportedComponent("Hearth does not keep repeating items yet; this \(wanted) has more than one occurrence (line \(items[min(1, items.count - 1)].line)).")
+        // The series (the one without RECURRENCE-ID) and its overrides, which must share its UID.
+        let masters = items.filter { $0.first("RECURRENCE-ID") == nil }
+        guard masters.count == 1, let master = masters.first else {
+            throw .unsupportedComponent(masters.isEmpty
+                ? "The \(wanted) on line \(component.line) changes one occurrence of a series the calendar does not hold; send the series with it."
+                : "A calendar item is one \(wanted) (and its occurrences' overrides); line \(masters[1].line) begins a second one.")
         }
-        for name in ["RRULE", "RDATE", "EXRULE"] {
-            if let rule = component.first(name) {
-                throw .unsupportedComponent("Hearth does not keep repeating items yet; line \(rule.line) has \(name). Save it as a single item.")
+        for name in ["RDATE", "EXRULE"] {
+            if let rule = master.first(name) {
+                throw .unsupportedComponent("Hearth repeats by RRULE and EXDATE only; line \(rule.line) has \(name). Save the extra dates as items of their own.")
             }
         }
-        guard let uid = component.first("UID")?.value.trimmingCharacters(in: .whitespaces), !uid.isEmpty, uid.utf8.count <= 255 else {
-            throw .invalidObject("The \(wanted) (line \(component.line)) needs a UID of 1 to 255 characters.")
+        guard let uid = master.first("UID")?.value.trimmingCharacters(in: .whitespaces), !uid.isEmpty, uid.utf8.count <= 255 else {
+            throw .invalidObject("The \(wanted) (line \(master.line)) needs a UID of 1 to 255 characters.")
+        }
+        if let stranger = items.first(where: { $0.first("UID")?.value.trimmingCharacters(in: .whitespaces) != uid }) {
+            throw .invalidObject("Every \(wanted) of one calendar item has its UID; the one on line \(stranger.line) has another.")
         }
         let zones = ICalendarZones(calendar: calendar, fallback: zone)
         do {
-            return try read(component, uid: uid, kind: kind, zones: zones)
+            var object = try read(master, uid: uid, kind: kind, zones: zones)
+            try readRepetition(master, overrides: items.filter { $0.first("RECURRENCE-ID") != nil }, into: &object, zones: zones)
+            return object
         } catch let error as CalendarObjectError {
             throw error
         } catch let error as ICalendarError {
@@ -81,7 +96,59 @@ extension CalendarObject {
     /// The properties Hearth models; every other one is kept in ``extra``.
     static func modelled(_ kind: TaskKind) -> Set<String> {
         let common: Set<String> = ["UID", "DTSTAMP", "CREATED", "LAST-MODIFIED", "SUMMARY", "DESCRIPTION", "PRIORITY", "CATEGORIES"]
-        return common.union(kind == .task ? ["DUE", "STATUS", "COMPLETED", "PERCENT-COMPLETE"] : ["DTSTART", "DTEND", "DURATION", "LOCATION"])
+        return common.union(["RRULE", "EXDATE"])
+            .union(kind == .task ? ["DUE", "STATUS", "COMPLETED", "PERCENT-COMPLETE"] : ["DTSTART", "DTEND", "DURATION", "LOCATION"])
+    }
+
+    /// The series' RRULE and EXDATEs, and what its overrides say: an event's cancelled occurrence
+    /// is an exception, a task's completed one is ``completedOccurrence``. An override that changes
+    /// an occurrence otherwise is refused (Hearth does not keep changed occurrences yet).
+    private static func readRepetition(_ master: ICalendarComponent, overrides: [ICalendarComponent], into object: inout CalendarObject,
+                                       zones: ICalendarZones) throws {
+        let rules = master.all("RRULE")
+        guard let ruleLine = rules.first else {
+            if let stray = overrides.first {
+                throw CalendarObjectError.unsupportedComponent("Line \(stray.line) overrides an occurrence, but the item does not repeat (it has no RRULE).")
+            }
+            if let exception = master.first("EXDATE") { object.extra += ICalendarWriter.fold(exception.text) + "\r\n" }
+            return
+        }
+        if rules.count > 1 { throw CalendarObjectError.unsupportedComponent("Hearth repeats by one RRULE; line \(rules[1].line) has a second.") }
+        let rule: RecurrenceRule
+        do {
+            rule = try RecurrenceRule(parsing: ruleLine.value, field: "RRULE")
+        } catch {
+            throw CalendarObjectError.unsupportedComponent("Line \(ruleLine.line): \(error.message)")
+        }
+        var exceptions: [Date] = []
+        for line in master.all("EXDATE") {
+            for value in line.value.split(separator: ",") {
+                var single = line
+                single.value = String(value)
+                exceptions.append(try single.time(zones).date)
+            }
+        }
+        for override in overrides {
+            guard let id = override.first("RECURRENCE-ID") else { continue }
+            let occurrence = try id.time(zones).date
+            let status = override.first("STATUS")?.value.uppercased()
+            if object.kind == .event, status == "CANCELLED" {
+                exceptions.append(occurrence)
+            } else if object.kind == .task, status == "COMPLETED" || override.first("COMPLETED") != nil {
+                object.completedOccurrence = max(object.completedOccurrence ?? occurrence, occurrence)
+            } else if object.kind == .task {
+                // An occurrence still to do (the caldav library's THISANDFUTURE instance): Hearth moves the task itself.
+                continue
+            } else {
+                throw CalendarObjectError.unsupportedComponent(
+                    "Line \(override.line) changes one occurrence of the series; Hearth does not keep changed occurrences yet. Change the whole series, or cancel the occurrence (STATUS:CANCELLED).")
+            }
+        }
+        do {
+            object.repetition = try Repetition.checked(rule: rule.text, from: .schedule, exceptions: exceptions, kind: object.kind)
+        } catch {
+            throw CalendarObjectError.invalidObject("Line \(ruleLine.line): \(error.message)")
+        }
     }
 
     private static func read(_ component: ICalendarComponent, uid: String, kind: TaskKind, zones: ICalendarZones) throws -> CalendarObject {
@@ -89,7 +156,8 @@ extension CalendarObject {
         let title = component.first("SUMMARY")?.textValue.trimmingCharacters(in: .whitespacesAndNewlines)
         var object = CalendarObject(uid: uid, kind: kind, title: title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled", notes: nil,
                                     priority: .none, deadline: nil, startsAt: nil, endsAt: nil, location: nil, labels: [],
-                                    completed: false, remindAt: nil, parentUID: nil, parentLine: nil, extra: "")
+                                    completed: false, remindAt: nil, parentUID: nil, parentLine: nil, extra: "", repetition: nil,
+                                    completedOccurrence: nil)
         let parent = kind == .task ? component.all("RELATED-TO").first { ($0.parameters["RELTYPE"] ?? "PARENT").uppercased() == "PARENT" } : nil
         if let parent, !parent.value.trimmingCharacters(in: .whitespaces).isEmpty {
             object.parentUID = parent.value.trimmingCharacters(in: .whitespaces)
@@ -108,8 +176,14 @@ extension CalendarObject {
                 object.labels.append(label)
             }
         }
+        // A repeating task with no DUE is due at its start (and its DURATION after it): Hearth repeats a task by its deadline.
+        var dueFromStart = false
         if kind == .task {
             object.deadline = try component.first("DUE").map { try $0.time(zones).date }
+            if object.deadline == nil, component.first("RRULE") != nil, let start = component.first("DTSTART") {
+                object.deadline = try start.time(zones).date.addingTimeInterval(try component.first("DURATION")?.duration() ?? 0)
+                dueFromStart = true
+            }
             let status = component.first("STATUS")?.value.uppercased()
             let percent = component.first("PERCENT-COMPLETE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
             object.completed = status == "COMPLETED" || (status == nil && (component.first("COMPLETED") != nil || percent == 100))
@@ -132,7 +206,10 @@ extension CalendarObject {
             object.location = component.first("LOCATION")?.textValue
         }
         var extra: [String] = []
-        for property in component.properties where !modelled.contains(property.name) && property.text != object.parentLine {
+        // A repeating task's DTSTART is the occurrence it stands at, which Hearth writes itself.
+        let repeatingTask = kind == .task && component.first("RRULE") != nil
+        for property in component.properties where !modelled.contains(property.name) && property.text != object.parentLine
+            && !(repeatingTask && property.name == "DTSTART") && !(dueFromStart && property.name == "DURATION") {
             extra.append(ICalendarWriter.fold(property.text) + "\r\n")
         }
         // An event the app timed by DURATION is given back so (its length as it is then).

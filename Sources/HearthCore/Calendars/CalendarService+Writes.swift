@@ -84,15 +84,17 @@ extension CalendarService {
             var item = locked.item
             item.labels = try await tasks.labels(ofItems: [existing])[existing] ?? []
             let patch = Self.patch(from: item, to: object)
-            if item.repetition != nil, object.completed, !item.isCompleted {
-                // A calendar app completing a repeating task in place (Tasks.org, DAVx5): the occurrence its copy shows
-                // is done and the task moves on; a stale copy of one passed already changes nothing, and neither do its old dates.
-                let shown = object.deadline.map { $0 == item.deadline ? item.position?.occurrence : $0 } ?? item.position?.occurrence
+            if item.repetition != nil, item.kind == .task, !item.isCompleted, object.completed || object.completedOccurrence != nil {
+                // A calendar app completing a repeating task in place (Tasks.org, DAVx5: the series marked done) or by an
+                // override (Thunderbird, Evolution: RECURRENCE-ID with STATUS:COMPLETED): that occurrence is done and the task
+                // moves on; a stale copy of one passed already changes nothing, and neither do its old dates.
+                let shown = object.completedOccurrence
+                    ?? object.deadline.map { abs($0.timeIntervalSince(item.deadline ?? $0)) < 1 ? item.position?.occurrence : $0 } ?? item.position?.occurrence
                 writes.append(try await tasks.setCompleted(true, caller, id: existing, expectedVersion: nil, occurrence: shown, on: connection))
             } else if !patch.namedFields.isEmpty {
                 writes.append(try await tasks.updateItem(caller, id: existing, patch: patch, expectedVersion: nil, on: connection))
             }
-            if object.completed != item.isCompleted, item.repetition == nil || !object.completed {
+            if object.completed != item.isCompleted, item.repetition == nil || item.kind == .event || !object.completed {
                 writes.append(try await tasks.setCompleted(object.completed, caller, id: existing, expectedVersion: nil, on: connection))
             }
             id = existing
@@ -100,7 +102,7 @@ extension CalendarService {
             guard ifMatch == nil else { throw CalendarWriteError.preconditionFailed("There is no item named \(name) to match.") }
             let draft = TaskDraft(kind: collection.kind, title: object.title, notes: object.notes, priority: object.priority, deadline: object.deadline,
                                   labelNames: object.labels, startsAt: object.startsAt, endsAt: object.endsAt, location: object.location,
-                                  remindAt: object.remindAt)
+                                  remindAt: object.remindAt, repetition: object.repetition)
             let created = try await tasks.createItem(caller, householdID: collection.householdID, draft: draft, on: connection)
             writes.append(created)
             if object.completed {
@@ -201,6 +203,15 @@ extension CalendarService {
             if differs(item.startsAt, object.startsAt) { patch.startsAt = .some(object.startsAt) }
             if differs(item.endsAt, object.endsAt) || patch.startsAt != nil { patch.endsAt = .some(object.endsAt) }
             if object.location != item.location { patch.location = .some(object.location) }
+        }
+        // The repetition as the app was given it: changed only when the app changed it (a task keeps repeating from completion).
+        let served = item.calendarRepetition
+        if object.repetition?.rule != served?.rule || Set((object.repetition?.exceptions ?? []).map(Repetition.second)) != Set((served?.exceptions ?? []).map(Repetition.second)) {
+            patch.repetition = .some(object.repetition.map { asked in
+                var kept = asked
+                if item.kind == .task, let from = item.repetition?.from { kept.from = from }
+                return kept
+            })
         }
         return patch
     }

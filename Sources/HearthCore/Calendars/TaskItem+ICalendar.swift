@@ -14,7 +14,9 @@ extension TaskItem {
         let wholeDays = kind == .task ? deadline.map { Self.isMidnight($0, zone) } ?? false
             : [startsAt, endsAt].allSatisfy { $0.map { Self.isMidnight($0, zone) } ?? false } && startsAt != endsAt
         // Times written with the zone's TZID need its VTIMEZONE (whole days and reminders need none).
-        let localTimes = wholeDays ? [] : [deadline, startsAt, endsAt].compactMap { $0 }
+        var localTimes = wholeDays ? [] : [deadline, startsAt, endsAt, position?.occurrence].compactMap { $0 } + (repetition?.exceptions ?? [])
+        // A series reaches on: its zone's changes are written for five years past its dates.
+        if repetition != nil, let last = localTimes.max() { localTimes.append(last.addingTimeInterval(5 * 366 * 86_400)) }
         if let first = localTimes.min(), let last = localTimes.max(), zone.identifier != "GMT", zone.identifier != "UTC" {
             if let timeZones { ics.raw(timeZones.vTimeZone(zone, covering: first...last)) } else { ics.timeZone(zone, covering: first...last) }
         }
@@ -33,6 +35,10 @@ extension TaskItem {
             }
         }
         if kind == .task {
+            // A repeating task starts at the occurrence it stands at (calendar apps count the next one from there).
+            if let occurrence = calendarRepetition.flatMap({ _ in position?.occurrence }), occurrence <= deadline ?? occurrence {
+                time("DTSTART", occurrence)
+            }
             if let deadline { time("DUE", deadline) }
             if let completedAt {
                 ics.line("STATUS", raw: "COMPLETED")
@@ -50,6 +56,10 @@ extension TaskItem {
                 time("DTEND", endsAt)
             }
             if let location { ics.text("LOCATION", location) }
+        }
+        if let repetition = calendarRepetition {
+            ics.line("RRULE", raw: repetition.rule)
+            for exception in repetition.exceptions { time("EXDATE", exception) }
         }
         switch priority {
         case .high: ics.line("PRIORITY", raw: "1")
@@ -98,6 +108,18 @@ extension TaskItem {
         ics.end("VTODO")
         ics.end("VCALENDAR")
         return ics.output
+    }
+
+    /// The repetition as calendar apps are given it: an event's as stored (from its DTSTART, the
+    /// series' first start); a task's from its DUE, the occurrence it stands at, with what is left
+    /// of its COUNT.
+    public var calendarRepetition: Repetition? {
+        guard var repetition, let position else { return nil }
+        if kind == .task, var rule = repetition.recurrenceRule, let count = rule.count {
+            rule.end = .count(max(1, count - position.passed))
+            repetition.rule = rule.text
+        }
+        return repetition
     }
 
     /// Kept lines split where the first component begins (properties come before components).

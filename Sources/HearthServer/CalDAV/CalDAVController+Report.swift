@@ -15,9 +15,16 @@ extension CalDAVController {
         let zone = TimeZone(identifier: collection.timeZone) ?? .gmt
         var status = DAVMultistatus()
         let timeZones = VTimeZoneCache()
+        // calendar-data with `expand` (RFC 4791 9.6.5): repeating items as their occurrences in the range.
+        let expand = root.child(DAVProperty.dav, "prop")?.child(DAVProperty.caldav, "calendar-data")?.child(DAVProperty.caldav, "expand")
+            .map { TimeSpan(start: CalendarQueryFilter.time($0.attributes["start"]), end: CalendarQueryFilter.time($0.attributes["end"])) }
         func add(_ entry: CalendarService.Entry) {
-            status.add(href: CalDAVPath.item(client.me, name, entry.name), values: values(of: entry, in: collection, asked: asked, timeZones: timeZones),
-                       requested: asked)
+            var values = values(of: entry, in: collection, asked: asked, timeZones: timeZones)
+            if let expand, asked.names(.caldav("calendar-data")) {
+                values[.caldav("calendar-data")] = DAVMultistatus.escape(ICalendarExpansion.expand(
+                    entry.iCalendar(in: zone, timeZones: timeZones), from: expand.start, to: expand.end, fallback: zone))
+            }
+            status.add(href: CalDAVPath.item(client.me, name, entry.name), values: values, requested: asked)
         }
         if root.is(DAVProperty.caldav, "calendar-multiget") {
             let prefix = CalDAVPath.collection(client.me, name)

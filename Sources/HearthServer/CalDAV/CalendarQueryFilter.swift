@@ -70,12 +70,17 @@ struct TimeSpan {
         switch component.name {
         case "VEVENT":
             guard let begins = time("DTSTART") else { return true }
-            if let ends = time("DTEND")?.date ?? duration.map({ begins.date.addingTimeInterval($0) }) ?? (begins.isDay ? begins.date.addingTimeInterval(86_400) : nil),
-               ends > begins.date {
-                return start < ends && end > begins.date
+            let length: TimeInterval = (time("DTEND")?.date ?? duration.map({ begins.date.addingTimeInterval($0) })
+                ?? (begins.isDay ? begins.date.addingTimeInterval(86_400) : nil)).map { max(0, $0.timeIntervalSince(begins.date)) } ?? 0
+            // A repeating event falls in the span when one of its occurrences does.
+            let firstBegins = start == .distantPast ? start : start.addingTimeInterval(-length)
+            let starts = component.occurrenceStarts(zones: zones, from: firstBegins, before: end, limit: 1) ?? [begins.date]
+            return starts.contains { occurs in
+                length > 0 ? start < occurs.addingTimeInterval(length) && end > occurs : start <= occurs && end > occurs
             }
-            return start <= begins.date && end > begins.date
         case "VTODO":
+            // A repeating task falls in the span when one of its occurrences (from its DTSTART, else its DUE) does.
+            if let starts = component.occurrenceStarts(zones: zones, from: start, before: end, limit: 1) { return !starts.isEmpty }
             let begins = time("DTSTART")?.date
             let due = time("DUE")?.date
             switch (begins, duration, due) {

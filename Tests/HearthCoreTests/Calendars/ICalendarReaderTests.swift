@@ -99,7 +99,8 @@ struct ICalendarReaderTests {
 
     @Test(arguments: [
         ("BEGIN:VEVENT\r\nUID:x\r\nDTSTART:20261201T100000Z\r\nEND:VEVENT\r\n", TaskKind.task, "supported"),
-        ("BEGIN:VTODO\r\nUID:x\r\nRRULE:FREQ=WEEKLY\r\nEND:VTODO\r\n", .task, "supported"),
+        ("BEGIN:VTODO\r\nUID:x\r\nRRULE:FREQ=HOURLY\r\nEND:VTODO\r\n", .task, "supported"),
+        ("BEGIN:VTODO\r\nUID:x\r\nRRULE:FREQ=WEEKLY\r\nRDATE:20261201T100000Z\r\nEND:VTODO\r\n", .task, "supported"),
         ("BEGIN:VTODO\r\nSUMMARY:No UID\r\nEND:VTODO\r\n", .task, "object"),
         ("BEGIN:VEVENT\r\nUID:x\r\nSUMMARY:No start\r\nEND:VEVENT\r\n", .event, "object"),
         ("BEGIN:VTODO\r\nUID:x\r\nPRIORITY:high\r\nEND:VTODO\r\n", .task, "data"),
