@@ -102,4 +102,29 @@ import Testing
             #expect(try await Self.get(server, "/feeds/not-a-feed.ics").status == .notFound)
         }
     }
+
+    @Test(.enabled(if: hasReader || DeliveryCryptoTests.isCI, "SKIPPED: needs icalendar in .build/python-caldav (make test installs it)"))
+    func aFeedCarriesTheRulesOfRepeatingItems() async throws {
+        try #require(Self.hasReader, "icalendar is missing from \(Self.python) (make test installs it)")
+        try await UsersOverHTTPTests.withServer { server in
+            let ann = try await HouseholdsOverHTTPTests.person(server, "Ann")
+            let home = try await HouseholdsOverHTTPTests.createHousehold(server, ann)  // Europe/Berlin
+            // A series that began years ago is in the feed all the same: its rule brings its occurrences.
+            _ = try await server.data("mutation($h: UUID!, $i: EventInput!) { createEvent(householdId: $h, input: $i) { id } }", ["h": home, "i": [
+                "title": "Choir", "startsAt": "2020-01-06T17:00:00Z", "endsAt": "2020-01-06T19:00:00Z",
+                "repeat": ["rule": "FREQ=WEEKLY", "exceptions": ["2020-01-13T17:00:00Z"]],
+            ]], token: ann.token)
+            _ = try await server.data("mutation($h: UUID!, $i: TaskInput!) { createTask(householdId: $h, input: $i) { id } }", ["h": home, "i": [
+                "title": "Bins", "deadline": "2030-01-01T06:00:00Z", "repeat": ["rule": "FREQ=WEEKLY;COUNT=10"],
+            ]], token: ann.token)
+            let made = try await server.data("mutation($h: UUID!) { createCalendarFeed(input: {name: \"Home\", householdIds: [$h]}) { url } }",
+                                             ["h": home], token: ann.token)
+            let url = try #require((made["createCalendarFeed"] as? [String: Any])?["url"] as? String)
+            let feed = try await Self.get(server, String(url[try #require(url.range(of: "/feeds/")).lowerBound...]))
+            #expect(feed.body.contains("RRULE:FREQ=WEEKLY\r\nEXDATE;TZID=Europe/Berlin:20200113T180000\r\n"), "\(feed.body)")
+            #expect(feed.body.contains("RRULE:FREQ=WEEKLY;COUNT=10\r\n"), "\(feed.body)")
+            let events = try #require(try await Self.read(feed.body)["events"] as? [[String: Any]])
+            #expect(events.compactMap { $0["summary"] as? String }.sorted() == ["Bins", "Choir"])
+        }
+    }
 }

@@ -110,11 +110,19 @@ public struct CalendarFeedService: Sendable {
         let createdAt: Date
         let updatedAt: Date
         let labels: [String]
+        /// How it repeats, as calendar apps are given it (a task's from the occurrence it stands at).
+        private(set) var repetition: Repetition?
 
         init(_ row: inout RowCells) throws {
             (id, householdID, kind, title, notes) = (try row("id"), try row("household_id"), try row("kind"), try row("title"), try row("notes"))
             (priority, deadline, startsAt, endsAt) = (try row("priority"), try row("deadline"), try row("starts_at"), try row("ends_at"))
             (location, createdAt, updatedAt, labels) = (try row("location"), try row("created_at"), try row("updated_at"), try row("labels"))
+            if let (repetition, position) = try RepeatColumns.series(&row) {
+                var item = TaskItem(id: id, householdID: householdID, kind: kind, title: title, priority: priority, createdAt: createdAt,
+                                    updatedAt: updatedAt, labels: [], subtasks: [], reminderID: id)
+                (item.repetition, item.position) = (repetition, position)
+                self.repetition = item.calendarRepetition
+            }
         }
     }
 
@@ -137,9 +145,11 @@ public struct CalendarFeedService: Sendable {
         let items = visible.isEmpty ? [] : try await database.client.query("""
             SELECT t.id, t.household_id, t.kind, t.title, t.notes, t.priority, t.deadline, t.starts_at, t.ends_at, t.location, t.created_at, t.updated_at,
                    coalesce((SELECT array_agg(l.name ORDER BY lower(l.name)) FROM task_labels tl JOIN labels l ON l.id = tl.label_id
-                             WHERE tl.task_id = t.id), '{}') AS labels
+                             WHERE tl.task_id = t.id), '{}') AS labels,
+                   t.repeat_rule, t.repeat_from, t.repeat_exceptions, t.repeat_start, t.occurrence, t.occurrences_passed
             FROM task_items t
-            WHERE t.household_id = ANY(\(visible)) AND t.kind = ANY(\(kinds)) AND t.occurs_at >= \(now.addingTimeInterval(-Self.pastWindow))
+            WHERE t.household_id = ANY(\(visible)) AND t.kind = ANY(\(kinds))
+              AND (t.occurs_at >= \(now.addingTimeInterval(-Self.pastWindow)) OR t.repeat_rule IS NOT NULL)
               AND (t.kind = 'EVENT' OR t.completed_at IS NULL)
             ORDER BY t.occurs_at, t.id LIMIT \(Self.maximumItems)
             """, logger: logger).rows(as: ItemRow.self)
@@ -158,7 +168,9 @@ public struct CalendarFeedService: Sendable {
         ics.text("X-WR-CALNAME", feed.name)
         ics.line("X-PUBLISHED-TTL", raw: Self.refreshInterval)
         ics.line("REFRESH-INTERVAL", parameters: [("VALUE", "DURATION")], raw: Self.refreshInterval)
-        let times = items.flatMap { [$0.startsAt ?? $0.deadline, $0.endsAt].compactMap { $0 } }
+        var times = items.flatMap { [$0.startsAt ?? $0.deadline, $0.endsAt].compactMap { $0 } }
+        // Series reach on: the zones' changes are written for five years past the dates.
+        if items.contains(where: { $0.repetition != nil }), let last = times.max() { times.append(last.addingTimeInterval(5 * 366 * 86_400)) }
         if let first = times.min(), let last = times.max() {
             let used = Set(items.map(\.householdID)).compactMap { zones[$0] }
             for zone in Dictionary(used.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first }).values.sorted(by: { $0.identifier < $1.identifier })
@@ -176,6 +188,11 @@ public struct CalendarFeedService: Sendable {
             ics.text("SUMMARY", item.title)
             if let start = item.startsAt ?? item.deadline { ics.local("DTSTART", start, in: zone) }
             if item.kind == .event, let end = item.endsAt { ics.local("DTEND", end, in: zone) }
+            // A repeating item carries its rule, so the subscribing app shows every occurrence.
+            if let repetition = item.repetition {
+                ics.line("RRULE", raw: repetition.rule)
+                for exception in repetition.exceptions { ics.local("EXDATE", exception, in: zone) }
+            }
             if let notes = item.notes { ics.text("DESCRIPTION", notes) }
             if let location = item.location { ics.text("LOCATION", location) }
             ics.texts("CATEGORIES", item.labels)

@@ -28,17 +28,21 @@ struct TaskItemRow: ItemRow {
 /// The repetition's columns (``TaskService/repeatSelect``), read onto an item.
 enum RepeatColumns {
     static func read(_ row: inout RowCells, into item: inout TaskItem) throws {
+        (item.repetition, item.position) = try series(&row) ?? (nil, nil)
+        item.rotation = try row("rotation", as: [UUID]?.self)
+    }
+
+    /// `repeat_rule, repeat_from, repeat_exceptions, repeat_start, occurrence, occurrences_passed`:
+    /// how an item repeats and where it stands; nil for one that happens once.
+    static func series(_ row: inout RowCells) throws -> (Repetition, Repetition.Position)? {
         let rule: String? = try row("repeat_rule")
         let from: RepeatFrom? = try row("repeat_from")
         let exceptions: [Date] = try row("repeat_exceptions")
         let start: Date? = try row("repeat_start")
         let occurrence: Date? = try row("occurrence")
         let passed: Int = try row("occurrences_passed")
-        item.rotation = try row("rotation", as: [UUID]?.self)
-        if let rule, let from, let start, let occurrence {
-            item.repetition = Repetition(rule: rule, from: from, exceptions: exceptions)
-            item.position = Repetition.Position(start: start, occurrence: occurrence, passed: passed)
-        }
+        guard let rule, let from, let start, let occurrence else { return nil }
+        return (Repetition(rule: rule, from: from, exceptions: exceptions), Repetition.Position(start: start, occurrence: occurrence, passed: passed))
     }
 }
 

@@ -43,9 +43,11 @@ extension TaskService {
             (item.startsAt, item.endsAt, item.listedOccurrence) = (occurrence.startsAt, occurrence.endsAt, occurrence.listedOccurrence)
             return item
         }
+        guard !series.isEmpty else { return Dictionary(grouping: listed) { $0.householdID } }
+        // By time, then id (as the statement orders them): each key made once, not per comparison.
         return Dictionary(grouping: listed) { $0.householdID }.mapValues { items in
-            Array(items.sorted { ($0.occursAt ?? .distantPast, $0.id.uuidString) < ($1.occursAt ?? .distantPast, $1.id.uuidString) }
-                .prefix(Self.agendaLimit))
+            items.map { (time: $0.occursAt ?? .distantPast, id: $0.id.uuidString.lowercased(), item: $0) }
+                .sorted { ($0.time, $0.id) < ($1.time, $1.id) }.prefix(Self.agendaLimit).map(\.item)
         }
     }
 

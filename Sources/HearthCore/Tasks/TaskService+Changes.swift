@@ -53,8 +53,10 @@ extension TaskService {
         // without one gets the rule's first date from now); a repeating event's moved start moves its series.
         let repeatNamed = patch.repetition != nil
         var deadlineFromRule = false
+        // The household's zone, read when a repetition needs it (its dates fall in it).
+        let zone = changed.repetition == nil ? TimeZone.gmt
+            : TimeZone(identifier: try await households.readableHousehold(caller, item.householdID, on: connection).timeZone) ?? .gmt
         if case .some(.some(let repetition)) = patch.repetition {
-            let zone = TimeZone(identifier: try await households.readableHousehold(caller, item.householdID, on: connection).timeZone) ?? .gmt
             changed.repetition = repetition.untilPinned(in: zone)
             if item.kind == .task, changed.deadline == nil {
                 changed.deadline = repetition.firstFromNow(now, zone: zone)
@@ -74,7 +76,6 @@ extension TaskService {
         let timeMoved = (changed.remindAt ?? changed.occursAt) != (item.remindAt ?? item.occursAt) || (item.kind == .event && repeatNamed)
         var due = changed.isCompleted ? nil : Self.armedReminder(at: changed.remindAt ?? changed.occursAt, now: now)
         if item.kind == .event, let repetition = changed.repetition, let start = changed.startsAt, !changed.isCompleted {
-            let zone = TimeZone(identifier: try await households.readableHousehold(caller, item.householdID, on: connection).timeZone) ?? .gmt
             due = repetition.nextReminder(seriesStart: start, remindAt: changed.remindAt, after: now, zone: zone)
         }
         let updated = try await connection.query("""

@@ -45,14 +45,9 @@ public struct HouseholdTransferService: Sendable {
                 estimateMinutes: try row("estimate_minutes"), assignee: try row("assignee"), startsAt: try row("starts_at"), endsAt: try row("ends_at"),
                 location: try row("location"), remindAt: try row("remind_at"), reminderDueAt: try row("reminder_due_at"),
                 completedAt: try row("completed_at"), completedBy: try row("completed_by"), createdAt: try row("created_at"), labels: [], subtasks: [])
-            let rule: String? = try row("repeat_rule")
-            let from: RepeatFrom? = try row("repeat_from")
-            let exceptions: [Date] = try row("repeat_exceptions")
-            let start: Date? = try row("repeat_start")
-            let occurrence: Date? = try row("occurrence")
-            let passed: Int = try row("occurrences_passed")
-            if let rule, let from, let start, let occurrence {
-                item.repeat = HouseholdExport.Repeat(rule: rule, from: from, exceptions: exceptions, start: start, occurrence: occurrence, passed: passed)
+            if let (repetition, position) = try RepeatColumns.series(&row) {
+                item.repeat = HouseholdExport.Repeat(rule: repetition.rule, from: repetition.from, exceptions: repetition.exceptions,
+                                                     start: position.start, occurrence: position.occurrence, passed: position.passed)
             }
             item.rotation = try row("rotation", as: [String]?.self)
         }
