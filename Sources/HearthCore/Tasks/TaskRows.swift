@@ -102,7 +102,7 @@ extension TaskPriority: TextColumn {}
 extension RepeatFrom: TextColumn {}
 
 /// A reminder claimed for sending (`id, household_id, reminder_id, title, priority,
-/// reminder_due_at, assignee_id` of its item).
+/// reminder_due_at, assignee_id` of its item, and whether it is a repeating event).
 struct ClaimedReminder: TypedRow {
     let task: UUID
     let household: UUID
@@ -111,9 +111,11 @@ struct ClaimedReminder: TypedRow {
     let priority: TaskPriority
     let due: Date
     let assignee: UUID?
+    /// A repeating event: its reminder comes back for the next occurrence.
+    let repeats: Bool
 
     init(_ row: inout RowCells) throws {
         (task, household, reminder, title) = (try row("id"), try row("household_id"), try row("reminder_id"), try row("title"))
-        (priority, due, assignee) = (try row("priority"), try row("reminder_due_at"), try row("assignee_id"))
+        (priority, due, assignee, repeats) = (try row("priority"), try row("reminder_due_at"), try row("assignee_id"), try row("repeats"))
     }
 }

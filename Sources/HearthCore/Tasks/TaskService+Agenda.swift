@@ -65,7 +65,8 @@ extension TaskService {
         if overlaps(position.start), !dates.contains(where: { Repetition.second($0) == Repetition.second(position.start) }) {
             dates.insert(position.start, at: 0)
         }
-        return dates.lazy.filter { !repetition.isException($0) && overlaps($0) }.prefix(limit).map { date in
+        let exceptions = Set(repetition.exceptions.map(Repetition.second))
+        return dates.lazy.filter { !exceptions.contains(Repetition.second($0)) && overlaps($0) }.prefix(limit).map { date in
             var occurrence = event
             (occurrence.startsAt, occurrence.endsAt, occurrence.listedOccurrence) = (date, date.addingTimeInterval(length), date)
             return occurrence

@@ -18,7 +18,7 @@ extension TaskService {
                          WHERE reminder_due_at <= \(now) AND completed_at IS NULL
                            AND (reminder_lease_expires_at IS NULL OR reminder_lease_expires_at < \(now))
                          ORDER BY reminder_due_at LIMIT \(max(1, min(limit, 500))) FOR UPDATE SKIP LOCKED)
-            RETURNING id, household_id, reminder_id, title, priority, reminder_due_at, assignee_id
+            RETURNING id, household_id, reminder_id, title, priority, reminder_due_at, assignee_id, kind = 'EVENT' AND repeat_rule IS NOT NULL AS repeats
             """, logger: logger).rows(as: ClaimedReminder.self)
         var sent: [TaskReminder] = []
         for item in rows {
@@ -42,9 +42,10 @@ extension TaskService {
             for try await _ in released.decode(UUID.self) { mine = true }
             guard mine else { return nil }
             // A repeating event's reminder comes back for its next occurrence still ahead.
-            let series = try await connection.query("SELECT \(unescaped: Self.itemSelect) FROM task_items t WHERE t.id = \(item.task)", logger: logger)
-            if let event = try await Self.decodeItems(series).first, event.kind == .event, let repetition = event.repetition,
-               let start = event.position?.start,
+            if item.repeats,
+               let event = try await Self.decodeItems(try await connection.query(
+                   "SELECT \(unescaped: Self.itemSelect) FROM task_items t WHERE t.id = \(item.task)", logger: logger)).first,
+               let repetition = event.repetition, let start = event.position?.start,
                let next = repetition.nextReminder(seriesStart: start, remindAt: event.remindAt, after: max(now, item.due), zone: zone) {
                 try await connection.query("UPDATE task_items SET reminder_due_at = \(next) WHERE id = \(item.task)", logger: logger)
             }

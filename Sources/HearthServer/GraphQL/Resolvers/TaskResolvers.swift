@@ -31,7 +31,7 @@ enum TaskResolvers {
             _ = try input.signedIn()
             let zone = TimeZone(identifier: try UserInput.timeZone(arguments.timeZone)) ?? .gmt
             let dates = try RecurrenceRule.preview(arguments.rule, start: arguments.start, zone: zone, first: arguments.first)
-            return .value(.list(dates.map { .string(DateTimeScalar.string(from: $0)) }))
+            return .dates(dates)
         }
         registerMutations(&resolvers, tasks: tasks)
         registerSubscriptions(&resolvers, tasks: tasks)

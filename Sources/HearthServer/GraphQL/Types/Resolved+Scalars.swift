@@ -10,6 +10,11 @@ extension Resolved {
         return .value(.string(DateTimeScalar.string(from: date)))
     }
 
+    /// A list of `DateTime`s.
+    static func dates(_ dates: [Date]) -> Resolved {
+        .value(.list(dates.map { .string(DateTimeScalar.string(from: $0)) }))
+    }
+
     /// A `UUID` in its lowercase form (null when absent).
     static func id(_ id: UUID?) -> Resolved {
         guard let id else { return .null }

@@ -48,7 +48,7 @@ extension TaskItem {
             // One statement for every repeating task of the level; those that happen once have none.
             task.resolveBatch("upcoming", arguments: FirstArgument.self) { items, arguments, _ in
                 let upcoming = try await tasks.upcoming(ofItems: items, first: arguments.first)
-                return items.map { .value(.list((upcoming[$0.id] ?? []).map { .string(DateTimeScalar.string(from: $0)) })) }
+                return items.map { .dates(upcoming[$0.id] ?? []) }
             }
             task.resolveBatch("lastCompletion") { items, _ in
                 let last = try await tasks.lastCompletions(ofItems: items.filter { $0.repetition != nil }.map(\.id))
@@ -59,7 +59,7 @@ extension TaskItem {
         resolvers.object("Recurrence", RepeatView.self) { recurrence in
             recurrence.field("rule") { .string($0.repetition.rule) }
             recurrence.field("from") { .enumeration($0.repetition.from) }
-            recurrence.field("exceptions") { .value(.list($0.repetition.exceptions.map { .string(DateTimeScalar.string(from: $0)) })) }
+            recurrence.field("exceptions") { .dates($0.repetition.exceptions) }
             recurrence.field("until") { view in
                 guard case .until(let last) = view.rule?.end else { return .null }
                 return .date(last)
