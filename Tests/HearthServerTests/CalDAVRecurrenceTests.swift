@@ -6,7 +6,7 @@ import Testing
 /// Repeating items over CalDAV with the `caldav` library (PyPI, in `.build/python-caldav`): a
 /// repeating VTODO completed in place (Tasks.org, DAVx5) and one completed by a RECURRENCE-ID
 /// override (Thunderbird, Evolution) each move the task on once, a stale completed copy sent again
-/// too; a repeating VEVENT with an EXDATE and a cancelled occurrence round-trips, and
+/// too; a repeating VEVENT with an EXDATE, a cancelled occurrence and moved ones round-trips, and
 /// `recurring-ical-events` expands what Hearth serves to exactly the occurrences `agenda` lists.
 @Suite struct CalDAVRecurrenceTests {
     static let python = CalendarFeedOverHTTPTests.python
@@ -67,15 +67,26 @@ import Testing
             let body = try #require(seen["body"] as? String).replacingOccurrences(of: "\r\n", with: "\n")
             #expect(body.contains("RRULE:FREQ=WEEKLY;COUNT=6\n") && body.contains("EXDATE;TZID=Europe/Berlin:20300113T180000\n")
                     && body.contains("EXDATE;TZID=Europe/Berlin:20300127T180000\n"), "the cancelled occurrence is an EXDATE: \(body)")
+            let rehearsal = ["20300120T180000 Europe/Berlin", "20300121T190000 Europe/Berlin", "20300121T213000 Europe/Berlin",
+                             "Choir (dress rehearsal)", "Town hall"]
+            #expect(seen["firstOverrides"] as? [[String]] == [rehearsal], "the moved occurrence is kept and served as an override: \(seen["firstOverrides"] ?? "none")")
+            #expect(seen["overrides"] as? [[String]] == [rehearsal, ["20300203T180000 Europe/Berlin", "20300204T180000 Europe/Berlin",
+                                                                     "20300204T200000 Europe/Berlin", "Choir", ""]],
+                    "one moved by the app round-trips beside it: \(seen["overrides"] ?? "none")")
             let agenda = try await server.data("""
-                query($h: UUID!) { agenda(householdId: $h, from: "2030-01-01T00:00:00Z", to: "2030-03-01T00:00:00Z") { title startsAt occurrence } }
+                query($h: UUID!) { agenda(householdId: $h, from: "2030-01-01T00:00:00Z", to: "2030-03-01T00:00:00Z") { title startsAt occurrence location } }
                 """, ["h": home], token: ann.token)
-            let listed = ((agenda["agenda"] as? [[String: Any]]) ?? []).filter { $0["title"] as? String == "Choir" }
-                .compactMap { ($0["startsAt"] as? String)?.replacingOccurrences(of: ".000Z", with: "Z") }
-            #expect(listed == ["2030-01-06T17:00:00Z", "2030-01-20T17:00:00Z", "2030-02-03T17:00:00Z", "2030-02-10T17:00:00Z"], "\(agenda)")
+            let choir = ((agenda["agenda"] as? [[String: Any]]) ?? []).filter { ($0["title"] as? String)?.hasPrefix("Choir") == true }
+            func utc(_ value: Any?) -> String? { (value as? String)?.replacingOccurrences(of: ".000Z", with: "Z") }
+            let listed = choir.compactMap { utc($0["startsAt"]) }
+            #expect(listed == ["2030-01-06T17:00:00Z", "2030-01-21T18:00:00Z", "2030-02-04T17:00:00Z", "2030-02-10T17:00:00Z"], "\(agenda)")
+            #expect(choir.compactMap { utc($0["occurrence"]) }
+                    == ["2030-01-06T17:00:00Z", "2030-01-20T17:00:00Z", "2030-02-03T17:00:00Z", "2030-02-10T17:00:00Z"], "\(agenda)")
+            #expect(choir.compactMap { $0["title"] as? String } == ["Choir", "Choir (dress rehearsal)", "Choir", "Choir"], "\(agenda)")
             #expect(seen["starts"] as? [String] == listed, "recurring-ical-events over what Hearth serves: \(seen["starts"] ?? "none")")
-            #expect((seen["movedRefused"] as? String)?.contains("403") == true || (seen["movedRefused"] as? String)?.contains("Forbidden") == true,
-                    "a moved occurrence is refused (not kept yet): \(seen["movedRefused"] ?? "accepted")")
+            #expect(seen["titles"] as? [String] == choir.compactMap { $0["title"] as? String }, "\(seen["titles"] ?? "none")")
+            #expect((seen["movedExpanded"] as? [[String]]) == [["2030-01-21T18:00:00Z", "2030-01-20T17:00:00Z"]],
+                    "expand gives the moved occurrence on its new day, named by its original start: \(seen["movedExpanded"] ?? "none")")
             #expect((seen["february"] as? [String])?.count == 1, "a time-range search finds the series by its February occurrences: \(seen)")
             #expect((seen["farFuture"] as? [String])?.count == 1, "a series with no end is found 45 years on: \(seen["farFuture"] ?? "none")")
             #expect(seen["expanded"] as? [String] == ["2030-02-12T12:00:00Z"], "expand gives the occurrence: \(seen["expandedBody"] ?? "none")")

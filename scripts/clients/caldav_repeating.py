@@ -10,16 +10,17 @@ Usage:
       Thunderbird and Evolution do); then sends the same completed copy again (a stale client).
       Prints the task as Hearth serves it after each step.
   caldav_repeating.py event URL EMAIL TOKEN HOUSEHOLD FROM TO
-      saves a weekly VEVENT with an EXDATE and a cancelled occurrence, reads it back, and expands
-      what Hearth serves with `recurring-ical-events` over FROM..TO (UTC, YYYYMMDDTHHMMSSZ): prints
-      the occurrences' starts in UTC, the body, and what a moved occurrence is answered."""
+      saves a weekly VEVENT with an EXDATE, a cancelled occurrence and a moved and renamed one, reads
+      it back, moves one more occurrence as a calendar app does (an override added to what Hearth
+      served, saved with If-Match), reads it back again, and expands what Hearth serves with
+      `recurring-ical-events` over FROM..TO (UTC, YYYYMMDDTHHMMSSZ): prints the occurrences' starts in
+      UTC with their titles, and the body."""
 import datetime
 import json
 import sys
 
 import caldav
 import icalendar
-from caldav.lib import error
 
 step, url, email, token, household = sys.argv[1:6]
 
@@ -79,8 +80,26 @@ DTSTART;TZID=Europe/Berlin:20300127T180000
 DTEND;TZID=Europe/Berlin:20300127T200000
 STATUS:CANCELLED
 END:VEVENT
+BEGIN:VEVENT
+UID:choir@example.org
+DTSTAMP:20291201T080000Z
+RECURRENCE-ID;TZID=Europe/Berlin:20300120T180000
+SUMMARY:Choir (dress rehearsal)
+LOCATION:Town hall
+DTSTART;TZID=Europe/Berlin:20300121T190000
+DTEND;TZID=Europe/Berlin:20300121T213000
+END:VEVENT
 END:VCALENDAR
 """
+
+
+def overrides(body):
+    """The changed occurrences of what Hearth serves: RECURRENCE-ID, DTSTART, DTEND (local, as
+    written), SUMMARY and LOCATION of each override."""
+    def local(value):
+        return value.dt.strftime("%Y%m%dT%H%M%S") + (" " + str(value.dt.tzinfo) if value.dt.tzinfo else "")
+    return [[local(c.get("RECURRENCE-ID")), local(c.get("DTSTART")), local(c.get("DTEND")), str(c.get("SUMMARY")), str(c.get("LOCATION", ""))]
+            for c in icalendar.Calendar.from_ical(body).walk("VEVENT") if c.get("RECURRENCE-ID") is not None]
 
 
 def served(item):
@@ -126,18 +145,27 @@ with caldav.DAVClient(url=url, username=email, password=token) as client:
     elif step == "event":
         import recurring_ical_events  # in the same venv as caldav (make test installs it there too)
         start, end = [datetime.datetime.strptime(t, "%Y%m%dT%H%M%SZ").replace(tzinfo=datetime.timezone.utc) for t in sys.argv[6:8]]
-        event = events.save_event(ical=EVENT)
+        events.save_event(ical=EVENT)
         event = events.event_by_uid("choir@example.org")
-        body = event.data
-        calendar = icalendar.Calendar.from_ical(body)
-        starts = sorted(o.get("DTSTART").dt.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-                        for o in recurring_ical_events.of(calendar).between(start, end))
-        moved = EVENT.replace("STATUS:CANCELLED\n", "").replace("DTSTART;TZID=Europe/Berlin:20300127T180000", "DTSTART;TZID=Europe/Berlin:20300128T180000")
-        try:
-            events.save_event(ical=moved)
-            refused = None
-        except error.DAVError as failure:
-            refused = str(failure)[:500]
+        first_body = event.data
+        # Moved as a calendar app moves one occurrence: an override added to what it was served.
+        calendar = icalendar.Calendar.from_ical(first_body)
+        berlin = calendar.walk("VEVENT")[0].get("DTSTART").dt.tzinfo
+        moved = icalendar.Event()
+        moved.add("UID", "choir@example.org")
+        moved.add("DTSTAMP", datetime.datetime(2029, 12, 2, 8, tzinfo=datetime.timezone.utc))
+        moved.add("RECURRENCE-ID", datetime.datetime(2030, 2, 3, 18, tzinfo=berlin))
+        moved.add("SUMMARY", "Choir")
+        moved.add("DTSTART", datetime.datetime(2030, 2, 4, 18, tzinfo=berlin))
+        moved.add("DTEND", datetime.datetime(2030, 2, 4, 20, tzinfo=berlin))
+        calendar.add_component(moved)
+        event.data = calendar.to_ical().decode()
+        event.save()
+        body = events.event_by_uid("choir@example.org").data
+        occurrences = sorted((o.get("DTSTART").dt.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), str(o.get("SUMMARY")))
+                             for o in recurring_ical_events.of(icalendar.Calendar.from_ical(body)).between(start, end))
+        starts = [when for when, _ in occurrences]
+        titles = [title for _, title in occurrences]
         found = [str(e.url) for e in events.search(start=datetime.datetime(2030, 2, 1, tzinfo=datetime.timezone.utc),
                                                  end=datetime.datetime(2030, 3, 1, tzinfo=datetime.timezone.utc), event=True)]
         # A series with no end is found decades on, and its occurrences come expanded when asked so.
@@ -158,7 +186,13 @@ END:VCALENDAR
                             end=datetime.datetime(2075, 3, 13, tzinfo=datetime.timezone.utc), event=True, post_filter=False)
         expanded = events.search(start=datetime.datetime(2030, 2, 12, tzinfo=datetime.timezone.utc),
                                  end=datetime.datetime(2030, 2, 13, tzinfo=datetime.timezone.utc), event=True, server_expand=True, post_filter=False)
-        print(json.dumps({"starts": starts, "body": body, "movedRefused": refused, "february": found, "url": str(event.url),
+        moved_expanded = events.search(start=datetime.datetime(2030, 1, 21, tzinfo=datetime.timezone.utc),
+                                       end=datetime.datetime(2030, 1, 22, tzinfo=datetime.timezone.utc), event=True, server_expand=True,
+                                       post_filter=False)
+        print(json.dumps({"starts": starts, "titles": titles, "firstOverrides": overrides(first_body), "overrides": overrides(body), "body": body, "february": found, "url": str(event.url),
+                          "movedExpanded": [(e.component["DTSTART"].dt.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                             e.component["RECURRENCE-ID"].dt.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+                                            for e in moved_expanded],
                           "farFuture": [str(e.url) for e in far],
                           "expanded": [e.component["DTSTART"].dt.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") for e in expanded],
                           "expandedBody": [e.data for e in expanded]}))

@@ -11,7 +11,9 @@
  *   repeat?: Recurrence | null, rotation?: {memberIds: string[], current: string | null} | null,
  *   lastCompletion?: {occurrence: string, completedAt: string, completedBy: string | null} | null
  * }} Task
- * @typedef {{rule: string, from: "SCHEDULE" | "COMPLETION", exceptions?: string[], start?: string}} Recurrence
+ * @typedef {{rule: string, from: "SCHEDULE" | "COMPLETION", exceptions?: string[], start?: string, overrides?: OccurrenceOverride[]}} Recurrence
+ * @typedef {{occurrence: string, startsAt: string, endsAt: string, title?: string | null, notes?: string | null,
+ *   location?: string | null}} OccurrenceOverride
  * @typedef {{id: string, version: number, householdId: string, name: string, color: string}} Label
  * @typedef {{version: number, role: Role, joinedAt: string, awayUntil?: string | null, user: {id: string, displayName: string}}} Member
  * @typedef {{id: string, version: number, name: string, description: string, timeZone: string, myRole: Role}} Household

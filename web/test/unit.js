@@ -10,7 +10,7 @@ import { changeDetail } from "../app/ui/changes.js";
 import { operationKind } from "../app/views/explorer.js";
 import { filterProducts } from "../app/views/store.js";
 import { refusal } from "../app/views/stores.js";
-import { occurrencesBetween } from "../app/store/recurrence.js";
+import { eventOccurrences, occurrencesBetween } from "../app/store/recurrence.js";
 
 /** @typedef {import("../app/types.js").Pending} Pending */
 
@@ -246,6 +246,18 @@ test("repeating events: weekly on days, daylight saving, last weekday, COUNT, UN
     ["2030-01-01T06:00", "2030-01-08T06:00", "2030-01-15T06:00"], "UNTIL");
   equal(occurrencesBetween({ rule: "FREQ=MONTHLY;BYSETPOS=-1;BYDAY=MO,TU" }, "2030-01-01T06:00:00Z", "UTC", jan[0], jan[1]), null,
     "a rule the app does not read falls back to the server's dates");
+});
+
+test("a changed occurrence of an event is listed where it moved to, with its own title, and not where it was", () => {
+  const hour = 3_600_000, t = (/** @type {string} */ text) => Date.parse(text);
+  const weekly = [t("2030-01-06T17:00:00Z"), t("2030-01-13T17:00:00Z"), t("2030-01-20T17:00:00Z")];
+  const repeat = { overrides: [{ occurrence: "2030-01-13T17:00:00Z", startsAt: "2030-01-21T18:00:00Z", endsAt: "2030-01-21T20:30:00Z",
+    title: "Dress rehearsal", notes: null, location: "Town hall" }] };
+  const listed = eventOccurrences(repeat, weekly, 2 * hour, t("2030-01-01T00:00:00Z"), t("2030-02-01T00:00:00Z"));
+  equal(listed.map((o) => [new Date(o.startsAt).toISOString().slice(0, 16), new Date(o.occurrence).toISOString().slice(0, 16), o.title ?? null]),
+    [["2030-01-06T17:00", "2030-01-06T17:00", null], ["2030-01-20T17:00", "2030-01-20T17:00", null],
+      ["2030-01-21T18:00", "2030-01-13T17:00", "Dress rehearsal"]], "moved, renamed, in order");
+  equal(eventOccurrences(repeat, weekly, 2 * hour, t("2030-01-13T00:00:00Z"), t("2030-01-14T00:00:00Z")), [], "not on the day it left");
 });
 
 test("completing a repeating task offline moves it to the next date the server sent, once per occurrence, and passes the turn", () => {

@@ -146,7 +146,7 @@ public struct CalendarFeedService: Sendable {
             SELECT t.id, t.household_id, t.kind, t.title, t.notes, t.priority, t.deadline, t.starts_at, t.ends_at, t.location, t.created_at, t.updated_at,
                    coalesce((SELECT array_agg(l.name ORDER BY lower(l.name)) FROM task_labels tl JOIN labels l ON l.id = tl.label_id
                              WHERE tl.task_id = t.id), '{}') AS labels,
-                   t.repeat_rule, t.repeat_from, t.repeat_exceptions, t.repeat_start, t.occurrence, t.occurrences_passed
+                   t.repeat_rule, t.repeat_from, t.repeat_exceptions, t.repeat_overrides, t.repeat_start, t.occurrence, t.occurrences_passed
             FROM task_items t
             WHERE t.household_id = ANY(\(visible)) AND t.kind = ANY(\(kinds))
               AND (t.occurs_at >= \(now.addingTimeInterval(-Self.pastWindow)) OR t.repeat_rule IS NOT NULL)
@@ -208,6 +208,20 @@ public struct CalendarFeedService: Sendable {
             if item.kind == .task { ics.line("X-HEARTH-KIND", raw: "TASK") }
             if let publicURL { ics.line("URL", parameters: [("VALUE", "URI")], raw: publicURL.appendingPathComponent("tasks/\(item.id.lowercasedString)").absoluteString) }
             ics.end("VEVENT")
+            // An event's changed occurrences, each an override of the series.
+            for change in item.kind == .event ? item.repetition?.overrides ?? [] : [] {
+                ics.begin("VEVENT")
+                ics.text("UID", "\(item.id.lowercasedString)@hearth")
+                ics.utc("DTSTAMP", item.updatedAt)
+                ics.local("RECURRENCE-ID", change.occurrence, in: zone)
+                ics.text("SUMMARY", change.title ?? item.title)
+                ics.local("DTSTART", change.startsAt, in: zone)
+                ics.local("DTEND", change.endsAt, in: zone)
+                if let notes = change.notes ?? item.notes { ics.text("DESCRIPTION", notes) }
+                if let location = change.location ?? item.location { ics.text("LOCATION", location) }
+                ics.line("STATUS", raw: "CONFIRMED")
+                ics.end("VEVENT")
+            }
         }
         ics.end("VCALENDAR")
         return ics.output

@@ -21,8 +21,8 @@ public struct CalendarObject: Sendable, Equatable {
     var parentLine: String?
     /// Content lines and components Hearth does not model, CRLF-ended; empty when none.
     public var extra: String
-    /// How it repeats (`RRULE`, `EXDATE`, and an event's occurrences cancelled by a `RECURRENCE-ID`
-    /// override with `STATUS:CANCELLED`); nil when it happens once.
+    /// How it repeats (`RRULE`, `EXDATE`, an event's occurrences cancelled by a `RECURRENCE-ID`
+    /// override with `STATUS:CANCELLED` and those its other overrides change); nil when it happens once.
     public var repetition: Repetition?
     /// A repeating task's occurrence the app completed by an override (`RECURRENCE-ID` with
     /// `STATUS:COMPLETED`, as Thunderbird and Evolution write it): the latest such.
@@ -33,6 +33,17 @@ public struct CalendarObject: Sendable, Equatable {
 
     /// Kept in ``extra`` for an event the app timed by DURATION: it is written with DURATION, not DTEND.
     public static let durationMarker = "X-HEARTH-DURATION:TRUE\r\n"
+
+    /// Kept first in ``extra`` for a repeating task whose DTSTART came before its DUE: how long
+    /// before (an iCalendar DURATION), so each occurrence is served starting that long before it is due.
+    static let leadMarker = "X-HEARTH-LEAD:"
+
+    /// The lead a repeating task's ``extra`` keeps (see ``leadMarker``), and the rest of it.
+    static func lead(in extra: String) -> (seconds: TimeInterval, rest: Substring) {
+        guard extra.hasPrefix(leadMarker), let end = extra.range(of: "\r\n") else { return (0, Substring(extra)) }
+        let value = extra[extra.index(extra.startIndex, offsetBy: leadMarker.count)..<end.lowerBound]
+        return (ICalendarProperty.duration(String(value)) ?? 0, extra[end.upperBound...])
+    }
 
     /// Most text kept of what Hearth does not model.
     public static let maximumExtra = 65_536
@@ -101,8 +112,8 @@ extension CalendarObject {
     }
 
     /// The series' RRULE and EXDATEs, and what its overrides say: an event's cancelled occurrence
-    /// is an exception, a task's completed one is ``completedOccurrence``. An override that changes
-    /// an occurrence otherwise is refused (Hearth does not keep changed occurrences yet).
+    /// is an exception, another its changed occurrence (its times, and a title, notes or place
+    /// where they differ from the series'); a task's completed one is ``completedOccurrence``.
     private static func readRepetition(_ master: ICalendarComponent, overrides: [ICalendarComponent], into object: inout CalendarObject,
                                        zones: ICalendarZones) throws {
         let rules = master.all("RRULE")
@@ -121,6 +132,7 @@ extension CalendarObject {
             throw CalendarObjectError.unsupportedComponent("Line \(ruleLine.line): \(error.message)")
         }
         var exceptions: [Date] = []
+        var changed: [OccurrenceOverride] = []
         for line in master.all("EXDATE") {
             for value in line.value.split(separator: ",") {
                 var single = line
@@ -140,15 +152,33 @@ extension CalendarObject {
                 // An occurrence still to do (the caldav library's THISANDFUTURE instance): Hearth moves the task itself.
                 continue
             } else {
-                throw CalendarObjectError.unsupportedComponent(
-                    "Line \(override.line) changes one occurrence of the series; Hearth does not keep changed occurrences yet. Change the whole series, or cancel the occurrence (STATUS:CANCELLED).")
+                changed.append(try occurrenceOverride(override, of: occurrence, series: object, zones: zones))
             }
         }
         do {
-            object.repetition = try Repetition.checked(rule: rule.text, from: .schedule, exceptions: exceptions, kind: object.kind)
+            object.repetition = try Repetition.checked(rule: rule.text, from: .schedule, exceptions: exceptions, overrides: changed, kind: object.kind)
         } catch {
             throw CalendarObjectError.invalidObject("Line \(ruleLine.line): \(error.message)")
         }
+    }
+
+    /// An event's override as the occurrence it changes: its start (else the original one), its
+    /// end (else as long as the series'), and its title, notes and place where they differ from the series'.
+    private static func occurrenceOverride(_ override: ICalendarComponent, of occurrence: Date, series: CalendarObject,
+                                           zones: ICalendarZones) throws -> OccurrenceOverride {
+        let length = series.startsAt.flatMap { begins in series.endsAt.map { $0.timeIntervalSince(begins) } } ?? 0
+        let start = try override.first("DTSTART").map { try $0.time(zones).date } ?? occurrence
+        let end = try override.first("DTEND").map { try $0.time(zones).date }
+            ?? (try override.first("DURATION").map { start.addingTimeInterval(try $0.duration()) }) ?? start.addingTimeInterval(length)
+        guard end >= start else {
+            throw CalendarObjectError.invalidObject("The occurrence changed on line \(override.line) ends before it starts.")
+        }
+        let title = override.first("SUMMARY")?.textValue.trimmingCharacters(in: .whitespacesAndNewlines)
+        let notes = override.first("DESCRIPTION")?.textValue
+        let location = override.first("LOCATION")?.textValue
+        return OccurrenceOverride(occurrence: occurrence, startsAt: start, endsAt: end,
+                                  title: title == series.title || title?.isEmpty == true ? nil : title,
+                                  notes: notes == series.notes ? nil : notes, location: location == series.location ? nil : location)
     }
 
     private static func read(_ component: ICalendarComponent, uid: String, kind: TaskKind, zones: ICalendarZones) throws -> CalendarObject {
@@ -214,6 +244,10 @@ extension CalendarObject {
         }
         // An event the app timed by DURATION is given back so (its length as it is then).
         if kind == .event, component.first("DTEND") == nil, component.first("DURATION") != nil { extra.insert(Self.durationMarker, at: 0) }
+        // A repeating task that starts before it is due is given back so, each occurrence as long before its DUE.
+        if repeatingTask, let due = object.deadline, let start = try component.first("DTSTART").map({ try $0.time(zones).date }), start < due {
+            extra.insert(Self.leadMarker + TaskItem.duration(due.timeIntervalSince(start)) + "\r\n", at: 0)
+        }
         var alarmRead = false
         for alarm in component.components {
             if alarm.name == "VALARM", !alarmRead, let when = try reminder(alarm, of: object, component: component, zones: zones) {

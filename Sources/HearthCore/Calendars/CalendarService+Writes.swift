@@ -213,6 +213,14 @@ extension CalendarService {
                 return kept
             })
         }
+        // An event's changed occurrences, when the app changed them (times to the second).
+        let overrides = object.repetition?.overrides ?? []
+        func key(_ change: OccurrenceOverride) -> [String?] {
+            [change.occurrence, change.startsAt, change.endsAt].map { String(Repetition.second($0)) } + [change.title, change.notes, change.location]
+        }
+        if item.kind == .event, overrides.map(key) != (item.repetition?.overrides ?? []).map(key) {
+            patch.overrides = overrides
+        }
         return patch
     }
 

@@ -14,7 +14,9 @@ extension TaskItem {
         let wholeDays = kind == .task ? deadline.map { Self.isMidnight($0, zone) } ?? false
             : [startsAt, endsAt].allSatisfy { $0.map { Self.isMidnight($0, zone) } ?? false } && startsAt != endsAt
         // Times written with the zone's TZID need its VTIMEZONE (whole days and reminders need none).
-        var localTimes = wholeDays ? [] : [deadline, startsAt, endsAt, position?.occurrence].compactMap { $0 } + (repetition?.exceptions ?? [])
+        let overrides = kind == .event ? repetition?.overrides ?? [] : []
+        var localTimes = (wholeDays ? [] : [deadline, startsAt, endsAt, position?.occurrence].compactMap { $0 } + (repetition?.exceptions ?? []))
+            + overrides.flatMap { [$0.occurrence, $0.startsAt, $0.endsAt] }
         // A series reaches on: its zone's changes are written for five years past its dates.
         if repetition != nil, let last = localTimes.max() { localTimes.append(last.addingTimeInterval(5 * 366 * 86_400)) }
         if let first = localTimes.min(), let last = localTimes.max(), zone.identifier != "GMT", zone.identifier != "UTC" {
@@ -35,9 +37,10 @@ extension TaskItem {
             }
         }
         if kind == .task {
-            // A repeating task starts at the occurrence it stands at (calendar apps count the next one from there).
+            // A repeating task starts at the occurrence it stands at (calendar apps count the next one from there),
+            // as long before it as the app's DTSTART was before its DUE.
             if let occurrence = calendarRepetition.flatMap({ _ in position?.occurrence }), occurrence <= deadline ?? occurrence {
-                time("DTSTART", occurrence)
+                time("DTSTART", occurrence.addingTimeInterval(-CalendarObject.lead(in: extra ?? "").seconds))
             }
             if let deadline { time("DUE", deadline) }
             if let completedAt {
@@ -69,7 +72,7 @@ extension TaskItem {
         }
         ics.texts("CATEGORIES", labels.map(\.name))
         // The app's own properties, then Hearth's reminder as the first alarm, then the app's other components.
-        let (properties, components) = Self.split(String((extra ?? "").trimmingPrefix(CalendarObject.durationMarker)))
+        let (properties, components) = Self.split(String(CalendarObject.lead(in: extra ?? "").rest.trimmingPrefix(CalendarObject.durationMarker)))
         ics.raw(properties)
         if let remindAt {
             ics.begin("VALARM")
@@ -85,6 +88,22 @@ extension TaskItem {
         }
         ics.raw(components)
         ics.end(component)
+        // Each changed occurrence as an override of the series (RECURRENCE-ID: its original start).
+        for change in overrides {
+            ics.begin(component)
+            ics.text("UID", uid)
+            ics.utc("DTSTAMP", updatedAt)
+            time("RECURRENCE-ID", change.occurrence)
+            let timed = !wholeDays || !Self.isMidnight(change.startsAt, zone) || !Self.isMidnight(change.endsAt, zone)
+            if timed { ics.local("DTSTART", change.startsAt, in: zone) } else { time("DTSTART", change.startsAt) }
+            if change.endsAt != change.startsAt || !timed {
+                if timed { ics.local("DTEND", change.endsAt, in: zone) } else { time("DTEND", change.endsAt) }
+            }
+            ics.text("SUMMARY", change.title ?? title)
+            if let notes = change.notes ?? notes { ics.text("DESCRIPTION", notes) }
+            if let location = change.location ?? location { ics.text("LOCATION", location) }
+            ics.end(component)
+        }
         ics.end("VCALENDAR")
         return ics.output
     }

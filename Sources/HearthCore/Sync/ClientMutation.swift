@@ -20,6 +20,8 @@ public enum ClientOp: Sendable {
     /// `occurrence`: a repeating task's occurrence done (a second device's copy is then DUPLICATE).
     case completeTask(id: UUID, expectedVersion: Int?, occurrence: Date? = nil)
     case skipOccurrence(id: UUID, expectedVersion: Int?, occurrence: Date? = nil)
+    case updateEventOccurrence(id: UUID, expectedVersion: Int?, occurrence: Date, change: OccurrenceChange)
+    case cancelEventOccurrence(id: UUID, expectedVersion: Int?, occurrence: Date)
     case reopenTask(id: UUID, expectedVersion: Int?)
     case deleteTask(id: UUID, expectedVersion: Int?)
     case addSubtask(taskID: UUID, id: UUID, title: String)

@@ -108,6 +108,11 @@ extension SyncService {
             return task(try await tasks.setCompleted(true, caller, id: id, expectedVersion: expected, occurrence: occurrence, on: connection))
         case .skipOccurrence(let id, let expected, let occurrence):
             return task(try await tasks.skipOccurrence(caller, id: id, occurrence: occurrence, expectedVersion: expected, on: connection))
+        case .updateEventOccurrence(let id, let expected, let occurrence, let change):
+            return task(try await tasks.updateEventOccurrence(caller, id: id, occurrence: occurrence, change: change,
+                                                              expectedVersion: expected, on: connection))
+        case .cancelEventOccurrence(let id, let expected, let occurrence):
+            return task(try await tasks.cancelEventOccurrence(caller, id: id, occurrence: occurrence, expectedVersion: expected, on: connection))
         case .reopenTask(let id, let expected):
             return task(try await tasks.setCompleted(false, caller, id: id, expectedVersion: expected, on: connection))
         case .deleteTask(let id, let expected):

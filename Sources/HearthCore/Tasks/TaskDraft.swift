@@ -81,7 +81,8 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         }
         try EventSchedule.check(start: startsAt, end: endsAt)
         if let repetition {
-            draft.repetition = try Repetition.checked(rule: repetition.rule, from: repetition.from, exceptions: repetition.exceptions, kind: kind)
+            draft.repetition = try Repetition.checked(rule: repetition.rule, from: repetition.from, exceptions: repetition.exceptions,
+                                                      overrides: repetition.overrides, kind: kind)
             if kind == .task, repetition.from == .schedule, deadline == nil {
                 throw .invalidInput(field: "deadline", message: "A repeating task needs a deadline, its first date (or repeat.from COMPLETION, which counts from now).")
             }

@@ -20,6 +20,9 @@ public struct TaskPatch: Sendable, Equatable {
     public var repetition: Repetition??
     /// A new rotation, or `.some(nil)` (or an empty list): none.
     public var rotation: [UUID]??
+    /// A repeating event's changed occurrences, all of them (a calendar app's overrides); nil
+    /// keeps those that still change an occurrence of the (perhaps new) series.
+    public var overrides: [OccurrenceOverride]?
 
     public init(title: String? = nil, notes: String?? = nil, priority: TaskPriority? = nil, deadline: Date?? = nil,
                 estimateMinutes: Int?? = nil, assigneeID: UUID?? = nil, labelNames: [String]? = nil, labelIDs: [UUID]? = nil,
@@ -75,6 +78,10 @@ public struct TaskPatch: Sendable, Equatable {
             }
         }
         if let rotation { result.rotation = try TaskDraft.rotation(rotation, assignee: nil) }
+        if let overrides, let repeating = result.repetition {
+            result.repetition = try Repetition.checked(rule: repeating.rule, from: repeating.from, exceptions: repeating.exceptions,
+                                                       overrides: overrides, kind: item.kind)
+        }
         if let members = result.rotation, result.assigneeID.map({ !members.contains($0) }) ?? true {
             // The turn is someone's in the rotation: a new rotation starts with its first member.
             guard assigneeID == nil || rotation != nil else {
@@ -113,6 +120,7 @@ public struct TaskPatch: Sendable, Equatable {
         if remindAt != nil { names.append("remindAt") }
         if repetition != nil { names.append("repeat") }
         if rotation != nil { names.append("rotation") }
+        if overrides != nil { names.append("overrides") }
         return names.map { ($0, Self.columns[$0] ?? $0) }
     }
 
@@ -121,6 +129,7 @@ public struct TaskPatch: Sendable, Equatable {
         "title": "title", "notes": "notes", "priority": "priority", "deadline": "deadline", "estimateMinutes": "estimate_minutes",
         "assigneeId": "assignee_id", "labels": "labels", "subtasks": "subtasks", "startsAt": "starts_at", "endsAt": "ends_at",
         "location": "location", "remindAt": "remind_at", "completed": "completed_at", "repeat": "repeat_rule", "rotation": "rotation",
+        "overrides": "repeat_overrides",
     ]
 
     /// Columns → API names, for naming what changed.

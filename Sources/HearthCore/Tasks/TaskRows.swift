@@ -32,17 +32,20 @@ enum RepeatColumns {
         item.rotation = try row("rotation", as: [UUID]?.self)
     }
 
-    /// `repeat_rule, repeat_from, repeat_exceptions, repeat_start, occurrence, occurrences_passed`:
-    /// how an item repeats and where it stands; nil for one that happens once.
+    /// `repeat_rule, repeat_from, repeat_exceptions, repeat_overrides, repeat_start, occurrence,
+    /// occurrences_passed`: how an item repeats and where it stands; nil for one that happens once.
     static func series(_ row: inout RowCells) throws -> (Repetition, Repetition.Position)? {
         let rule: String? = try row("repeat_rule")
         let from: RepeatFrom? = try row("repeat_from")
         let exceptions: [Date] = try row("repeat_exceptions")
+        let overrides = try row("repeat_overrides", as: JSONColumn.self)
         let start: Date? = try row("repeat_start")
         let occurrence: Date? = try row("occurrence")
         let passed: Int = try row("occurrences_passed")
         guard let rule, let from, let start, let occurrence else { return nil }
-        return (Repetition(rule: rule, from: from, exceptions: exceptions), Repetition.Position(start: start, occurrence: occurrence, passed: passed))
+        return (Repetition(rule: rule, from: from, exceptions: exceptions,
+                           overrides: try overrides.decode([OccurrenceOverride].self, column: "task_items.repeat_overrides")),
+                Repetition.Position(start: start, occurrence: occurrence, passed: passed))
     }
 }
 

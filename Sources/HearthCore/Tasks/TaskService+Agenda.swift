@@ -30,8 +30,12 @@ extension TaskService {
                 WHERE t.household_id = ANY(\(readable)) AND t.kind = 'EVENT' AND t.repeat_rule IS NOT NULL AND t.starts_at < \(to)
                 ORDER BY t.household_id, t.starts_at, t.id
                 """, logger: logger).rows(as: Row.self, then: "time_zone", String.self)
-            return (once, series.flatMap { row, zone in
-                Self.occurrences(of: row.item, from: from, to: to, zone: TimeZone(identifier: zone) ?? .gmt, limit: Self.agendaLimit)
+            // Each household's zone made once, not per event.
+            var zones: [String: TimeZone] = [:]
+            return (once, series.flatMap { row, name in
+                let zone = zones[name] ?? TimeZone(identifier: name) ?? .gmt
+                zones[name] = zone
+                return Self.occurrences(of: row.item, from: from, to: to, zone: zone, limit: Self.agendaLimit)
             })
         }
         let (once, series) = details.contains(.allFields) ? try await items(TaskItemRow.self) : try await items(TaskSummaryRow.self)
@@ -39,9 +43,8 @@ extension TaskService {
         let detailed = try await withDetails(once + Self.firstOfEach(series), details)
         let byID = Dictionary(detailed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let listed = once.compactMap { byID[$0.id] } + series.map { occurrence in
-            var item = byID[occurrence.id] ?? occurrence
-            (item.startsAt, item.endsAt, item.listedOccurrence) = (occurrence.startsAt, occurrence.endsAt, occurrence.listedOccurrence)
-            return item
+            guard let item = byID[occurrence.id], let date = occurrence.listedOccurrence else { return occurrence }
+            return Self.occurrence(date, of: item)
         }
         guard !series.isEmpty else { return Dictionary(grouping: listed) { $0.householdID } }
         // By time, then id (as the statement orders them): each key made once, not per comparison.
@@ -52,25 +55,32 @@ extension TaskService {
     }
 
     /// The occurrences of a repeating event that overlap `from..<to` (at most `limit`), each the
-    /// event with its own start and end and `listedOccurrence` its original start. The series'
-    /// first start is always one; the exceptions are none.
+    /// event with its own start and end and `listedOccurrence` its original start; a changed one
+    /// where its override puts it, with its own title, notes and place. The series' first start is
+    /// always one; the exceptions are none.
     static func occurrences(of event: TaskItem, from: Date, to: Date, zone: TimeZone, limit: Int) -> [TaskItem] {
         guard let repetition = event.repetition, let position = event.position, let rule = repetition.recurrenceRule,
               let start = event.startsAt, let end = event.endsAt else { return [] }
         let length = end.timeIntervalSince(start)
         // An occurrence overlaps when it starts before `to` and ends after `from` (a moment's event: at or after it).
-        func overlaps(_ date: Date) -> Bool { date < to && (length == 0 ? date >= from : date.addingTimeInterval(length) > from) }
+        func overlaps(_ begins: Date, _ length: TimeInterval) -> Bool {
+            begins < to && (length == 0 ? begins >= from : begins.addingTimeInterval(length) > from)
+        }
         var dates = rule.occurrences(start: position.start, in: zone, from: from.addingTimeInterval(-length), before: to,
-                                     limit: limit + repetition.exceptions.count + 1)
-        if overlaps(position.start), !dates.contains(where: { Repetition.second($0) == Repetition.second(position.start) }) {
+                                     limit: limit + repetition.exceptions.count + repetition.overrides.count + 1)
+        if overlaps(position.start, length), !dates.contains(where: { Repetition.second($0) == Repetition.second(position.start) }) {
             dates.insert(position.start, at: 0)
         }
-        let exceptions = Set(repetition.exceptions.map(Repetition.second))
-        return dates.lazy.filter { !exceptions.contains(Repetition.second($0)) && overlaps($0) }.prefix(limit).map { date in
+        let skipped = Set((repetition.exceptions + repetition.overrides.map(\.occurrence)).map(Repetition.second))
+        let scheduled = dates.lazy.filter { !skipped.contains(Repetition.second($0)) && overlaps($0, length) }.prefix(limit).map { date in
             var occurrence = event
             (occurrence.startsAt, occurrence.endsAt, occurrence.listedOccurrence) = (date, date.addingTimeInterval(length), date)
             return occurrence
         }
+        let moved = repetition.overrides.filter { overlaps($0.startsAt, $0.endsAt.timeIntervalSince($0.startsAt)) }
+        guard !moved.isEmpty else { return Array(scheduled) }
+        return Array((scheduled + moved.map { $0.applied(to: event) })
+            .sorted { ($0.startsAt ?? start) < ($1.startsAt ?? start) }.prefix(limit))
     }
 
     /// One item per id, the first of each.

@@ -65,6 +65,11 @@ extension TaskService {
         }
         let reanchored = repeatNamed || (item.kind == .event && patch.startsAt != nil && changed.repetition != nil)
         let anchor = changed.repetition == nil ? nil : changed.occursAt
+        // An event's changed occurrences stay while they are occurrences of the series (a new rule or a moved series leaves others behind).
+        let overridesNamed = patch.overrides != nil || reanchored
+        if let repetition = changed.repetition, let start = reanchored ? anchor : item.position?.start {
+            changed.repetition?.overrides = repetition.fitting(patch.overrides ?? item.repetition?.overrides ?? [], start: start, zone: zone)
+        }
         if let rotation = changed.rotation {
             try await Self.requireMembers(rotation, of: item.householdID, on: connection, logger: logger)
         }
@@ -93,6 +98,8 @@ extension TaskService {
                 repeat_rule = CASE WHEN \(repeatNamed) THEN \(changed.repetition?.rule) ELSE repeat_rule END,
                 repeat_from = CASE WHEN \(repeatNamed) THEN \(changed.repetition?.from.rawValue) ELSE repeat_from END,
                 repeat_exceptions = CASE WHEN \(repeatNamed) THEN \(changed.repetition?.exceptions ?? []) ELSE repeat_exceptions END,
+                repeat_overrides = CASE WHEN \(overridesNamed) THEN \(OccurrenceOverride.column(changed.repetition?.overrides ?? []))::jsonb
+                                        ELSE repeat_overrides END,
                 repeat_start = CASE WHEN \(reanchored) THEN \(anchor) ELSE repeat_start END,
                 occurrence = CASE WHEN \(reanchored) THEN \(anchor) ELSE occurrence END,
                 occurrences_passed = CASE WHEN \(repeatNamed) THEN 0 ELSE occurrences_passed END,

@@ -226,9 +226,12 @@ extension TaskService {
             guard let repetition = item.repetition, let position = item.position, let rule = repetition.recurrenceRule else { continue }
             if item.kind == .task, repetition.from == .completion || item.isCompleted { upcoming[item.id] = []; continue }
             let after = item.kind == .task ? position.occurrence.addingTimeInterval(1) : now
-            upcoming[item.id] = Array(rule.occurrences(start: position.start, in: zones[item.householdID] ?? .gmt, from: after,
-                                                       limit: first + repetition.exceptions.count)
-                .filter { !repetition.isException($0) }.prefix(first))
+            // An event's changed occurrences come at their own starts.
+            let dates = rule.occurrences(start: position.start, in: zones[item.householdID] ?? .gmt, from: after,
+                                         limit: first + repetition.exceptions.count + repetition.overrides.count)
+                .filter { !repetition.isException($0) }.map { repetition.override(of: $0)?.startsAt ?? $0 }.filter { $0 >= after }
+            upcoming[item.id] = Array((dates + repetition.overrides.map(\.startsAt).filter { $0 >= after && !dates.contains($0) })
+                .sorted().prefix(first))
         }
         return upcoming
     }

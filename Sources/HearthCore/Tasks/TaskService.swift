@@ -71,6 +71,10 @@ public final class TaskService: ServiceHealth {
         let occursAt = startsAt ?? deadline
         // A repeating item's series starts at its date; a rotation's turn is the assignee's, else its first member's.
         let anchor = repetition == nil ? nil : occursAt
+        // A calendar app's changed occurrences, those that are occurrences of the series.
+        let overrides = anchor.flatMap { start in
+            repetition?.fitting(repetition?.overrides ?? [], start: start, zone: TimeZone(identifier: household.timeZone) ?? .gmt)
+        } ?? []
         let assigneeID = draft.assigneeID ?? draft.rotation?.first
         var reminderDue = Self.armedReminder(at: draft.remindAt ?? occursAt, now: now)
         if draft.kind == .event, let repetition, let startsAt {
@@ -87,12 +91,12 @@ public final class TaskService: ServiceHealth {
             INSERT INTO task_items (id, household_id, kind, title, notes, priority, deadline, estimate_minutes, assignee_id,
                                     starts_at, ends_at, location, created_by, created_at, updated_by, updated_at, create_digest,
                                     reminder_id, remind_at, reminder_due_at, repeat_rule, repeat_from, repeat_exceptions, repeat_start,
-                                    occurrence, rotation)
+                                    occurrence, rotation, repeat_overrides)
             VALUES (\(id), \(householdID), \(draft.kind.rawValue), \(draft.title), \(draft.notes), \(draft.priority.rawValue),
                     \(deadline), \(draft.estimateMinutes), \(assigneeID), \(startsAt), \(endsAt), \(draft.location),
                     \(caller.userID), \(now), \(caller.userID), \(now), \(digest), \(UUID()), \(draft.remindAt), \(reminderDue),
                     \(repetition?.rule), \(repetition?.from.rawValue), \(repetition?.exceptions ?? []), \(anchor),
-                    \(anchor), \(draft.rotation))
+                    \(anchor), \(draft.rotation), \(OccurrenceOverride.column(overrides))::jsonb)
             ON CONFLICT (id) DO NOTHING RETURNING id
             """, logger: logger)
         var isNew = false
@@ -158,7 +162,7 @@ public final class TaskService: ServiceHealth {
         """
 
     /// The repetition's columns, read by every item row (a list shows that an item repeats).
-    static let repeatSelect = "t.repeat_rule, t.repeat_from, t.repeat_exceptions, t.repeat_start, t.occurrence, t.occurrences_passed, t.rotation"
+    static let repeatSelect = "t.repeat_rule, t.repeat_from, t.repeat_exceptions, t.repeat_overrides, t.repeat_start, t.occurrence, t.occurrences_passed, t.rotation"
 
     /// The columns of ``TaskSummaryRow``: what a list of items shows (see ``TaskDetails/allFields``).
     static let itemSummarySelect = "t.id, t.household_id, t.kind, t.title, t.priority, t.deadline, t.starts_at, t.ends_at, t.completed_at, t.version, " + repeatSelect

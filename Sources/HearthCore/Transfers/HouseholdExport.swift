@@ -108,9 +108,31 @@ public struct HouseholdExport: Codable, Sendable, Equatable {
         public var occurrence: Date
         /// Occurrences done or skipped so far.
         public var passed: Int
+        /// An event's changed occurrences; nil (absent) when none.
+        public var overrides: [Override]?
 
-        public init(rule: String, from: RepeatFrom, exceptions: [Date], start: Date, occurrence: Date, passed: Int) {
+        public init(rule: String, from: RepeatFrom, exceptions: [Date], start: Date, occurrence: Date, passed: Int, overrides: [Override]? = nil) {
             (self.rule, self.from, self.exceptions, self.start, self.occurrence, self.passed) = (rule, from, exceptions, start, occurrence, passed)
+            self.overrides = overrides
+        }
+    }
+
+    /// One occurrence of a repeating event, changed (see ``OccurrenceOverride``).
+    public struct Override: Codable, Sendable, Equatable {
+        public var occurrence: Date
+        public var startsAt: Date
+        public var endsAt: Date
+        public var title: String?
+        public var notes: String?
+        public var location: String?
+
+        public init(_ change: OccurrenceOverride) {
+            (occurrence, startsAt, endsAt) = (change.occurrence, change.startsAt, change.endsAt)
+            (title, notes, location) = (change.title, change.notes, change.location)
+        }
+
+        var change: OccurrenceOverride {
+            OccurrenceOverride(occurrence: occurrence, startsAt: startsAt, endsAt: endsAt, title: title, notes: notes, location: location)
         }
     }
 

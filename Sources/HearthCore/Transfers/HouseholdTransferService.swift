@@ -47,7 +47,8 @@ public struct HouseholdTransferService: Sendable {
                 completedAt: try row("completed_at"), completedBy: try row("completed_by"), createdAt: try row("created_at"), labels: [], subtasks: [])
             if let (repetition, position) = try RepeatColumns.series(&row) {
                 item.repeat = HouseholdExport.Repeat(rule: repetition.rule, from: repetition.from, exceptions: repetition.exceptions,
-                                                     start: position.start, occurrence: position.occurrence, passed: position.passed)
+                                                     start: position.start, occurrence: position.occurrence, passed: position.passed,
+                                                     overrides: repetition.overrides.isEmpty ? nil : repetition.overrides.map(HouseholdExport.Override.init))
             }
             item.rotation = try row("rotation", as: [String]?.self)
         }
@@ -70,7 +71,7 @@ public struct HouseholdTransferService: Sendable {
         let rows = try await connection.query("""
             SELECT t.id, t.kind, t.title, t.notes, t.priority, t.deadline, t.estimate_minutes, a.email AS assignee, t.starts_at, t.ends_at,
                    t.location, t.remind_at, t.reminder_due_at, t.completed_at, c.email AS completed_by, t.created_at,
-                   t.repeat_rule, t.repeat_from, t.repeat_exceptions, t.repeat_start, t.occurrence, t.occurrences_passed,
+                   t.repeat_rule, t.repeat_from, t.repeat_exceptions, t.repeat_overrides, t.repeat_start, t.occurrence, t.occurrences_passed,
                    (SELECT array_agg(u.email ORDER BY r.place) FROM unnest(t.rotation) WITH ORDINALITY AS r(member, place)
                     JOIN users u ON u.id = r.member) AS rotation
             FROM task_items t LEFT JOIN users a ON a.id = t.assignee_id LEFT JOIN users c ON c.id = t.completed_by
@@ -201,10 +202,15 @@ public struct HouseholdTransferService: Sendable {
                 document.items[index].assignee = try item.assignee.map { email throws(ServiceError) in try UserInput.email(email, field: "assignee") }
                 document.items[index].completedBy = item.completedBy.flatMap { try? UserInput.email($0, field: "completedBy") }
                 if let repeating = item.repeat {
-                    let checked = try Repetition.checked(rule: repeating.rule, from: repeating.from, exceptions: repeating.exceptions, kind: item.kind)
+                    let checked = try Repetition.checked(rule: repeating.rule, from: repeating.from, exceptions: repeating.exceptions,
+                                                         overrides: (repeating.overrides ?? []).map(\.change), kind: item.kind)
                     guard repeating.passed >= 0 else { throw .invalidInput(field: "repeat.passed", message: "repeat.passed must not be negative.") }
                     document.items[index].repeat?.rule = checked.rule
                     document.items[index].repeat?.exceptions = checked.exceptions
+                    // Changed occurrences that are occurrences of the series (in the household's zone).
+                    let fitting = checked.fitting(checked.overrides, start: repeating.start,
+                                                  zone: TimeZone(identifier: document.household.timeZone) ?? .gmt)
+                    document.items[index].repeat?.overrides = fitting.isEmpty ? nil : fitting.map(HouseholdExport.Override.init)
                 }
                 document.items[index].rotation = try item.rotation.map { emails throws(ServiceError) in
                     try emails.map { email throws(ServiceError) in try UserInput.email(email, field: "rotation") }
@@ -292,7 +298,7 @@ public struct HouseholdTransferService: Sendable {
                 INSERT INTO task_items (id, household_id, kind, title, notes, priority, deadline, estimate_minutes, assignee_id, starts_at, ends_at,
                                         location, completed_at, completed_by, created_by, created_at, updated_by, updated_at, create_digest,
                                         reminder_id, remind_at, reminder_due_at, repeat_rule, repeat_from, repeat_exceptions, repeat_start,
-                                        occurrence, occurrences_passed, rotation)
+                                        occurrence, occurrences_passed, rotation, repeat_overrides)
                 SELECT i.id, \(household.id), i.kind, i.title, NULLIF(i.notes, ''), i.priority, to_timestamp(NULLIF(i.deadline, 'NaN')), NULLIF(i.estimate, 0),
                        NULLIF(i.assignee, '')::uuid, to_timestamp(NULLIF(i.starts_at, 'NaN')), to_timestamp(NULLIF(i.ends_at, 'NaN')), NULLIF(i.location, ''),
                        to_timestamp(NULLIF(i.completed_at, 'NaN')), NULLIF(i.completed_by, '')::uuid, \(owner), to_timestamp(i.created_at), \(owner), \(now),
@@ -300,7 +306,7 @@ public struct HouseholdTransferService: Sendable {
                        NULLIF(i.repeat_rule, ''), NULLIF(i.repeat_from, ''),
                        ARRAY(SELECT to_timestamp(e) FROM unnest(string_to_array(NULLIF(i.repeat_exceptions, ''), ',')::float8[]) AS e ORDER BY e),
                        to_timestamp(NULLIF(i.repeat_start, 'NaN')), to_timestamp(NULLIF(i.occurrence, 'NaN')), i.passed,
-                       CASE WHEN i.rotates THEN ARRAY[\(owner)]::uuid[] END
+                       CASE WHEN i.rotates THEN ARRAY[\(owner)]::uuid[] END, i.overrides::jsonb
                 FROM unnest(\(ids), \(items.map(\.kind.rawValue)), \(items.map(\.title)), \(text(items.map(\.notes))), \(items.map(\.priority.rawValue)),
                             \(time(items.map(\.deadline))), \(items.map { $0.estimateMinutes ?? 0 }), \(assignees), \(time(items.map(\.startsAt))),
                             \(time(items.map(\.endsAt))), \(text(items.map(\.location))), \(time(items.map(\.completedAt))), \(completers),
@@ -308,10 +314,11 @@ public struct HouseholdTransferService: Sendable {
                             \(items.map { $0.repeat?.rule ?? "" }), \(items.map { $0.repeat?.from.rawValue ?? "" }),
                             \(items.map { ($0.repeat?.exceptions ?? []).map { String($0.timeIntervalSince1970) }.joined(separator: ",") }),
                             \(time(items.map(\.repeat?.start))), \(time(items.map(\.repeat?.occurrence))), \(items.map { $0.repeat?.passed ?? 0 }),
-                            \(items.map { $0.rotation?.contains(ownerEmail) ?? false }))
+                            \(items.map { $0.rotation?.contains(ownerEmail) ?? false }),
+                            \(items.map { OccurrenceOverride.column(($0.repeat?.overrides ?? []).map(\.change)) }))
                      AS i(id, kind, title, notes, priority, deadline, estimate, assignee, starts_at, ends_at, location, completed_at, completed_by,
                           created_at, remind_at, reminder_due_at, repeat_rule, repeat_from, repeat_exceptions, repeat_start, occurrence, passed,
-                          rotates)
+                          rotates, overrides)
                 """, logger: logger)
             let links = zip(ids, items).flatMap { id, item in Set(item.labels.compactMap { labelIDs[$0.lowercased()] }).map { (id, $0) } }
             if !links.isEmpty {

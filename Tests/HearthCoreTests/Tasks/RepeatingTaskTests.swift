@@ -321,4 +321,80 @@ import Testing
             #expect(try await services.tasks.completeItem(importer, id: copy.id).deadline == Self.local(2026, 12, 22, 7))
         }
     }
+
+    @Test func oneOccurrenceOfAnEventIsMovedRenamedOrCancelled() async throws {
+        try await Self.withFixture { f in
+            let owner = try await f.households.caller(for: f.owner)
+            // Choir every Wednesday at 19:00 for two hours, reminded an hour before.
+            let first = Self.local(2026, 12, 2, 19)
+            let choir = try await f.tasks.createItem(owner, householdID: f.household, draft: TaskDraft(
+                kind: .event, title: "Choir", startsAt: first, endsAt: first.addingTimeInterval(7200), location: "Church hall",
+                remindAt: first.addingTimeInterval(-3600), repetition: Repetition(rule: "FREQ=WEEKLY")))
+            // The 9th moves to Thursday 20:00 in the school; the 16th is off.
+            let ninth = Self.local(2026, 12, 9, 19)
+            let moved = try await f.tasks.updateEventOccurrence(owner, id: choir.id, occurrence: ninth, change: OccurrenceChange(
+                startsAt: Self.local(2026, 12, 10, 20), title: "Choir (concert)", location: "School"))
+            #expect(moved.id == choir.id && moved.occurrence == ninth && moved.title == "Choir (concert)" && moved.location == "School")
+            #expect(moved.startsAt == Self.local(2026, 12, 10, 20) && moved.endsAt == Self.local(2026, 12, 10, 22), "it keeps its length")
+            let sixteenth = Self.local(2026, 12, 16, 19)
+            let series = try await f.tasks.cancelEventOccurrence(owner, id: choir.id, occurrence: sixteenth)
+            #expect(series.repetition?.exceptions == [sixteenth] && series.repetition?.overrides.count == 1)
+            #expect(try await f.tasks.cancelEventOccurrence(owner, id: choir.id, occurrence: sixteenth).version == series.version,
+                    "cancelling it again changes nothing")
+
+            let agenda = try await f.tasks.agenda(owner, householdID: f.household, from: Self.local(2026, 12, 1, 0), to: Self.local(2026, 12, 24, 0))
+            #expect(agenda.map(\.startsAt) == [first, Self.local(2026, 12, 10, 20), Self.local(2026, 12, 23, 19)])
+            #expect(agenda.map(\.occurrence) == [first, ninth, Self.local(2026, 12, 23, 19)])
+            #expect(agenda.map(\.title) == ["Choir", "Choir (concert)", "Choir"] && agenda.map(\.location) == ["Church hall", "School", "Church hall"])
+            // Listed on the day it moved to, not the day it left.
+            #expect(try await f.tasks.occursOn(owner, householdID: f.household, date: "2026-12-09").isEmpty)
+            #expect(try await f.tasks.occursOn(owner, householdID: f.household, date: "2026-12-10").map(\.title) == ["Choir (concert)"])
+            // A window holding only its new date finds it.
+            #expect(try await f.tasks.agenda(owner, householdID: f.household, from: Self.local(2026, 12, 10, 0), to: Self.local(2026, 12, 11, 0))
+                .map(\.occurrence) == [ninth])
+
+            // Its reminder comes an hour before its own start.
+            f.clock.advance(by: Self.local(2026, 12, 3, 12).timeIntervalSince(f.clock.now))
+            let now = try await f.tasks.updateEventOccurrence(owner, id: choir.id, occurrence: ninth, change: OccurrenceChange(notes: "Bring the score"))
+            #expect(now.title == "Choir (concert)" && now.notes == "Bring the score", "a second change keeps the first")
+            #expect(try await f.tasks.item(owner, id: choir.id).reminderDueAt == Self.local(2026, 12, 10, 19))
+
+            // Changed back to what the series says, it is an override no more.
+            let back = try await f.tasks.updateEventOccurrence(owner, id: choir.id, occurrence: ninth, change: OccurrenceChange(
+                startsAt: ninth, title: .some(nil), notes: .some(nil), location: .some(nil)))
+            #expect(back.startsAt == ninth && back.title == "Choir")
+            #expect(try await f.tasks.item(owner, id: choir.id).repetition?.overrides == [])
+
+            // Not an occurrence, or not a repeating event: refused, naming the field.
+            for (id, date, field) in [(choir.id, Self.local(2026, 12, 9, 18), "occurrence"), (choir.id, sixteenth, "occurrence")] {
+                do {
+                    _ = try await f.tasks.updateEventOccurrence(owner, id: id, occurrence: date, change: OccurrenceChange(title: "X"))
+                    Issue.record("changing \(date) was not refused")
+                } catch let error as ServiceError {
+                    #expect(error.kind == .badUserInput && error.field == field, "\(error.message)")
+                }
+            }
+            let once = try await f.tasks.createItem(owner, householdID: f.household, draft: TaskDraft(kind: .event, title: "Once", startsAt: first))
+            await #expect(throws: ServiceError.self) {
+                try await f.tasks.cancelEventOccurrence(owner, id: once.id, occurrence: first)
+            }
+
+            // A new rule leaves behind changes of dates that are no longer occurrences.
+            _ = try await f.tasks.updateEventOccurrence(owner, id: choir.id, occurrence: Self.local(2026, 12, 30, 19), change: OccurrenceChange(title: "Last choir"))
+            _ = try await f.tasks.updateEventOccurrence(owner, id: choir.id, occurrence: Self.local(2027, 1, 6, 19), change: OccurrenceChange(title: "New year choir"))
+            let fortnightly = try await f.tasks.updateItem(owner, id: choir.id, patch: TaskPatch(repetition: .some(Repetition(rule: "FREQ=WEEKLY;INTERVAL=2"))))
+            #expect(fortnightly.repetition?.overrides.map(\.title) == ["Last choir"], "the 30th is still an occurrence, the 6th is not")
+
+            // Exported and imported, the changes come along.
+            let services = HearthServices(database: f.database, configuration: .init(users: UsersConfiguration(bcryptCost: 4), clock: f.clock))
+            let document = try await services.transfers.export(owner, householdID: f.household)
+            let exported = try #require(document.items.first { $0.title == "Choir" })
+            #expect(exported.repeat?.overrides?.map(\.title) == ["Last choir"])
+            let imported = try await services.transfers.importHousehold(owner, document)
+            let importer = try await services.households.caller(for: f.owner)
+            let copy = try await services.tasks.agenda(importer, householdID: imported.household.id, from: Self.local(2026, 12, 30, 0),
+                                                       to: Self.local(2026, 12, 31, 0))
+            #expect(copy.map(\.title) == ["Last choir"])
+        }
+    }
 }

@@ -3,7 +3,7 @@
 const TASK_FIELDS = `id version householdId kind title notes priority deadline estimateMinutes assigneeId
   startsAt endsAt location occursAt completed completedAt reminderId remindAt reminderDueAt updatedAt
   labels { id } subtasks { id title done position }
-  occurrence upcoming(first: 5) repeat { rule from exceptions start } rotation { memberIds current }
+  occurrence upcoming(first: 5) repeat { rule from exceptions start overrides { occurrence startsAt endsAt title notes location } } rotation { memberIds current }
   lastCompletion { occurrence completedAt completedBy }`;
 
 const STORE_FIELDS = `id version householdId name domain currency url createdAt

@@ -138,3 +138,37 @@ export function occurrencesBetween(repeat, start, zone, from, to) {
   }
   return found;
 }
+
+/**
+ * @typedef {{occurrence: number, startsAt: number, endsAt: number, title?: string | null, notes?: string | null,
+ *   location?: string | null}} ListedOccurrence
+ */
+
+/**
+ * A repeating event's occurrences that overlap `from..<to` (ms), by start: each its original start
+ * (`occurrence`), its own start and end, and the title, notes and place of a changed one (a
+ * RECURRENCE-ID override); a changed occurrence is listed where it moved to. `times` are the
+ * series' starts from `from - length` (``occurrencesBetween`` or the server's dates).
+ * @param {{overrides?: {occurrence: string, startsAt: string, endsAt: string, title?: string | null, notes?: string | null,
+ *   location?: string | null}[]}} repeat
+ * @param {number[]} times
+ * @param {number} length the series' length (ms)
+ * @param {number} from
+ * @param {number} to
+ * @returns {ListedOccurrence[]}
+ */
+export function eventOccurrences(repeat, times, length, from, to) {
+  /** @param {number} start @param {number} end */
+  const overlaps = (start, end) => start < to && (end === start ? start >= from : end > from);
+  const changed = new Map((repeat.overrides ?? []).map((o) => [Math.floor(Date.parse(o.occurrence) / 1000), o]));
+  /** @type {ListedOccurrence[]} */
+  const listed = times.filter((time) => !changed.has(Math.floor(time / 1000)) && overlaps(time, time + length))
+    .map((time) => ({ occurrence: time, startsAt: time, endsAt: time + length }));
+  for (const o of changed.values()) {
+    const startsAt = Date.parse(o.startsAt), endsAt = Date.parse(o.endsAt);
+    if (overlaps(startsAt, endsAt)) {
+      listed.push({ occurrence: Date.parse(o.occurrence), startsAt, endsAt, title: o.title, notes: o.notes, location: o.location });
+    }
+  }
+  return listed.sort((a, b) => a.startsAt - b.startsAt);
+}

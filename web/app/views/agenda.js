@@ -4,7 +4,7 @@ import { field, h, reconcile } from "../ui/dom.js";
 import { dayHeading, dayOf, fromLocalInput } from "../ui/format.js";
 import { sharedSignature, taskItem, taskSignature } from "../ui/task-item.js";
 import { createEvent } from "../areas/tasks.js";
-import { occurrencesBetween } from "../store/recurrence.js";
+import { eventOccurrences, occurrencesBetween } from "../store/recurrence.js";
 
 /** Rows drawn at first; "Show more" adds as many again. */
 const PAGE = 200;
@@ -83,11 +83,13 @@ export function agendaView(app) {
 function occurrencesOf(task, zone, from, to) {
   if (task.kind !== "EVENT" || !task.repeat || !task.startsAt) return [task];
   const length = Date.parse(task.endsAt ?? task.startsAt) - Date.parse(task.startsAt);
-  const times = occurrencesBetween(task.repeat, task.repeat.start ?? task.startsAt, zone, from, to)
-    ?? (task.upcoming ?? []).map((date) => Date.parse(date)).filter((time) => time >= from && time < to);
-  return times.map((time) => {
-    const startsAt = new Date(time).toISOString();
-    return { ...task, startsAt, occursAt: startsAt, occurrence: startsAt, endsAt: new Date(time + length).toISOString() };
+  const times = occurrencesBetween(task.repeat, task.repeat.start ?? task.startsAt, zone, from - length, to)
+    ?? (task.upcoming ?? []).map((date) => Date.parse(date)).filter((time) => time >= from - length && time < to);
+  return eventOccurrences(task.repeat, times, length, from, to).map((listed) => {
+    const startsAt = new Date(listed.startsAt).toISOString();
+    return { ...task, startsAt, occursAt: startsAt, occurrence: new Date(listed.occurrence).toISOString(),
+      endsAt: new Date(listed.endsAt).toISOString(), title: listed.title ?? task.title, notes: listed.notes ?? task.notes,
+      location: listed.location ?? task.location };
   });
 }
 

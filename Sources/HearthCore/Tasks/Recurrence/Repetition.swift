@@ -9,26 +9,31 @@ public enum RepeatFrom: String, Sendable, CaseIterable, Codable {
 }
 
 /// How an item comes back: its rule in normal form, where the next date is counted from, and the
-/// occurrences taken out of the series (RFC 5545's EXDATE).
+/// occurrences taken out of the series (RFC 5545's EXDATE) or changed (an event's
+/// `RECURRENCE-ID` overrides).
 public struct Repetition: Sendable, Equatable, Codable {
     public var rule: String
     public var from: RepeatFrom
     /// Sorted, without repeats.
     public var exceptions: [Date]
+    /// An event's changed occurrences, by original start; none is an exception.
+    public var overrides: [OccurrenceOverride]
 
-    /// The most exceptions one series keeps.
+    /// The most exceptions one series keeps, and the most changed occurrences.
     public static let maximumExceptions = 500
 
     /// A repetition as stored (its rule already checked).
-    public init(rule: String, from: RepeatFrom = .schedule, exceptions: [Date] = []) {
+    public init(rule: String, from: RepeatFrom = .schedule, exceptions: [Date] = [], overrides: [OccurrenceOverride] = []) {
         self.rule = rule
         self.from = from
         self.exceptions = exceptions
+        self.overrides = overrides
     }
 
     /// The repetition a client asked for, checked: the rule parsed and written in normal form, the
     /// exceptions sorted; a refusal names the field (`repeat.rule`, `repeat.exceptions`).
-    public static func checked(rule: String, from: RepeatFrom, exceptions: [Date], kind: TaskKind) throws(ServiceError) -> Repetition {
+    public static func checked(rule: String, from: RepeatFrom, exceptions: [Date], overrides: [OccurrenceOverride] = [],
+                               kind: TaskKind) throws(ServiceError) -> Repetition {
         let parsed = try RecurrenceRule(parsing: rule, field: "repeat.rule")
         if from == .completion, kind == .event {
             throw .invalidInput(field: "repeat.from", message: "An event repeats on its schedule; only tasks repeat from when they were done.")
@@ -37,7 +42,14 @@ public struct Repetition: Sendable, Equatable, Codable {
             throw .invalidInput(field: "repeat.exceptions", message: "A series keeps at most \(maximumExceptions) exceptions; \(exceptions.count) were given.")
         }
         let sorted = Set(exceptions.map(Self.second)).sorted().map { Date(timeIntervalSince1970: TimeInterval($0)) }
-        return Repetition(rule: parsed.text, from: from, exceptions: sorted)
+        guard overrides.isEmpty || kind == .event else {
+            throw .invalidInput(field: "repeat.overrides", message: "Only an event's occurrences are changed one at a time; a task moves on as a whole.")
+        }
+        guard overrides.count <= maximumExceptions else {
+            throw .invalidInput(field: "repeat.overrides", message: "A series keeps at most \(maximumExceptions) changed occurrences; \(overrides.count) were given.")
+        }
+        return Repetition(rule: parsed.text, from: from, exceptions: sorted, overrides: try overrides.sorted { $0.occurrence < $1.occurrence }
+                                .map { change throws(ServiceError) in try change.checked() })
     }
 
     /// The repetition with a local UNTIL (a date, or a time without `Z`) made the instant it names
@@ -55,6 +67,31 @@ public struct Repetition: Sendable, Equatable, Codable {
 
     /// Whether `date` is taken out of the series.
     public func isException(_ date: Date) -> Bool { exceptions.contains { Self.second($0) == Self.second(date) } }
+
+    /// Whether `date` is an occurrence of the series whose first date is `start` (and not taken out of it).
+    public func isOccurrence(_ date: Date, start: Date, zone: TimeZone) -> Bool {
+        guard !isException(date) else { return false }
+        if Self.second(date) == Self.second(start) { return true }
+        guard let rule = recurrenceRule else { return false }
+        return rule.occurrences(start: start, in: zone, from: date, before: date.addingTimeInterval(1), limit: 1)
+            .contains { Self.second($0) == Self.second(date) }
+    }
+
+    /// The override of the occurrence `date`, if it was changed.
+    public func override(of date: Date) -> OccurrenceOverride? {
+        overrides.first { Self.second($0.occurrence) == Self.second(date) }
+    }
+
+    /// `overrides` that still change an occurrence of the series starting at `start` (a new rule,
+    /// a moved series or a new exception leaves the others behind), one per occurrence (the last
+    /// given), by occurrence.
+    public func fitting(_ overrides: [OccurrenceOverride], start: Date, zone: TimeZone) -> [OccurrenceOverride] {
+        var byOccurrence: [Int: OccurrenceOverride] = [:]
+        for change in overrides where isOccurrence(change.occurrence, start: start, zone: zone) {
+            byOccurrence[Self.second(change.occurrence)] = change
+        }
+        return byOccurrence.values.sorted { $0.occurrence < $1.occurrence }.prefix(Self.maximumExceptions).map { $0 }
+    }
 
     /// Where a repeating item is in its series.
     public struct Position: Sendable, Equatable {
@@ -127,8 +164,31 @@ extension Repetition {
         guard let rule = recurrenceRule else { return nil }
         let offset = (remindAt ?? seriesStart).timeIntervalSince(seriesStart)
         let earliest = now.addingTimeInterval(-offset)
-        var dates = rule.occurrences(start: seriesStart, in: zone, from: earliest, limit: exceptions.count + 2)
+        var dates = rule.occurrences(start: seriesStart, in: zone, from: earliest, limit: exceptions.count + overrides.count + 2)
         if seriesStart > earliest { dates.insert(seriesStart, at: 0) }
-        return dates.first { $0 > earliest && !isException($0) }?.addingTimeInterval(offset)
+        let scheduled = dates.first { $0 > earliest && !isException($0) && override(of: $0) == nil }
+        // A moved occurrence is reminded of at its own start.
+        let moved = overrides.lazy.map(\.startsAt).filter { $0 > earliest }.min()
+        return [scheduled, moved].compactMap { $0 }.min()?.addingTimeInterval(offset)
+    }
+}
+
+extension Repetition {
+    private enum Keys: String, CodingKey { case rule, from, exceptions, overrides }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: Keys.self)
+        self.init(rule: try values.decode(String.self, forKey: .rule), from: try values.decode(RepeatFrom.self, forKey: .from),
+                  exceptions: try values.decode([Date].self, forKey: .exceptions),
+                  overrides: try values.decodeIfPresent([OccurrenceOverride].self, forKey: .overrides) ?? [])
+    }
+
+    /// Without overrides when there are none (a create's digest stays what it was before they existed).
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: Keys.self)
+        try values.encode(rule, forKey: .rule)
+        try values.encode(from, forKey: .from)
+        try values.encode(exceptions, forKey: .exceptions)
+        if !overrides.isEmpty { try values.encode(overrides, forKey: .overrides) }
     }
 }

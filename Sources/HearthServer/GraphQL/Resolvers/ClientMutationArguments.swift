@@ -15,6 +15,8 @@ struct ClientMutationArguments: Decodable {
         var updateTask: UpdateItem?
         var completeTask: OccurrenceOp?
         var skipOccurrence: OccurrenceOp?
+        var updateEventOccurrence: UpdateOccurrence?
+        var cancelEventOccurrence: OccurrenceOp?
         var reopenTask: VersionedID?
         var deleteTask: VersionedID?
         var addSubtask: AddSubtask?
@@ -37,6 +39,7 @@ struct ClientMutationArguments: Decodable {
     struct CreateLabel: Decodable { var householdId: UUID, id: UUID, name: String, color: String }
     struct UpdateLabel: Decodable { var id: UUID, expectedVersion: Int?, name: String?, color: String? }
     struct Snooze: Decodable { var taskId: UUID, minutes: Int }
+    struct UpdateOccurrence: Decodable { var id: UUID, occurrence: Date, expectedVersion: Int?, input: TaskArguments.OccurrenceInput }
     /// `TaskOp` with the occurrence a repeating task's completion or skip names.
     struct OccurrenceOp: Decodable { var id: UUID, expectedVersion: Int?, occurrence: Date? }
 
@@ -48,6 +51,16 @@ struct ClientMutationArguments: Decodable {
         if let op = op.updateTask { ops.append(.updateTask(id: op.id, expectedVersion: op.expectedVersion, patch: op.input.patch)) }
         if let op = op.completeTask { ops.append(.completeTask(id: op.id, expectedVersion: op.expectedVersion, occurrence: op.occurrence)) }
         if let op = op.skipOccurrence { ops.append(.skipOccurrence(id: op.id, expectedVersion: op.expectedVersion, occurrence: op.occurrence)) }
+        if let op = op.updateEventOccurrence {
+            ops.append(.updateEventOccurrence(id: op.id, expectedVersion: op.expectedVersion, occurrence: op.occurrence, change: op.input.change))
+        }
+        if let op = op.cancelEventOccurrence {
+            guard let occurrence = op.occurrence else {
+                let path = "mutations[\(index)].op.cancelEventOccurrence.occurrence"
+                throw .invalidInput(field: path, message: "\(path) is required: the occurrence taken out, by its original start.")
+            }
+            ops.append(.cancelEventOccurrence(id: op.id, expectedVersion: op.expectedVersion, occurrence: occurrence))
+        }
         if let op = op.reopenTask { ops.append(.reopenTask(id: op.id, expectedVersion: op.expectedVersion)) }
         if let op = op.deleteTask { ops.append(.deleteTask(id: op.id, expectedVersion: op.expectedVersion)) }
         if let op = op.addSubtask { ops.append(.addSubtask(taskID: op.taskId, id: op.id, title: op.title)) }

@@ -87,6 +87,20 @@ enum TaskArguments {
         }
     }
 
+    /// `EventOccurrenceInput`: absent fields stay, a null text goes back to the series'.
+    struct OccurrenceInput: Decodable {
+        var startsAt: InputPatch<Date>
+        var endsAt: InputPatch<Date>
+        var title: InputPatch<String>
+        var notes: InputPatch<String>
+        var location: InputPatch<String>
+
+        var change: OccurrenceChange {
+            OccurrenceChange(startsAt: startsAt.change ?? nil, endsAt: endsAt.change ?? nil, title: title.change, notes: notes.change,
+                             location: location.change)
+        }
+    }
+
     /// `TaskFilter`.
     struct Filter: Decodable {
         var kind: TaskKind?

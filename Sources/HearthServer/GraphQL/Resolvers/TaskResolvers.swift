@@ -86,6 +86,8 @@ enum TaskResolvers {
     private struct CreateItem: Decodable { var householdId: UUID, input: TaskArguments.ItemInput }
     private struct UpdateItem: Decodable { var id: UUID, input: TaskArguments.UpdateInput, expectedVersion: Int? }
     private struct OccurrenceArgument: Decodable { var id: UUID, occurrence: Date? }
+    private struct UpdateOccurrence: Decodable { var id: UUID, occurrence: Date, input: TaskArguments.OccurrenceInput, expectedVersion: Int? }
+    private struct CancelOccurrence: Decodable { var id: UUID, occurrence: Date, expectedVersion: Int? }
     private struct AddSubtask: Decodable { var taskId: UUID, title: String }
     private struct UpdateSubtask: Decodable { var id: UUID, title: String?, done: Bool? }
     private struct ReorderSubtasks: Decodable { var taskId: UUID, subtaskIds: [UUID] }
@@ -108,6 +110,13 @@ enum TaskResolvers {
         }
         item(&resolvers, "Mutation.skipOccurrence", OccurrenceArgument.self) { caller, arguments in
             try await tasks.skipOccurrence(caller, id: arguments.id, occurrence: arguments.occurrence)
+        }
+        item(&resolvers, "Mutation.updateEventOccurrence", UpdateOccurrence.self) { caller, arguments in
+            try await tasks.updateEventOccurrence(caller, id: arguments.id, occurrence: arguments.occurrence, change: arguments.input.change,
+                                                  expectedVersion: arguments.expectedVersion)
+        }
+        item(&resolvers, "Mutation.cancelEventOccurrence", CancelOccurrence.self) { caller, arguments in
+            try await tasks.cancelEventOccurrence(caller, id: arguments.id, occurrence: arguments.occurrence, expectedVersion: arguments.expectedVersion)
         }
         item(&resolvers, "Mutation.reopenTask", IDArgument.self) { caller, arguments in try await tasks.reopenItem(caller, id: arguments.id) }
         item(&resolvers, "Mutation.deleteTask", VersionedID.self) { caller, arguments in

@@ -66,6 +66,15 @@ extension TaskItem {
             }
             recurrence.field("count") { .int(orNull: $0.rule?.count) }
             recurrence.field("start") { .date($0.start) }
+            recurrence.field("overrides") { .objects($0.repetition.overrides) }
+        }
+        resolvers.object("OccurrenceOverride", OccurrenceOverride.self) { change in
+            change.field("occurrence") { .date($0.occurrence) }
+            change.field("startsAt") { .date($0.startsAt) }
+            change.field("endsAt") { .date($0.endsAt) }
+            change.field("title") { .string(orNull: $0.title) }
+            change.field("notes") { .string(orNull: $0.notes) }
+            change.field("location") { .string(orNull: $0.location) }
         }
         resolvers.object("Rotation", RotationView.self) { rotation in
             rotation.field("memberIds") { .value(.list($0.memberIDs.map { .string($0.lowercasedString) })) }
