@@ -43,6 +43,7 @@ extension RecurrenceRule {
         case .count, nil: break
         }
         var found: [Date] = []
+        let earliestLocal = from.map { Int($0.timeIntervalSince1970.rounded(.down)) - 15 * 3600 }
         var period = Period(frequency: frequency, startDay: startDay, year: civil.year, month: civil.month, weekStart: weekStart)
         var candidates: [Int] = []
         candidates.reserveCapacity(frequency == .yearly ? 366 : 31)
@@ -58,9 +59,20 @@ extension RecurrenceRule {
             }
             for day in picked where day >= startDay {
                 let local = day * 86_400 + secondOfDay
+                // Long before the window (no zone is more than 15 hours from UTC): counted, not placed in the zone,
+                // so a window a year into a series costs no time-zone lookups for the days before it.
+                if let last = lastLocal, local > last { return found }
+                if let early = earliestLocal, local < early {
+                    // Past UNTIL for certain: the series has ended.
+                    if let last = lastInstant, Double(local - 15 * 3600) > last.timeIntervalSince1970 { return found }
+                    if let left = remaining {
+                        guard left > 1 else { return found }
+                        remaining = left - 1
+                    }
+                    continue
+                }
                 let instant = Date(localSeconds: local, in: zone)
                 if let last = lastInstant, instant > last { return found }
-                if let last = lastLocal, local > last { return found }
                 if let before, instant >= before { return found }
                 if from.map({ instant >= $0 }) ?? true {
                     found.append(instant)

@@ -48,14 +48,9 @@ public struct DateTimeScalar: StringScalar {
             else { return nil }
             offset = (offsetHours * 60 + offsetMinutes) * 60 * (bytes[index] == 0x2D ? -1 : 1)
         }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (year, month, day)
-        (components.hour, components.minute, components.second) = (hour, minute, second)
-        components.timeZone = TimeZone(identifier: "UTC")
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        guard let utc = calendar.date(from: components) else { return nil }
-        return utc.addingTimeInterval(fraction - Double(offset))
+        // Counted by hand (the proleptic Gregorian calendar): every DateTime a response carries is checked here.
+        let seconds = Date.daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
     /// How Hearth writes an instant: UTC, with milliseconds (`2026-11-22T09:30:00.000Z`).
