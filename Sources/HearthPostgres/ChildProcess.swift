@@ -16,13 +16,32 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     private struct State {
+        /// The exit status, once the program ended and its output was read to the end.
         var exitStatus: Int32?
+        /// The exit status as the program ended (its last output may still be in the pipe).
+        var ended: Int32?
+        var outputEnded = false
         var waiters: [CheckedContinuation<Int32, Never>] = []
         var partialLine = ""
         var lastLines: [String] = []
     }
 
     private static let keptLines = 40
+
+    /// How long an ended program's output is waited for (a grandchild may hold the pipe open).
+    private static let outputGrace: Double = 2
+
+    /// Reports the exit to those waiting, once: after the program ended and its output was read
+    /// (so an error message has its last lines), or when the output is not done in time.
+    private static func finish(_ shared: Shared, force: Bool = false) {
+        let (status, waiters) = shared.state.withLock { state -> (Int32?, [CheckedContinuation<Int32, Never>]) in
+            guard state.exitStatus == nil, let ended = state.ended, state.outputEnded || force else { return (nil, []) }
+            state.exitStatus = ended
+            defer { state.waiters = [] }
+            return (ended, state.waiters)
+        }
+        if let status { for waiter in waiters { waiter.resume(returning: status) } }
+    }
 
     /// Starts `executable` with `arguments`; its stdout and stderr go to `logger` (source `postgres`).
     public init(
@@ -48,6 +67,8 @@ public final class ChildProcess: @unchecked Sendable {
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
+                shared.state.withLock { $0.outputEnded = true }
+                Self.finish(shared)
                 return
             }
             let lines = shared.state.withLock { state -> [String] in
@@ -69,12 +90,9 @@ public final class ChildProcess: @unchecked Sendable {
         }
         process.terminationHandler = { finished in
             let status = finished.terminationStatus
-            let waiters = shared.state.withLock { state -> [CheckedContinuation<Int32, Never>] in
-                state.exitStatus = status
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume(returning: status) }
+            shared.state.withLock { $0.ended = status }
+            Self.finish(shared)
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.outputGrace) { Self.finish(shared, force: true) }
         }
         try process.run()
         try? pipe.fileHandleForWriting.close()
@@ -91,7 +109,7 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits until the program ends and returns its exit status.
+    /// Waits until the program ends (and its output is read) and returns its exit status.
     public func waitForExit() async -> Int32 {
         await withCheckedContinuation { continuation in
             let status = shared.state.withLock { state -> Int32? in
