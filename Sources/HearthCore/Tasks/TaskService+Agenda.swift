@@ -23,33 +23,34 @@ extension TaskService {
         }
         let readable = ids.filter { caller.ability.can("read", .ofHousehold("Task", $0)) }
         guard !readable.isEmpty else { return [:] }
-        func items<Row: ItemRow>(_: Row.Type) async throws -> (once: [TaskItem], series: [TaskItem]) {
+        // The repeating events, and each of their occurrences as (the event's place in that list, its original start).
+        func items<Row: ItemRow>(_: Row.Type) async throws -> (once: [TaskItem], events: [TaskItem], series: [(event: Int, date: Date)]) {
             let once = try await database.rows(Agendas<Row>(households: readable, from: from, to: to, limit: Self.agendaLimit)).map(\.item)
-            let series = try await database.client.query("""
+            let rows = try await database.client.query("""
                 SELECT \(unescaped: Row.columns), h.time_zone FROM task_items t JOIN households h ON h.id = t.household_id
                 WHERE t.household_id = ANY(\(readable)) AND t.kind = 'EVENT' AND t.repeat_rule IS NOT NULL AND t.starts_at < \(to)
                 ORDER BY t.household_id, t.starts_at, t.id
                 """, logger: logger).rows(as: Row.self, then: "time_zone", String.self)
             // Each household's zone made once, not per event.
             var zones: [String: TimeZone] = [:]
-            return (once, series.flatMap { row, name in
+            var series: [(event: Int, date: Date)] = []
+            for (index, (row, name)) in rows.enumerated() {
                 let zone = zones[name] ?? TimeZone(identifier: name) ?? .gmt
                 zones[name] = zone
-                return Self.occurrences(of: row.item, from: from, to: to, zone: zone, limit: Self.agendaLimit)
-            })
+                for date in Self.occurrenceDates(of: row.item, from: from, to: to, zone: zone, limit: Self.agendaLimit) {
+                    series.append((index, date))
+                }
+            }
+            return (once, rows.map(\.0.item), series)
         }
-        let (once, series) = details.contains(.allFields) ? try await items(TaskItemRow.self) : try await items(TaskSummaryRow.self)
-        // Details are read once per item, not per occurrence.
-        let detailed = try await withDetails(once + Self.firstOfEach(series), details)
-        let byID = Dictionary(detailed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let listed = once.compactMap { byID[$0.id] } + series.map { occurrence in
-            guard let item = byID[occurrence.id], let date = occurrence.listedOccurrence else { return occurrence }
-            return Self.occurrence(date, of: item)
-        }
+        let (once, events, series) = details.contains(.allFields) ? try await items(TaskItemRow.self) : try await items(TaskSummaryRow.self)
+        // Details are read once per item, not per occurrence; each occurrence is made once, from its detailed event.
+        let detailed = try await withDetails(once + events, details)
+        let listed = Array(detailed.prefix(once.count)) + series.map { Self.occurrence($0.date, of: detailed[once.count + $0.event]) }
         guard !series.isEmpty else { return Dictionary(grouping: listed) { $0.householdID } }
         // By time, then id (as the statement orders them): each key made once, not per comparison.
         return Dictionary(grouping: listed) { $0.householdID }.mapValues { items in
-            items.map { (time: $0.occursAt ?? .distantPast, id: $0.id.uuidString.lowercased(), item: $0) }
+            items.map { (time: $0.occursAt ?? .distantPast, id: $0.id.lowercasedString, item: $0) }
                 .sorted { ($0.time, $0.id) < ($1.time, $1.id) }.prefix(Self.agendaLimit).map(\.item)
         }
     }
@@ -59,6 +60,11 @@ extension TaskService {
     /// where its override puts it, with its own title, notes and place. The series' first start is
     /// always one; the exceptions are none.
     static func occurrences(of event: TaskItem, from: Date, to: Date, zone: TimeZone, limit: Int) -> [TaskItem] {
+        occurrenceDates(of: event, from: from, to: to, zone: zone, limit: limit).map { occurrence($0, of: event) }
+    }
+
+    /// The original starts of the occurrences ``occurrences(of:from:to:zone:limit:)`` lists, in its order.
+    static func occurrenceDates(of event: TaskItem, from: Date, to: Date, zone: TimeZone, limit: Int) -> [Date] {
         guard let repetition = event.repetition, let position = event.position, let rule = repetition.recurrenceRule,
               let start = event.startsAt, let end = event.endsAt else { return [] }
         let length = end.timeIntervalSince(start)
@@ -72,21 +78,12 @@ extension TaskService {
             dates.insert(position.start, at: 0)
         }
         let skipped = Set((repetition.exceptions + repetition.overrides.map(\.occurrence)).map(Repetition.second))
-        let scheduled = dates.lazy.filter { !skipped.contains(Repetition.second($0)) && overlaps($0, length) }.prefix(limit).map { date in
-            var occurrence = event
-            (occurrence.startsAt, occurrence.endsAt, occurrence.listedOccurrence) = (date, date.addingTimeInterval(length), date)
-            return occurrence
-        }
+        let scheduled = dates.lazy.filter { !skipped.contains(Repetition.second($0)) && overlaps($0, length) }.prefix(limit)
         let moved = repetition.overrides.filter { overlaps($0.startsAt, $0.endsAt.timeIntervalSince($0.startsAt)) }
         guard !moved.isEmpty else { return Array(scheduled) }
-        return Array((scheduled + moved.map { $0.applied(to: event) })
-            .sorted { ($0.startsAt ?? start) < ($1.startsAt ?? start) }.prefix(limit))
-    }
-
-    /// One item per id, the first of each.
-    private static func firstOfEach(_ items: [TaskItem]) -> [TaskItem] {
-        var seen: Set<UUID> = []
-        return items.filter { seen.insert($0.id).inserted }
+        // By when each occurs: a moved one at its own start.
+        return Array((scheduled.map { (starts: $0, date: $0) } + moved.map { (starts: $0.startsAt, date: $0.occurrence) })
+            .sorted { $0.starts < $1.starts }.prefix(limit).map(\.date))
     }
 
     /// Each household's items occurring from `$2` to `$3` (at most `$4` each, the parents' `page`),
