@@ -177,7 +177,7 @@ extension CalendarObject {
         let notes = override.first("DESCRIPTION")?.textValue
         let location = override.first("LOCATION")?.textValue
         return OccurrenceOverride(occurrence: occurrence, startsAt: start, endsAt: end,
-                                  title: title == series.title || title?.isEmpty == true ? nil : title,
+                                  title: title == series.title ? nil : title,
                                   notes: notes == series.notes ? nil : notes, location: location == series.location ? nil : location)
     }
 

@@ -35,10 +35,10 @@ public enum ICalendarExpansion {
         let zones = ICalendarZones(calendar: calendar, fallback: zone)
         let length = span(master, zones: zones)
         guard let starts = master.occurrenceStarts(zones: zones, from: from.addingTimeInterval(-max(0, length.seconds)), before: to) else { return ics }
-        // Overrides by the second of the occurrence they change.
-        var overrides: [Int: ICalendarComponent] = [:]
+        // Overrides, with the occurrence each changes, by that occurrence's second.
+        var overrides: [Int: (occurrence: Date, component: ICalendarComponent)] = [:]
         for override in calendar.components where override.name == master.name {
-            if let id = try? override.first("RECURRENCE-ID")?.time(zones).date { overrides[Repetition.second(id)] = override }
+            if let id = try? override.first("RECURRENCE-ID")?.time(zones).date { overrides[Repetition.second(id)] = (id, override) }
         }
         func overlaps(_ begins: Date, _ seconds: TimeInterval) -> Bool {
             begins < to && (seconds > 0 ? begins.addingTimeInterval(seconds) > from : begins >= from)
@@ -50,9 +50,8 @@ public enum ICalendarExpansion {
         for occurs in starts where overrides[Repetition.second(occurs)] == nil && overlaps(occurs, length.seconds) {
             write(master, occurrence: occurs, start: occurs, length: length, into: &out)
         }
-        for (_, override) in overrides.sorted(by: { $0.key < $1.key }) {
-            guard let id = try? override.first("RECURRENCE-ID")?.time(zones).date,
-                  override.first("STATUS")?.value.uppercased() != "CANCELLED" else { continue }
+        for (_, (id, override)) in overrides.sorted(by: { $0.key < $1.key }) {
+            guard override.first("STATUS")?.value.uppercased() != "CANCELLED" else { continue }
             let begins = (try? override.first("DTSTART")?.time(zones).date) ?? id
             let own = span(override, zones: zones)
             let moved = own.hasEnd ? own : length

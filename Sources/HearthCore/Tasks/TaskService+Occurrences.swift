@@ -53,14 +53,14 @@ extension TaskService {
 
     func updateEventOccurrence(_ caller: Caller, id: UUID, occurrence: Date, change: OccurrenceChange, expectedVersion: Int?,
                                on connection: PostgresConnection) async throws -> TaskWrite {
-        let (locked, zone) = try await lockedSeries(caller, id, occurrence: occurrence, expectedVersion: expectedVersion, on: connection)
+        let locked = try await lockedItem(caller, id, on: connection)
+        let zone = try await checkedSeries(locked, caller, occurrence: occurrence, expectedVersion: expectedVersion)
         let event = locked.item
         guard var repetition = event.repetition, let start = event.startsAt, let end = event.endsAt else { throw ServiceError.notFound("Task") }
-        let current = repetition.override(of: occurrence)
-            ?? OccurrenceOverride(occurrence: occurrence, startsAt: occurrence, endsAt: occurrence.addingTimeInterval(end.timeIntervalSince(start)))
-        let changed = try change.applied(to: current, series: event)
-        var others = repetition.overrides.filter { Repetition.second($0.occurrence) != Repetition.second(occurrence) }
+        // The occurrence as the series has it; changed back to that, it is no override.
         let unchanged = OccurrenceOverride(occurrence: occurrence, startsAt: occurrence, endsAt: occurrence.addingTimeInterval(end.timeIntervalSince(start)))
+        let changed = try change.applied(to: repetition.override(of: occurrence) ?? unchanged, series: event)
+        var others = repetition.overrides.filter { Repetition.second($0.occurrence) != Repetition.second(occurrence) }
         if changed != unchanged { others.append(changed) }
         guard others.count <= Repetition.maximumExceptions else {
             throw ServiceError.invalidInput(field: "occurrence", message: "A series keeps at most \(Repetition.maximumExceptions) changed occurrences; change the whole series instead.")
@@ -82,13 +82,14 @@ extension TaskService {
 
     func cancelEventOccurrence(_ caller: Caller, id: UUID, occurrence: Date, expectedVersion: Int?,
                                on connection: PostgresConnection) async throws -> TaskWrite {
-        let item = try await lockedItem(caller, id, on: connection).item
+        let locked = try await lockedItem(caller, id, on: connection)
+        let item = locked.item
         if item.kind == .event, let repetition = item.repetition, repetition.isException(occurrence) {
             try caller.authorize("update", item.subject)
             return TaskWrite(taskID: id, householdID: item.householdID, change: nil, version: item.version)
         }
-        let (locked, zone) = try await lockedSeries(caller, id, occurrence: occurrence, expectedVersion: expectedVersion, on: connection)
-        guard var repetition = locked.item.repetition else { throw ServiceError.notFound("Task") }
+        let zone = try await checkedSeries(locked, caller, occurrence: occurrence, expectedVersion: expectedVersion)
+        guard var repetition = item.repetition else { throw ServiceError.notFound("Task") }
         guard repetition.exceptions.count < Repetition.maximumExceptions else {
             throw ServiceError.invalidInput(field: "occurrence", message: "A series keeps at most \(Repetition.maximumExceptions) exceptions; change the whole series instead.")
         }
@@ -97,11 +98,9 @@ extension TaskService {
         return try await writeSeries(locked.item, repetition, caller, zone: zone, on: connection)
     }
 
-    /// The repeating event `id` locked, checked for an update of its occurrence `occurrence` (a
-    /// date of its series), with its household's zone.
-    private func lockedSeries(_ caller: Caller, _ id: UUID, occurrence: Date, expectedVersion: Int?,
-                              on connection: PostgresConnection) async throws -> (LockedItem, TimeZone) {
-        let locked = try await lockedItem(caller, id, on: connection)
+    /// Checks that the locked item is a repeating event the caller may update and `occurrence` a
+    /// date of its series; its household's zone.
+    private func checkedSeries(_ locked: LockedItem, _ caller: Caller, occurrence: Date, expectedVersion: Int?) async throws -> TimeZone {
         let event = locked.item
         try caller.authorize("update", event.subject)
         guard event.kind == .event, let repetition = event.repetition, let position = event.position else {
@@ -115,7 +114,7 @@ extension TaskService {
             throw ServiceError.invalidInput(field: "occurrence",
                 message: "\(occurrence.formatted(.iso8601)) is not an occurrence of this event: name one by its original start, as the agenda's `occurrence` gives it.")
         }
-        return (locked, zone)
+        return zone
     }
 
     /// Writes a repeating event's exceptions and overrides; its reminder moves to the next occurrence.
